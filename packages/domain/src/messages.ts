@@ -1,0 +1,57 @@
+/** The exact texts of the spec (§5 and §8). Never reword them: clients and tests match on them. */
+
+export const MSG = {
+  required: 'Field is required.',
+  invalidEmail: 'Invalid e-mail.',
+  phoneMinDigits: (count: number) => `Phone number must contain at least ${count} digits`,
+  onlyNumbers: 'Field must contain only numbers',
+  mustDiffer: (value: string, otherValue: string) => `${value} must be different from ${otherValue}.`,
+  max: (count: number) => `Number must be less than or equal to ${count}.`,
+  min: (count: number) => `Number must be greater than or equal to ${count}.`,
+  fieldsDontMatch: "Fields don't match",
+  creditsGreaterThanZero: 'Enter a number greater than zero in the set credits.',
+  notEnoughCredits: (pool: 'protected' | 'shared') => `Not enough available credits in ${pool} pool.`,
+  notEnoughLicenses: (type: string) => `Not enough available ${type} licenses.`,
+  sourceOnlyHas: (source: string, availableCredits: number) =>
+    `${source} only has ${availableCredits} credits available. Please reduce the credits to transfer.`,
+  invalidNumber: 'Invalid number',
+  sourceMissing: (type: string) => `Source ${type} missing`,
+  targetMissing: (type: string) => `Target ${type} missing`,
+
+  bulkLicenceLimit:
+    'You are trying to add users more than that is allowed in the license. Only some users were added.',
+  bulkImportFailed: 'There was a hiccup in adding users from the CSV file. Make sure the data is correct.',
+  emailTaken: 'This email is already registered. Please use a different one.',
+
+  signInFailed: 'Unable to sign in. Please check your credentials and try again.',
+  notVerified: 'Your account is not verified, please check your email and verify.',
+  somethingWentWrong: 'Something went wrong, please try again later.',
+
+  resetRequestFailed: 'Could not process request, please try again',
+  resetCodeNotVerified: 'Reset code could not be verified',
+  resetFailed: 'Unable to reset password',
+
+  invoiceInvalid: 'The invoice could not be created due to invalid data. Please try again.',
+  invoiceNotLoggedIn: 'You are not logged in. Please log in and try again.',
+  invoiceServerError: 'The server could not create the invoice. Please try again later.',
+
+  unsuccessful: 'Unsuccessful',
+  creditsNotSent: 'Credits could not be sent',
+  creditsNotReclaimed: 'Credits could not be reclaimed',
+  licensesNotSent: 'Licenses could not be sent',
+  licensesNotReclaimed: 'Licenses could not be reclaimed',
+
+  noSearchResults: 'No search results found. Please try again.',
+  verificationFailed: 'Email verification could not be completed',
+} as const;
+
+/** Texts the spec leaves open, decided here once (see docs/decisions). */
+export const APP_MSG = {
+  noPanelAccess: 'Teachers sign in to the classroom product. This panel is for organization owners and admins.',
+  tooManyAttempts: 'Too many sign-in attempts. Please wait 15 minutes and try again.',
+  unauthorized: 'You are not signed in or your session has expired. Please sign in again.',
+  forbidden: 'You do not have permission to do this.',
+  notFound: 'Not found.',
+  invalidInput: 'Some fields are not valid.',
+  internal: 'Something went wrong, please try again later.',
+} as const;

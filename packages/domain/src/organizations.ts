@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { MSG } from './messages';
+import { PERMISSIONS, ROLES } from './roles';
+
+export const ORGANIZATION_TYPES = ['district', 'school', 'network', 'university', 'company', 'other'] as const;
+export type OrganizationType = (typeof ORGANIZATION_TYPES)[number];
+
+export const ORGANIZATION_TYPE_LABEL: Record<OrganizationType, string> = {
+  district: 'District',
+  school: 'School',
+  network: 'Network',
+  university: 'University',
+  company: 'Company',
+  other: 'Other',
+};
+
+export const PHONE_MIN_DIGITS = 7;
+
+export const phoneNumberSchema = z
+  .string({ error: MSG.required })
+  .trim()
+  .min(1, MSG.required)
+  .max(32, MSG.phoneMinDigits(PHONE_MIN_DIGITS))
+  .refine((v) => /^\+?[\d\s-]+$/.test(v), MSG.onlyNumbers)
+  .refine((v) => v.replace(/\D/g, '').length >= PHONE_MIN_DIGITS, MSG.phoneMinDigits(PHONE_MIN_DIGITS));
+
+export const permissionsAndRoleSchema = z.object({
+  permissions: z.array(z.object({ name: z.enum(PERMISSIONS) })),
+  role: z.object({ name: z.enum(ROLES) }),
+});
+export type PermissionsAndRole = z.infer<typeof permissionsAndRoleSchema>;
+
+export const creditPoolsSchema = z.object({ shared: z.number().int(), protected: z.number().int() });
+
+export const LICENSE_TYPES = ['chorus', 'tle_creator', 'tle_teacher', 'chorus_optoma'] as const;
+export type LicenseType = (typeof LICENSE_TYPES)[number];
+export const LICENSE_TYPE_LABEL: Record<LicenseType, string> = {
+  chorus: 'Chorus',
+  tle_creator: 'TLE Creator',
+  tle_teacher: 'TLE Teacher',
+  chorus_optoma: 'Chorus Optoma',
+};
+
+export const licenseSchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  licenseType: z.enum(LICENSE_TYPES),
+  expireAt: z.string(),
+  maxUsers: z.number().int(),
+  usedSeats: z.number().int(),
+  metadata: z.record(z.string(), z.unknown()),
+});
+export type License = z.infer<typeof licenseSchema>;
+
+const organizationBase = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(ORGANIZATION_TYPES),
+  phoneNumber: z.string(),
+  parentOrganizationId: z.string().nullable(),
+  adminName: z.string().nullable(),
+  adminEmail: z.string().nullable(),
+  usersCount: z.number().int(),
+  subOrganizationsCount: z.number().int(),
+});
+
+export const organizationSummarySchema = organizationBase.extend({ credits: creditPoolsSchema });
+export type OrganizationSummary = z.infer<typeof organizationSummarySchema>;
+
+export const organizationSchema = organizationBase.extend({
+  credits: creditPoolsSchema.optional(),
+  licenses: z.array(licenseSchema).optional(),
+  subOrganizations: z.array(organizationSummarySchema).optional(),
+  permissionsAndRole: permissionsAndRoleSchema.optional(),
+});
+export type Organization = z.infer<typeof organizationSchema>;
+
+/** Query flags of GET /api/organization/{id}: "true" adds that part. */
+const flag = z
+  .enum(['true', 'false'])
+  .optional()
+  .transform((v) => v === 'true');
+export const organizationQuerySchema = z.object({
+  licenses: flag,
+  subOrganizations: flag,
+  credits: flag,
+  permissionsAndRole: flag,
+});
+
+export const organizationIdParamsSchema = z.object({ id: z.string() });
