@@ -1,0 +1,34 @@
+import { Box, Container, Group } from '@mantine/core';
+import { Link, Outlet } from 'react-router';
+import { AppFooter } from '../../components/app-footer';
+import { Brand } from '../../components/brand';
+import { SignOutButton } from '../../features/auth/components/sign-out-button';
+import { useSession } from '../../lib/session';
+import classes from './public-layout.module.css';
+
+/** Sign-in, the password screens and the organization picker: header, centred content, footer. */
+export function PublicLayout() {
+  const { signedIn } = useSession();
+  return (
+    <Box className={classes.root}>
+      <Box component="header" className={classes.header}>
+        <Container size="lg" h="100%">
+          <Group h="100%" justify="space-between">
+            <Link to="/" className={classes.brandLink} aria-label="Allot home">
+              <Brand />
+            </Link>
+            {signedIn && <SignOutButton />}
+          </Group>
+        </Container>
+      </Box>
+      <Box component="main" className={classes.main}>
+        <Outlet />
+      </Box>
+      <Box component="footer" className={classes.footer}>
+        <Container size="lg" px={0}>
+          <AppFooter />
+        </Container>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,124 @@
+import { createBrowserRouter } from 'react-router';
+import { setUnauthorizedHandler } from '../lib/api-client';
+import { organizationLoader } from './guards/organization-loader';
+import { requireAuthLoader, signedOutOnlyLoader } from './guards/session-guards';
+import { FullPageLoader } from './root/full-page-loader';
+import { RootErrorBoundary } from './root/root-error-boundary';
+import { RootLayout } from './root/root-layout';
+
+const alwaysRevalidate = () => true;
+
+export const router = createBrowserRouter([
+  {
+    id: 'root',
+    Component: RootLayout,
+    HydrateFallback: FullPageLoader,
+    ErrorBoundary: RootErrorBoundary,
+    children: [
+      {
+        lazy: async () => ({ Component: (await import('./layouts/public-layout')).PublicLayout }),
+        children: [
+          {
+            path: 'login',
+            loader: signedOutOnlyLoader,
+            lazy: async () => ({
+              Component: (await import('../features/auth/components/login-screen')).LoginScreen,
+            }),
+          },
+          {
+            path: 'forgot',
+            loader: signedOutOnlyLoader,
+            lazy: async () => ({ Component: (await import('./routes/forgot-password')).ForgotPasswordRoute }),
+          },
+          {
+            path: 'password/token/:userId/:token',
+            loader: signedOutOnlyLoader,
+            lazy: async () => ({ Component: (await import('./routes/reset-password')).ResetPasswordRoute }),
+          },
+          {
+            path: 'register/verify',
+            loader: signedOutOnlyLoader,
+            lazy: async () => ({ Component: (await import('./routes/register-verify')).RegisterVerifyRoute }),
+          },
+          {
+            id: 'protected-public',
+            loader: requireAuthLoader,
+            shouldRevalidate: alwaysRevalidate,
+            children: [
+              {
+                index: true,
+                lazy: async () => ({
+                  Component: (await import('../features/organizations/components/home-screen')).HomeScreen,
+                }),
+              },
+            ],
+          },
+        ],
+      },
+      {
+        id: 'protected-dashboard',
+        loader: requireAuthLoader,
+        shouldRevalidate: alwaysRevalidate,
+        children: [
+          {
+            id: 'organization',
+            path: ':organization',
+            loader: organizationLoader,
+            lazy: async () => {
+              const [layout, errors] = await Promise.all([
+                import('./layouts/dashboard-layout'),
+                import('../features/organizations/components/organization-error'),
+              ]);
+              return { Component: layout.DashboardLayout, ErrorBoundary: errors.OrganizationError };
+            },
+            children: [
+              {
+                index: true,
+                lazy: async () => ({
+                  Component: (await import('../features/organizations/components/general-information-screen'))
+                    .GeneralInformationScreen,
+                }),
+              },
+              {
+                path: 'licenses',
+                lazy: async () => ({
+                  Component: (await import('../features/licenses/components/licenses-screen')).LicensesScreen,
+                }),
+              },
+              {
+                path: 'users',
+                lazy: async () => ({
+                  Component: (await import('../features/users/components/users-screen')).UsersScreen,
+                }),
+              },
+              {
+                path: 'sub-organizations',
+                lazy: async () => ({
+                  Component: (
+                    await import('../features/sub-organizations/components/sub-organizations-screen')
+                  ).SubOrganizationsScreen,
+                }),
+              },
+              {
+                path: 'credit-log',
+                lazy: async () => ({
+                  Component: (await import('../features/credit-log/components/credit-log-screen'))
+                    .CreditLogScreen,
+                }),
+              },
+              {
+                path: '*',
+                lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundRoute }),
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+]);
+
+// Any authenticated call answered 401 has cleared the session: go to the sign-in screen.
+setUnauthorizedHandler(() => {
+  if (window.location.pathname !== '/login') void router.navigate('/login', { replace: true });
+});

@@ -1,0 +1,62 @@
+import { type LoginRequest, loginRequestSchema } from '@allot/domain/auth';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
+
+interface LoginFormProps {
+  onSubmit: (values: LoginRequest) => Promise<void>;
+  error: string | null;
+}
+
+export function LoginForm({ onSubmit, error }: LoginFormProps) {
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginRequest>({
+    resolver: zodResolver(loginRequestSchema),
+    defaultValues: { email: '', password: '' },
+  });
+
+  return (
+    <form noValidate onSubmit={handleSubmit(onSubmit)} aria-label="Sign in">
+      <Stack gap="md">
+        {error && (
+          <Alert
+            color="red"
+            variant="light"
+            icon={<IconAlertCircle aria-hidden="true" />}
+            title="Sign in failed"
+          >
+            {error}
+          </Alert>
+        )}
+        <TextInput
+          label="Email"
+          type="email"
+          autoComplete="username"
+          placeholder="you@example.org"
+          autoFocus
+          error={errors.email?.message}
+          {...register('email')}
+        />
+        <PasswordInput
+          label="Password"
+          autoComplete="current-password"
+          error={errors.password?.message}
+          {...register('password')}
+        />
+        <Group justify="flex-end" mt={-6}>
+          <Anchor component={Link} to="/forgot" size="sm">
+            Forgot password?
+          </Anchor>
+        </Group>
+        <Button type="submit" fullWidth loading={isSubmitting}>
+          Sign in
+        </Button>
+      </Stack>
+    </form>
+  );
+}

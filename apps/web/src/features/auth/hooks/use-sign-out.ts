@@ -1,0 +1,26 @@
+import { notifications } from '@mantine/notifications';
+import { useCallback, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { queryClient } from '../../../lib/query-client';
+import { clearSession } from '../../../lib/session';
+import { logout } from '../api/logout';
+
+/** Sign out: revoke the token (its failure changes nothing for the person), clear the session, go to sign-in. */
+export function useSignOut() {
+  const navigate = useNavigate();
+  const [pending, setPending] = useState(false);
+  const signOut = useCallback(async () => {
+    setPending(true);
+    try {
+      await logout();
+    } catch {
+      // The session ends locally whatever the server says.
+    }
+    clearSession();
+    queryClient.clear();
+    setPending(false);
+    await navigate('/login', { replace: true });
+    notifications.show({ message: 'You have signed out.', color: 'gray' });
+  }, [navigate]);
+  return { signOut, pending };
+}

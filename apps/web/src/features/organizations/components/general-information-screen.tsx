@@ -1,0 +1,84 @@
+import { ORGANIZATION_TYPE_LABEL } from '@allot/domain/organizations';
+import { Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { IconLock, IconShare } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useCurrentOrganization } from '../api/use-current-organization';
+import { CreditPoolCard } from './credit-pool-card';
+import { SoonButton } from './soon-button';
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap={2}>
+      <Text component="dt" size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text component="dd" m={0} fw={500} style={{ overflowWrap: 'anywhere' }}>
+        {children}
+      </Text>
+    </Stack>
+  );
+}
+
+const notSet = (
+  <Text span c="dimmed" fs="italic" inherit>
+    Not set
+  </Text>
+);
+
+/** General information (spec §2): the organization's details and its two credit pools. */
+export function GeneralInformationScreen() {
+  const organization = useCurrentOrganization();
+  useDocumentTitle(`General information · ${organization.name} · Allot`);
+
+  return (
+    <Stack gap="lg" maw={1100}>
+      <Title order={1} fz="h2">
+        General information
+      </Title>
+
+      <Card component="section" aria-labelledby="details-heading">
+        <Title order={2} fz="h4" id="details-heading" mb="md">
+          Organization details
+        </Title>
+        <SimpleGrid component="dl" cols={{ base: 1, xs: 2, md: 3 }} spacing="lg" verticalSpacing="md" m={0}>
+          <Field label="Name">{organization.name}</Field>
+          <Field label="Type">{ORGANIZATION_TYPE_LABEL[organization.type]}</Field>
+          <Field label="Phone">{organization.phoneNumber || notSet}</Field>
+          <Field label="Admin name">{organization.adminName ?? notSet}</Field>
+          <Field label="Admin email">{organization.adminEmail ?? notSet}</Field>
+        </SimpleGrid>
+      </Card>
+
+      <Stack gap="sm" component="section" aria-labelledby="credits-heading">
+        <Group justify="space-between" align="center">
+          <Title order={2} fz="h4" id="credits-heading">
+            Credits
+          </Title>
+          <Group gap="sm">
+            <SoonButton variant="default">Manage credits</SoonButton>
+            <SoonButton>Buy more credits</SoonButton>
+          </Group>
+        </Group>
+        {organization.credits ? (
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+            <CreditPoolCard
+              label="Shared pool"
+              value={organization.credits.shared}
+              hint="Teachers of the organization draw from it when their own credits run out."
+              icon={<IconShare size={22} />}
+            />
+            <CreditPoolCard
+              label="Protected pool"
+              value={organization.credits.protected}
+              hint="Reserved for allocation by admins."
+              icon={<IconLock size={22} />}
+            />
+          </SimpleGrid>
+        ) : (
+          <Text c="dimmed">The credit pools of this organization could not be loaded.</Text>
+        )}
+      </Stack>
+    </Stack>
+  );
+}
