@@ -1,0 +1,262 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../apps/server/src/seed/demo-accounts';
+import {
+  failedResource,
+  launchBrowser,
+  login,
+  openPage,
+  readSession,
+  screenshot,
+  type TestPage,
+  waitForSignedIn,
+} from './support/browser';
+import './support/context';
+
+const baseUrl = inject('baseUrl');
+const adminEmail = inject('adminEmail');
+const adminPassword = inject('adminPassword');
+
+const ALL_NAV_ITEMS = ['Home', 'General information', 'Licenses', 'Users', 'Sub organizations', 'Credit log'];
+
+let browser: Browser;
+const opened: TestPage[] = [];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  for (const { context } of opened) await context.close();
+  await browser?.close();
+});
+
+async function newPage(): Promise<TestPage> {
+  const testPage = await openPage(browser, baseUrl);
+  opened.push(testPage);
+  return testPage;
+}
+
+function demoAccount(role: string) {
+  const account = DEMO_ACCOUNTS.find((a) => a.role === role);
+  if (!account) throw new Error(`The demo seed has no account with role ${role}`);
+  return account;
+}
+
+/** The organizations the signed-in user may pick, asked of the API with the page's own session. */
+async function myOrganizations(page: Page): Promise<Array<{ id: string; name: string }>> {
+  const session = await readSession(page);
+  const response = await fetch(`${baseUrl}/api/organization`, {
+    headers: { Authorization: `Bearer ${String(session?.secToken)}` },
+  });
+  expect(response.status).toBe(200);
+  const body = (await response.json()) as Array<{ id: string; name: string }> | { id: string; name: string };
+  return Array.isArray(body) ? body : [body];
+}
+
+/** After sign-in: one organization opens directly, several show the picker (spec §4). */
+async function enterOrganization(page: Page, name: string): Promise<void> {
+  await waitForSignedIn(page);
+  if (new URL(page.url()).pathname === '/') {
+    await page.getByRole('heading', { name: 'Organizations', level: 1 }).waitFor();
+    await screenshot(page, 'home-picker');
+    await page.getByRole('link', { name: `Manage ${name}` }).click();
+  }
+  await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
+}
+
+function mainNav(page: Page) {
+  return page.getByRole('navigation', { name: 'Main' });
+}
+
+describe('sign in', () => {
+  test('client validation uses the spec texts', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page.getByText('Field is required.').count()).resolves.toBe(2);
+
+    await page.getByLabel('Email', { exact: true }).fill('not-an-email');
+    await page.getByLabel('Password', { exact: true }).fill('whatever');
+    await page.getByLabel('Password', { exact: true }).press('Enter');
+    await page.getByText('Invalid e-mail.').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/login');
+    expect(unexpectedErrors()).toEqual([]);
+  });
+
+  test('a wrong password shows the sign-in failure message', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    await page.goto('/login');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await page.title()).toBe('Sign in · Allot');
+    await screenshot(page, 'login');
+
+    await login(page, adminEmail, 'definitely-not-the-password');
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    await expect(alert.innerText()).resolves.toContain(
+      'Unable to sign in. Please check your credentials and try again.',
+    );
+    expect(new URL(page.url()).pathname).toBe('/login');
+    expect(await readSession(page)).toBeNull();
+    await screenshot(page, 'login-error');
+    expect(unexpectedErrors(failedResource(401))).toEqual([]);
+  });
+
+  test('the system admin signs in, sees every menu item and the organization, and signs out', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    await login(page, adminEmail, adminPassword);
+    await waitForSignedIn(page);
+    const organizations = await myOrganizations(page);
+    const riverside = organizations.find((o) => o.name === 'Riverside District');
+    expect(riverside, 'the seeded district is a root organization').toBeDefined();
+    await enterOrganization(page, 'Riverside District');
+
+    expect(new URL(page.url()).pathname).toBe(`/${riverside?.id}`);
+    const nav = mainNav(page);
+    for (const label of ALL_NAV_ITEMS) {
+      await expect(nav.getByRole('link', { name: label, exact: true }).isVisible()).resolves.toBe(true);
+    }
+    await expect(nav.getByRole('button', { name: 'Sign out' }).isVisible()).resolves.toBe(true);
+    await expect(
+      nav.getByRole('link', { name: 'General information' }).getAttribute('aria-current'),
+    ).resolves.toBe('page');
+
+    // The header and the details show the organization.
+    await expect(page.getByRole('banner').getByText('Riverside District').isVisible()).resolves.toBe(true);
+    const details = page.getByRole('region', { name: 'Organization details' });
+    await expect(details.getByText('Riverside District').isVisible()).resolves.toBe(true);
+    await expect(details.getByText('District', { exact: true }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('region', { name: 'Shared pool' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('region', { name: 'Protected pool' }).isVisible()).resolves.toBe(true);
+    await expect(
+      page.getByRole('button', { name: 'Manage credits' }).getAttribute('aria-disabled'),
+    ).resolves.toBe('true');
+    expect(await page.title()).toContain('General information');
+    await screenshot(page, 'dashboard-general-information');
+
+    // The session holds exactly the spec's fields, and the role of the selected organization.
+    const session = await readSession(page);
+    expect(Object.keys(session ?? {}).sort()).toEqual(
+      ['permissions', 'role', 'secToken', 'signedIn', 'userEmail', 'userId'].sort(),
+    );
+    expect(session).toMatchObject({ signedIn: true, userEmail: adminEmail, role: 'system_admin' });
+
+    // Another screen: its menu item becomes the active one.
+    await nav.getByRole('link', { name: 'Licenses' }).click();
+    await page.getByRole('heading', { name: 'Licenses', level: 1 }).waitFor();
+    await expect(nav.getByRole('link', { name: 'Licenses' }).getAttribute('aria-current')).resolves.toBe(
+      'page',
+    );
+    await expect(
+      nav.getByRole('link', { name: 'General information' }).getAttribute('aria-current'),
+    ).resolves.toBeNull();
+
+    await nav.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    expect(await readSession(page)).toBeNull();
+
+    // The token was revoked server-side: the old session is not valid any more.
+    const validate = await fetch(`${baseUrl}/api/auth/validate`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${String(session?.secToken)}` },
+      body: JSON.stringify({ id: session?.userId, email: session?.userEmail }),
+    });
+    const stillValid = validate.ok ? ((await validate.json()) as { valid: boolean }).valid : false;
+    expect(stillValid).toBe(false);
+
+    await page.goto('/');
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    expect(unexpectedErrors()).toEqual([]);
+  });
+
+  test('an organization admin sees the menu items their permissions allow', async () => {
+    const admin = demoAccount('organization_admin');
+    const { page, unexpectedErrors } = await newPage();
+    await login(page, admin.email, DEMO_PASSWORD);
+    await enterOrganization(page, admin.organization);
+
+    const nav = mainNav(page);
+    for (const label of ALL_NAV_ITEMS) {
+      await expect(nav.getByRole('link', { name: label, exact: true }).isVisible()).resolves.toBe(true);
+    }
+    await expect(page.getByRole('banner').getByText(admin.organization).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('banner').getByText('Admin', { exact: true }).isVisible()).resolves.toBe(
+      true,
+    );
+
+    // Role and permissions come from the organization's permissionsAndRole: an admin may not delete it.
+    const session = await readSession(page);
+    expect(session?.role).toBe('organization_admin');
+    expect(session?.permissions).toEqual(expect.arrayContaining(['manage_users', 'manage_org_license']));
+    expect(session?.permissions).not.toContain('delete_org');
+    expect(session?.permissions).not.toContain('create_root_org');
+    await screenshot(page, 'dashboard-admin');
+    expect(unexpectedErrors()).toEqual([]);
+  });
+
+  test('a teacher is told that the panel is not for them', async () => {
+    const teacher = demoAccount('user');
+    // What the server says to a teacher; the screen must show exactly that.
+    const answer = await fetch(`${baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: teacher.email, password: DEMO_PASSWORD }),
+    });
+    expect(answer.status).toBe(403);
+    const body = (await answer.json()) as { error: string; message: string };
+    expect(body.error).toBe('no_panel_access');
+    expect(body.message.length).toBeGreaterThan(0);
+
+    const { page, unexpectedErrors } = await newPage();
+    await login(page, teacher.email, DEMO_PASSWORD);
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    await expect(alert.innerText()).resolves.toContain(body.message);
+    expect(new URL(page.url()).pathname).toBe('/login');
+    expect(await readSession(page)).toBeNull();
+    await screenshot(page, 'login-teacher');
+    expect(unexpectedErrors(failedResource(403))).toEqual([]);
+  });
+});
+
+describe('guards', () => {
+  test('a signed-in user visiting /login is sent to /', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    await login(page, adminEmail, adminPassword);
+    await waitForSignedIn(page);
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .or(page.getByRole('heading', { name: 'Organizations' }))
+      .waitFor();
+    const organizations = await myOrganizations(page);
+    // / itself opens the only organization when there is exactly one (spec §4).
+    const expected = organizations.length === 1 ? `/${organizations[0]?.id}` : '/';
+
+    await page.goto('/login');
+    await page.waitForURL((url) => url.pathname === expected);
+    await expect(page.getByRole('button', { name: 'Sign in', exact: true }).count()).resolves.toBe(0);
+    expect(unexpectedErrors()).toEqual([]);
+  });
+
+  test('a signed-out visitor of a dashboard route is sent to /login', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    await page.goto('/some-organization/users');
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    expect(unexpectedErrors()).toEqual([]);
+  });
+
+  test('an unknown organization shows a clear not-found state with a way home', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    await login(page, adminEmail, adminPassword);
+    await waitForSignedIn(page);
+    await page.goto('/00000000-0000-4000-8000-000000000000');
+    await page.getByText('Organization not found').waitFor();
+    await expect(page.getByRole('link', { name: 'Go home' }).isVisible()).resolves.toBe(true);
+    await screenshot(page, 'organization-not-found');
+    expect(unexpectedErrors(failedResource(404))).toEqual([]);
+  });
+});

@@ -1,0 +1,123 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import './support/context';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const OUTPUT_DIR = join(ROOT, 'e2e/.output');
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+const ADMIN_EMAIL = 'admin@allot.test';
+const ADMIN_PASSWORD = 'e2e-Admin-Password-2024!';
+const HEALTH_TIMEOUT_MS = 90_000;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, label: string): void {
+  const result = spawnSync(command, args, { cwd: ROOT, env, encoding: 'utf8', stdio: 'pipe' });
+  if (result.status !== 0) {
+    throw new Error(`${label} failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
+  }
+}
+
+async function waitForHealth(baseUrl: string, server: ChildProcess): Promise<void> {
+  const deadline = Date.now() + HEALTH_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`The server exited with code ${server.exitCode}`);
+    try {
+      const response = await fetch(`${baseUrl}/api/health`);
+      if (response.status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`GET ${baseUrl}/api/health did not answer 200 within ${HEALTH_TIMEOUT_MS / 1000}s`);
+}
+
+function stop(server: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (server.exitCode !== null || server.pid === undefined) return resolve();
+    const pid = server.pid;
+    const force = setTimeout(() => {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }, 5_000);
+    server.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    try {
+      process.kill(-pid, 'SIGTERM');
+    } catch {
+      clearTimeout(force);
+      resolve();
+    }
+  });
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  mkdirSync(OUTPUT_DIR, { recursive: true });
+  const { DATABASE_URL: _db, SMTP_URL: _smtp, ...inherited } = process.env;
+
+  if (process.env.E2E_SKIP_BUILD !== '1') {
+    run('npm', ['run', 'build', '-w', 'apps/web'], inherited, 'Building the web app');
+  }
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'allot-e2e-'));
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...inherited,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+  };
+
+  run(TSX, ['apps/server/src/seed/demo.ts'], env, 'Seeding the demo data');
+
+  const log = createWriteStream(join(OUTPUT_DIR, 'server.log'));
+  const server = spawn(TSX, ['apps/server/src/main.ts'], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server.stdout?.pipe(log);
+  server.stderr?.pipe(log);
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHealth(baseUrl, server);
+  } catch (error) {
+    await stop(server);
+    throw new Error(`${(error as Error).message}. See e2e/.output/server.log`);
+  }
+
+  project.provide('baseUrl', baseUrl);
+  project.provide('adminEmail', ADMIN_EMAIL);
+  project.provide('adminPassword', ADMIN_PASSWORD);
+
+  return async () => {
+    await stop(server);
+    log.end();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,80 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+const SCREENSHOT_DIR = new URL('../screenshots/', import.meta.url).pathname;
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export interface TestPage {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and uncaught exceptions of this page, in order. */
+  consoleErrors: string[];
+  /** The console errors left after dropping the expected ones (e.g. a 401 the test provoked). */
+  unexpectedErrors: (...expected: RegExp[]) => string[];
+}
+
+/** A fresh context (own localStorage) with a page of 1366x768 that records its console errors. */
+export async function openPage(browser: Browser, baseUrl: string): Promise<TestPage> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1366, height: 768 } });
+  const page = await context.newPage();
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(`Uncaught: ${error.message}`));
+  return {
+    context,
+    page,
+    consoleErrors,
+    unexpectedErrors: (...expected) => consoleErrors.filter((text) => !expected.some((re) => re.test(text))),
+  };
+}
+
+/** A resource the browser reports as failed with the given HTTP status (Chromium logs these as errors). */
+export function failedResource(status: number): RegExp {
+  return new RegExp(`Failed to load resource: the server responded with a status of ${status}\\b`);
+}
+
+/** Signs in through the form, as a person would. Does not wait for where the app goes next. */
+export async function login(page: Page, email: string, password: string): Promise<void> {
+  if (new URL(page.url() === 'about:blank' ? 'http://x/' : page.url()).pathname !== '/login') {
+    await page.goto('/login');
+  }
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+/** Waits until the app has left the sign-in screen. */
+export async function waitForSignedIn(page: Page): Promise<void> {
+  await page.waitForURL((url) => url.pathname !== '/login', { timeout: 20_000 });
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/** The session the app keeps in localStorage (spec §3). */
+export async function readSession(page: Page): Promise<Record<string, unknown> | null> {
+  const raw = await page.evaluate(() => window.localStorage.getItem('allot.session'));
+  return raw ? (JSON.parse(raw) as Record<string, unknown>) : null;
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    name: 'e2e',
+    root: new URL('..', import.meta.url).pathname,
+    include: ['e2e/**/*.test.ts'],
+    globalSetup: ['e2e/global-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+    fileParallelism: false,
+    environment: 'node',
+  },
+});
