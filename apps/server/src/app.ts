@@ -1,0 +1,57 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { APP_MSG } from '@allot/domain/messages';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Db } from './db/client';
+import { authRoutes } from './features/auth/routes';
+import { healthRoutes } from './features/health/routes';
+import { organizationRoutes } from './features/organizations/routes';
+import { registerAuthentication } from './http/authenticate';
+import { registerErrorHandler } from './http/error-handler';
+
+export interface AppOptions {
+  db: Db;
+  /** Built web app to serve beside the API; skipped when the folder does not exist. */
+  webDistDir?: string;
+  logger?: FastifyServerOptions['logger'];
+  /** Behind a load balancer, trust X-Forwarded-For for the client IP (login rate limit). */
+  trustProxy?: boolean;
+}
+
+export async function buildApp({ db, webDistDir, logger = false, trustProxy = false }: AppOptions) {
+  const app = Fastify({ logger, trustProxy, bodyLimit: 20 * 1024 * 1024 }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+  registerAuthentication(app, db);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Allot API', version: '1.0.0', description: 'Licences and AI credits across organizations.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(healthRoutes(db));
+  await app.register(authRoutes(db));
+  await app.register(organizationRoutes(db));
+
+  const serveWeb = webDistDir !== undefined && existsSync(path.join(webDistDir, 'index.html'));
+  if (serveWeb) {
+    await app.register(fastifyStatic, { root: webDistDir, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const wantsPage = request.method === 'GET' && !request.url.startsWith('/api/');
+    if (serveWeb && wantsPage) return reply.type('text/html').sendFile('index.html');
+    return reply.status(404).send({ error: 'not_found', message: APP_MSG.notFound });
+  });
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

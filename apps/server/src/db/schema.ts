@@ -1,0 +1,216 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    locale: text('locale').notNull().default('en-us'),
+    passwordHash: text('password_hash'),
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    isSystemAdmin: boolean('is_system_admin').notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
+    index('users_name_idx').on(t.name),
+  ],
+);
+
+export const organizations = pgTable(
+  'organizations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    phoneNumber: text('phone_number').notNull(),
+    parentId: uuid('parent_id').references((): any => organizations.id, { onDelete: 'restrict' }),
+    depth: integer('depth').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    index('organizations_parent_name_idx').on(t.parentId, t.name),
+    index('organizations_name_idx').on(t.name),
+    check(
+      'organizations_type_check',
+      sql`${t.type} in ('district','school','network','university','company','other')`,
+    ),
+  ],
+);
+
+/** Ancestry: one row per (ancestor, descendant) pair including self (depth 0), kept with the tree. */
+export const organizationClosure = pgTable(
+  'organization_closure',
+  {
+    ancestorId: uuid('ancestor_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    descendantId: uuid('descendant_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    depth: integer('depth').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.ancestorId, t.descendantId] }),
+    index('organization_closure_descendant_idx').on(t.descendantId, t.depth),
+  ],
+);
+
+export const licenses = pgTable(
+  'licenses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    licenseType: text('license_type').notNull(),
+    expireAt: timestamp('expire_at', { withTimezone: true }).notNull(),
+    maxUsers: integer('max_users').notNull(),
+    metadata: jsonb('metadata').notNull().default({}),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('licenses_organization_type_key').on(t.organizationId, t.licenseType),
+    check('licenses_max_users_check', sql`${t.maxUsers} >= 0`),
+    check(
+      'licenses_type_check',
+      sql`${t.licenseType} in ('chorus','tle_creator','tle_teacher','chorus_optoma')`,
+    ),
+  ],
+);
+
+/** A user's role in one organization; a seat of one of its licences when it holds one. */
+export const memberships = pgTable(
+  'memberships',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    role: text('role').notNull(),
+    licenseId: uuid('license_id').references(() => licenses.id, { onDelete: 'set null' }),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.organizationId] }),
+    index('memberships_organization_role_idx').on(t.organizationId, t.role),
+    index('memberships_license_idx').on(t.licenseId),
+    uniqueIndex('memberships_one_owner_key')
+      .on(t.organizationId)
+      .where(sql`${t.role} = 'organization_owner'`),
+    check('memberships_role_check', sql`${t.role} in ('organization_owner','organization_admin','user')`),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('sessions_token_hash_key').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
+);
+
+/** Fixed-window counters shared by every server process (login, code guessing). */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
+  count: integer('count').notNull(),
+});
+
+/**
+ * Credit balances: two pools per organization, one per user, and the system account that
+ * mints (the only one allowed below zero: it is the negative of every credit in circulation).
+ */
+export const creditAccounts = pgTable(
+  'credit_accounts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    organizationId: uuid('organization_id').references(() => organizations.id, { onDelete: 'restrict' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'restrict' }),
+    balance: bigint('balance', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('credit_accounts_org_kind_key')
+      .on(t.organizationId, t.kind)
+      .where(sql`${t.organizationId} is not null`),
+    uniqueIndex('credit_accounts_user_key')
+      .on(t.userId)
+      .where(sql`${t.userId} is not null`),
+    uniqueIndex('credit_accounts_system_key')
+      .on(t.kind)
+      .where(sql`${t.kind} = 'system'`),
+    check('credit_accounts_kind_check', sql`${t.kind} in ('shared','protected','user','system')`),
+    check('credit_accounts_balance_check', sql`${t.balance} >= 0 or ${t.kind} = 'system'`),
+    check(
+      'credit_accounts_owner_check',
+      sql`(${t.kind} in ('shared','protected') and ${t.organizationId} is not null and ${t.userId} is null)
+        or (${t.kind} = 'user' and ${t.userId} is not null and ${t.organizationId} is null)
+        or (${t.kind} = 'system' and ${t.userId} is null and ${t.organizationId} is null)`,
+    ),
+  ],
+);
+
+/** Journal header: one per move of credits. */
+export const creditTransactions = pgTable(
+  'credit_transactions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    action: text('action').notNull(),
+    description: text('description').notNull().default(''),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('credit_transactions_created_idx').on(t.createdAt)],
+);
+
+/** Journal lines: the amounts of one transaction sum to zero. */
+export const creditEntries = pgTable(
+  'credit_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    transactionId: uuid('transaction_id')
+      .notNull()
+      .references(() => creditTransactions.id, { onDelete: 'restrict' }),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => creditAccounts.id, { onDelete: 'restrict' }),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    index('credit_entries_account_idx').on(t.accountId, t.id),
+    index('credit_entries_transaction_idx').on(t.transactionId),
+    check('credit_entries_amount_check', sql`${t.amount} <> 0`),
+  ],
+);

@@ -1,0 +1,64 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import { sessions, users } from '../../db/schema';
+import { hashToken, newToken } from './tokens';
+
+export const SESSION_DAYS = 7;
+/** Sliding expiry is refreshed at most once a minute per session, not on every request. */
+const TOUCH_AFTER_MS = 60_000;
+
+export interface AuthUser {
+  sessionId: string;
+  userId: string;
+  email: string;
+  name: string;
+  isSystemAdmin: boolean;
+}
+
+export async function createSession(db: Tx, userId: string): Promise<string> {
+  const token = newToken();
+  await db.insert(sessions).values({
+    tokenHash: hashToken(token),
+    userId,
+    expiresAt: sql`now() + make_interval(days => ${SESSION_DAYS})`,
+  });
+  return token;
+}
+
+export async function findSession(db: Tx, token: string): Promise<AuthUser | null> {
+  const [row] = await db
+    .select({
+      sessionId: sessions.id,
+      lastSeenAt: sessions.lastSeenAt,
+      userId: users.id,
+      email: users.email,
+      name: users.name,
+      isSystemAdmin: users.isSystemAdmin,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)),
+    )
+    .limit(1);
+  if (!row) return null;
+  if (Date.now() - row.lastSeenAt.getTime() > TOUCH_AFTER_MS) {
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: sql`now()`, expiresAt: sql`now() + make_interval(days => ${SESSION_DAYS})` })
+      .where(eq(sessions.id, row.sessionId));
+  }
+  const { lastSeenAt: _, ...user } = row;
+  return user;
+}
+
+export async function revokeSession(db: Tx, sessionId: string): Promise<void> {
+  await db.update(sessions).set({ revokedAt: sql`now()` }).where(eq(sessions.id, sessionId));
+}
+
+export async function revokeAllSessions(db: Tx, userId: string): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}

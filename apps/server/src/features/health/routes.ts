@@ -1,0 +1,26 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '../../db/client';
+
+const healthSchema = z.object({ status: z.enum(['ok', 'degraded']), database: z.enum(['ok', 'unavailable']) });
+
+export function healthRoutes(db: Db): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/health',
+      {
+        config: { public: true },
+        schema: { tags: ['health'], summary: 'Liveness and database check', response: { 200: healthSchema, 503: healthSchema } },
+      },
+      async (_request, reply) => {
+        try {
+          await db.execute(sql`select 1`);
+          return { status: 'ok' as const, database: 'ok' as const };
+        } catch {
+          return reply.status(503).send({ status: 'degraded', database: 'unavailable' });
+        }
+      },
+    );
+  };
+}

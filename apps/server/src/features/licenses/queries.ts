@@ -1,0 +1,30 @@
+import type { License, LicenseType } from '@allot/domain/organizations';
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import { rows } from '../../db/rows';
+
+/** An organization's licences with the seats in use. */
+export async function findOrganizationLicenses(db: Tx, organizationId: string): Promise<License[]> {
+  const result = await rows<{
+    id: string;
+    organization_id: string;
+    license_type: string;
+    expire_at: string | Date;
+    max_users: number;
+    used_seats: number | string;
+    metadata: Record<string, unknown> | null;
+  }>(db, sql`
+    select l.id, l.organization_id, l.license_type, l.expire_at, l.max_users, l.metadata,
+      (select count(*) from memberships m where m.license_id = l.id) as used_seats
+    from licenses l where l.organization_id = ${organizationId}
+    order by l.license_type`);
+  return result.map((r) => ({
+    id: r.id,
+    organizationId: r.organization_id,
+    licenseType: r.license_type as LicenseType,
+    expireAt: new Date(r.expire_at).toISOString(),
+    maxUsers: Number(r.max_users),
+    usedSeats: Number(r.used_seats),
+    metadata: r.metadata ?? {},
+  }));
+}

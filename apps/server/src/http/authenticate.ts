@@ -1,0 +1,38 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../db/client';
+import { type AuthUser, findSession } from '../features/auth/sessions';
+import { AppError } from './app-error';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthUser | null;
+  }
+  interface FastifyContextConfig {
+    /** Reachable without a bearer token (CONTRACT §1: sign in, verify, resend, reset, health). */
+    public?: boolean;
+  }
+}
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/** Every /api route needs a live session unless its route config says `public: true`. */
+export function registerAuthentication(app: FastifyInstance, db: Db) {
+  app.decorateRequest('auth', null);
+  app.addHook('preHandler', async (request) => {
+    if (!request.url.startsWith('/api/') || request.url.startsWith('/api/docs')) return;
+    const token = bearerToken(request);
+    request.auth = token ? await findSession(db, token) : null;
+    if (!request.auth && !request.routeOptions.config?.public) throw AppError.unauthorized();
+  });
+}
+
+/** The signed-in user of a route that is not public. */
+export function authOf(request: FastifyRequest): AuthUser {
+  if (!request.auth) throw AppError.unauthorized();
+  return request.auth;
+}

@@ -1,0 +1,28 @@
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../db/client';
+import { rows } from '../db/rows';
+
+/**
+ * Fixed-window counters in the database, so the limit holds across server processes.
+ * `hit` counts one attempt atomically and returns the count in the current window.
+ */
+export async function hitRateLimit(db: Tx, key: string, windowSeconds: number): Promise<number> {
+  const result = await rows<{ count: number }>(db, sql`
+    insert into rate_limits (key, window_started_at, count) values (${key}, now(), 1)
+    on conflict (key) do update set
+      count = case when rate_limits.window_started_at <= now() - make_interval(secs => ${windowSeconds})
+                   then 1 else rate_limits.count + 1 end,
+      window_started_at = case when rate_limits.window_started_at <= now() - make_interval(secs => ${windowSeconds})
+                   then now() else rate_limits.window_started_at end
+    returning count`);
+  return Number(result[0]?.count ?? 1);
+}
+
+/** Gives back one attempt (a successful one should not count against a shared key). */
+export async function releaseRateLimit(db: Tx, key: string): Promise<void> {
+  await db.execute(sql`update rate_limits set count = greatest(count - 1, 0) where key = ${key}`);
+}
+
+export async function clearRateLimit(db: Tx, key: string): Promise<void> {
+  await db.execute(sql`delete from rate_limits where key = ${key}`);
+}
