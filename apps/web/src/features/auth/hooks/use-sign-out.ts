@@ -17,9 +17,10 @@ export function useSignOut() {
       // The session ends locally whatever the server says.
     }
     clearSession();
-    queryClient.clear();
     setPending(false);
+    // Leave the dashboard before dropping its cached data, so no mounted screen refetches without a session.
     await navigate('/login', { replace: true });
+    queryClient.clear();
     notifications.show({ message: 'You have signed out.', color: 'gray' });
   }, [navigate]);
   return { signOut, pending };
