@@ -15,6 +15,8 @@ export interface Database {
   /** Runs a script of several statements (migrations). */
   exec(script: string): Promise<void>;
   close(): Promise<void>;
+  /** PGlite only: the whole data dir as a tarball (test templates). */
+  dumpDataDir?: () => Promise<Blob>;
 }
 
 export async function openPostgres(url: string, max = 20): Promise<Database> {
@@ -46,6 +48,7 @@ export function wrapPglite(client: PGlite): Database {
       await client.exec(script);
     },
     close: () => client.close(),
+    dumpDataDir: () => client.dumpDataDir('none'),
   };
 }
 
