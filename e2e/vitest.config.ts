@@ -9,6 +9,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     fileParallelism: false,
+    // Runs after the other projects, one file at a time: it drives one real server and browser.
+    sequence: { groupOrder: 1 },
     environment: 'node',
   },
 });

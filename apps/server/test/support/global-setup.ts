@@ -21,7 +21,8 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   const url = process.env.TEST_DATABASE_URL;
-  if (url) {
+  if (project.config.env?.ALLOT_TEST_DB === 'postgres') {
+    if (!url) throw new Error('the postgres test project needs TEST_DATABASE_URL');
     const template = `allot_template_${process.pid}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();

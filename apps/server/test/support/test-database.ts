@@ -8,7 +8,7 @@ import { type Database, openPglite, openPostgres } from '../../src/db/client';
 export async function openTestDatabase(): Promise<Database> {
   const template = inject('postgresTemplate');
   const url = process.env.TEST_DATABASE_URL;
-  if (template && url) {
+  if (process.env.ALLOT_TEST_DB === 'postgres' && template && url) {
     const name = `allot_test_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();

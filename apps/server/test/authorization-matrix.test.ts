@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, bearer, createTestApp } from './support/test-app';
+import { type World, sessionFor } from './support/world';
+
+/**
+ * Every endpoint × every kind of caller. Each later issue adds its endpoints here; the last test
+ * fails when the OpenAPI document lists an endpoint this table does not cover.
+ */
+const ACTORS = ['systemAdmin', 'owner', 'admin', 'teacher', 'none', 'unrelated'] as const;
+type Actor = (typeof ACTORS)[number];
+type Expected = Record<Actor, number>;
+
+interface Row {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  url: (w: World) => string;
+  body?: (w: World, userId: string | null) => unknown;
+  expect: Expected;
+}
+
+const all = (status: number): Expected =>
+  Object.fromEntries(ACTORS.map((a) => [a, status])) as Expected;
+
+const MATRIX: Row[] = [
+  { method: 'GET', path: '/api/health', url: () => '/api/health', expect: all(200) },
+  {
+    method: 'POST',
+    path: '/api/auth/login',
+    url: () => '/api/auth/login',
+    body: () => ({ email: 'nobody@nowhere.test', password: 'wrong-password' }),
+    expect: all(401),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/validate',
+    url: () => '/api/auth/validate',
+    body: (_w, userId) => ({ id: userId ?? 'x', email: 'x@x.test' }),
+    expect: all(200),
+  },
+  { method: 'POST', path: '/api/auth/logout', url: () => '/api/auth/logout', expect: { ...all(200), none: 401 } },
+  { method: 'GET', path: '/api/organization', url: () => '/api/organization', expect: { ...all(200), none: 401 } },
+  {
+    method: 'GET',
+    path: '/api/organization/{id}',
+    url: (w) => `/api/organization/${w.orgs.schoolA}?permissionsAndRole=true`,
+    expect: { systemAdmin: 200, owner: 200, admin: 200, teacher: 404, none: 401, unrelated: 404 },
+  },
+];
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+function actorUserId(actor: Actor): string | null {
+  const u = t.world.users;
+  const byActor: Record<Actor, string | null> = {
+    systemAdmin: u.systemAdmin.id,
+    owner: u.owner.id,
+    admin: u.admin.id,
+    teacher: u.teacher.id,
+    unrelated: u.betaOwner.id,
+    none: null,
+  };
+  return byActor[actor];
+}
+
+describe('authorization matrix', () => {
+  for (const row of MATRIX) {
+    for (const actor of ACTORS) {
+      it(`${row.method} ${row.path} as ${actor} → ${row.expect[actor]}`, async () => {
+        const userId = actorUserId(actor);
+        // A fresh session per call: a teacher's token can only be made this way (sign in refuses them).
+        const headers = userId ? bearer(await sessionFor(t.db, userId)) : {};
+        const response = await t.app.inject({
+          method: row.method,
+          url: row.url(t.world),
+          headers,
+          ...(row.body ? { payload: row.body(t.world, userId) as object } : {}),
+        });
+        expect(response.statusCode).toBe(row.expect[actor]);
+        if (response.statusCode >= 400) {
+          expect(response.json()).toEqual({ error: expect.any(String), message: expect.any(String) });
+        }
+      });
+    }
+  }
+
+  it('covers every endpoint of the OpenAPI document', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
+      paths: Record<string, Record<string, unknown>>;
+    }>();
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    );
+    const covered = new Set(MATRIX.map((r) => `${r.method} ${r.path}`));
+    expect(documented.filter((e) => !covered.has(e))).toEqual([]);
+    expect(documented.length).toBeGreaterThanOrEqual(MATRIX.length);
+  });
+});
