@@ -94,9 +94,11 @@ describe('sign in', () => {
     await login(page, adminEmail, 'definitely-not-the-password');
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    await expect(alert.innerText()).resolves.toContain(
-      'Unable to sign in. Please check your credentials and try again.',
-    );
+    await expect(
+      alert
+        .getByText('Unable to sign in. Please check your credentials and try again.', { exact: true })
+        .isVisible(),
+    ).resolves.toBe(true);
     expect(new URL(page.url()).pathname).toBe('/login');
     expect(await readSession(page)).toBeNull();
     await screenshot(page, 'login-error');
@@ -214,7 +216,7 @@ describe('sign in', () => {
     await login(page, teacher.email, DEMO_PASSWORD);
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    await expect(alert.innerText()).resolves.toContain(body.message);
+    await expect(alert.getByText(body.message, { exact: true }).isVisible()).resolves.toBe(true);
     expect(new URL(page.url()).pathname).toBe('/login');
     expect(await readSession(page)).toBeNull();
     await screenshot(page, 'login-teacher');

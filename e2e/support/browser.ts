@@ -68,6 +68,9 @@ export async function waitForSignedIn(page: Page): Promise<void> {
 
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  // Let loading buttons and transitions settle so the picture shows what the person sees.
+  await page.locator('button[data-loading]').first().waitFor({ state: 'detached', timeout: 5_000 });
+  await page.waitForTimeout(250);
   const path = join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
   return path;

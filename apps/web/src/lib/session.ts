@@ -20,7 +20,7 @@ function read(): UserSession {
 
 /** Signed in exactly when the user id and email are set (spec §4). */
 function normalize(session: UserSession): UserSession {
-  const signedIn = Boolean(session.userId && session.userEmail && session.secToken);
+  const signedIn = Boolean(session.userId && session.userEmail);
   return signedIn ? { ...session, signedIn } : SIGNED_OUT_SESSION;
 }
 
