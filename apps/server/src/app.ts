@@ -1,11 +1,16 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { APP_MSG } from '@allot/domain/messages';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { APP_MSG } from '@allot/domain/messages';
 import Fastify, { type FastifyServerOptions } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import type { Db } from './db/client';
 import { authRoutes } from './features/auth/routes';
 import { healthRoutes } from './features/health/routes';
@@ -23,7 +28,11 @@ export interface AppOptions {
 }
 
 export async function buildApp({ db, webDistDir, logger = false, trustProxy = false }: AppOptions) {
-  const app = Fastify({ logger, trustProxy, bodyLimit: 20 * 1024 * 1024 }).withTypeProvider<ZodTypeProvider>();
+  const app = Fastify({
+    logger,
+    trustProxy,
+    bodyLimit: 20 * 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
@@ -31,7 +40,11 @@ export async function buildApp({ db, webDistDir, logger = false, trustProxy = fa
 
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'Allot API', version: '1.0.0', description: 'Licences and AI credits across organizations.' },
+      info: {
+        title: 'Allot API',
+        version: '1.0.0',
+        description: 'Licences and AI credits across organizations.',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
     transform: jsonSchemaTransform,

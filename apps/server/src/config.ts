@@ -17,7 +17,8 @@ const here = path.dirname(new URL(import.meta.url).pathname);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT is not a valid port: ${env.PORT}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT is not a valid port: ${env.PORT}`);
   return {
     port,
     host: env.HOST ?? '0.0.0.0',

@@ -15,7 +15,10 @@ const app = await buildApp({
 });
 if (applied.length > 0) app.log.info({ applied }, 'database migrated');
 
-const admin = await ensureSystemAdmin(database.db, { email: config.adminEmail, password: config.adminPassword });
+const admin = await ensureSystemAdmin(database.db, {
+  email: config.adminEmail,
+  password: config.adminPassword,
+});
 if (admin.kind === 'generated') {
   // Printed once, on the start that created the account; only its hash is stored.
   console.log(

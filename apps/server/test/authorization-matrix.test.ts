@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, bearer, createTestApp } from './support/test-app';
-import { type World, sessionFor } from './support/world';
+import { bearer, createTestApp, type TestApp } from './support/test-app';
+import { sessionFor, type World } from './support/world';
 
 /**
  * Every endpoint × every kind of caller. Each later issue adds its endpoints here; the last test
@@ -18,8 +18,7 @@ interface Row {
   expect: Expected;
 }
 
-const all = (status: number): Expected =>
-  Object.fromEntries(ACTORS.map((a) => [a, status])) as Expected;
+const all = (status: number): Expected => Object.fromEntries(ACTORS.map((a) => [a, status])) as Expected;
 
 const MATRIX: Row[] = [
   { method: 'GET', path: '/api/health', url: () => '/api/health', expect: all(200) },
@@ -37,8 +36,18 @@ const MATRIX: Row[] = [
     body: (_w, userId) => ({ id: userId ?? 'x', email: 'x@x.test' }),
     expect: all(200),
   },
-  { method: 'POST', path: '/api/auth/logout', url: () => '/api/auth/logout', expect: { ...all(200), none: 401 } },
-  { method: 'GET', path: '/api/organization', url: () => '/api/organization', expect: { ...all(200), none: 401 } },
+  {
+    method: 'POST',
+    path: '/api/auth/logout',
+    url: () => '/api/auth/logout',
+    expect: { ...all(200), none: 401 },
+  },
+  {
+    method: 'GET',
+    path: '/api/organization',
+    url: () => '/api/organization',
+    expect: { ...all(200), none: 401 },
+  },
   {
     method: 'GET',
     path: '/api/organization/{id}',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, bearer, createTestApp } from './support/test-app';
+import { bearer, createTestApp, type TestApp } from './support/test-app';
 import { sessionFor } from './support/world';
 
 let t: TestApp;
@@ -16,7 +16,10 @@ describe('API documentation and health', () => {
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer' });
     const login = doc.paths['/api/auth/login'].post;
-    expect(Object.keys(login.requestBody.content['application/json'].schema.properties)).toEqual(['email', 'password']);
+    expect(Object.keys(login.requestBody.content['application/json'].schema.properties)).toEqual([
+      'email',
+      'password',
+    ]);
     expect(Object.keys(doc.paths['/api/organization/{id}'].get.responses)).toEqual(['200', '401', '404']);
   });
 

@@ -47,7 +47,8 @@ export const MSG = {
 
 /** Texts the spec leaves open, decided here once (see docs/decisions). */
 export const APP_MSG = {
-  noPanelAccess: 'Teachers sign in to the classroom product. This panel is for organization owners and admins.',
+  noPanelAccess:
+    'Teachers sign in to the classroom product. This panel is for organization owners and admins.',
   tooManyAttempts: 'Too many sign-in attempts. Please wait 15 minutes and try again.',
   unauthorized: 'You are not signed in or your session has expired. Please sign in again.',
   forbidden: 'You do not have permission to do this.',

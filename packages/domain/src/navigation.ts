@@ -1,4 +1,4 @@
-import { type Permission, hasAnyPermission, hasPermissions, type Role } from './roles';
+import { hasAnyPermission, hasPermissions, type Permission, type Role } from './roles';
 
 /** The navigation items of spec §2 and the permission each needs (spec §6, menu visibility). */
 export const NAV_ITEMS = [

@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { MSG } from './messages';
 import { PERMISSIONS, ROLES } from './roles';
 
-export const ORGANIZATION_TYPES = ['district', 'school', 'network', 'university', 'company', 'other'] as const;
+export const ORGANIZATION_TYPES = [
+  'district',
+  'school',
+  'network',
+  'university',
+  'company',
+  'other',
+] as const;
 export type OrganizationType = (typeof ORGANIZATION_TYPES)[number];
 
 export const ORGANIZATION_TYPE_LABEL: Record<OrganizationType, string> = {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { isNavItemVisible } from './navigation';
 import {
-  PERMISSIONS,
-  ROLE_PERMISSIONS,
   assignableRoles,
   hasPanelAccess,
   hasPermissions,
+  PERMISSIONS,
   permissionsOf,
+  ROLE_PERMISSIONS,
   strongestRole,
 } from './roles';
 
@@ -38,7 +38,9 @@ describe('hasPermissions', () => {
   });
 
   it('lets a system admin pass every check, even with an empty permission list', () => {
-    expect(hasPermissions(['create_root_org', 'delete_org'], { role: 'system_admin', permissions: [] })).toBe(true);
+    expect(hasPermissions(['create_root_org', 'delete_org'], { role: 'system_admin', permissions: [] })).toBe(
+      true,
+    );
   });
 });
 
@@ -51,7 +53,11 @@ describe('roles', () => {
 
   it('offers the caller its own level and lower, never system admin', () => {
     expect(assignableRoles('system_admin')).toEqual(['organization_owner', 'organization_admin', 'user']);
-    expect(assignableRoles('organization_owner')).toEqual(['organization_owner', 'organization_admin', 'user']);
+    expect(assignableRoles('organization_owner')).toEqual([
+      'organization_owner',
+      'organization_admin',
+      'user',
+    ]);
     expect(assignableRoles('organization_admin')).toEqual(['organization_admin', 'user']);
     expect(assignableRoles('user')).toEqual(['user']);
     expect(assignableRoles(null)).toEqual([]);
@@ -67,7 +73,15 @@ describe('roles', () => {
 describe('menu visibility (spec §6)', () => {
   it('shows an admin everything but nothing an admin lacks', () => {
     const admin = as('organization_admin');
-    for (const item of ['home', 'general_information', 'licenses', 'users', 'sub_organizations', 'credit_log', 'sign_out'] as const) {
+    for (const item of [
+      'home',
+      'general_information',
+      'licenses',
+      'users',
+      'sub_organizations',
+      'credit_log',
+      'sign_out',
+    ] as const) {
       expect(isNavItemVisible(item, admin), item).toBe(true);
     }
   });
@@ -81,9 +95,17 @@ describe('menu visibility (spec §6)', () => {
 
   it('shows a permission-less caller only home, general information and sign out', () => {
     const none = { role: 'user' as const, permissions: [] };
-    const visible = (['home', 'general_information', 'licenses', 'users', 'sub_organizations', 'credit_log', 'sign_out'] as const).filter(
-      (i) => isNavItemVisible(i, none),
-    );
+    const visible = (
+      [
+        'home',
+        'general_information',
+        'licenses',
+        'users',
+        'sub_organizations',
+        'credit_log',
+        'sign_out',
+      ] as const
+    ).filter((i) => isNavItemVisible(i, none));
     expect(visible).toEqual(['home', 'general_information', 'sign_out']);
   });
 });

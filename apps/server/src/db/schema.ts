@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -45,7 +46,7 @@ export const organizations = pgTable(
     name: text('name').notNull(),
     type: text('type').notNull(),
     phoneNumber: text('phone_number').notNull(),
-    parentId: uuid('parent_id').references((): any => organizations.id, { onDelete: 'restrict' }),
+    parentId: uuid('parent_id').references((): AnyPgColumn => organizations.id, { onDelete: 'restrict' }),
     depth: integer('depth').notNull().default(0),
     ...timestamps,
   },
@@ -165,12 +166,8 @@ export const creditAccounts = pgTable(
     uniqueIndex('credit_accounts_org_kind_key')
       .on(t.organizationId, t.kind)
       .where(sql`${t.organizationId} is not null`),
-    uniqueIndex('credit_accounts_user_key')
-      .on(t.userId)
-      .where(sql`${t.userId} is not null`),
-    uniqueIndex('credit_accounts_system_key')
-      .on(t.kind)
-      .where(sql`${t.kind} = 'system'`),
+    uniqueIndex('credit_accounts_user_key').on(t.userId).where(sql`${t.userId} is not null`),
+    uniqueIndex('credit_accounts_system_key').on(t.kind).where(sql`${t.kind} = 'system'`),
     check('credit_accounts_kind_check', sql`${t.kind} in ('shared','protected','user','system')`),
     check('credit_accounts_balance_check', sql`${t.balance} >= 0 or ${t.kind} = 'system'`),
     check(

@@ -37,5 +37,4 @@ export function registerErrorHandler(app: FastifyInstance) {
     request.log.error({ err: error }, 'unexpected error');
     return reply.status(500).send({ error: 'internal', message: APP_MSG.internal });
   });
-
 }

@@ -7,14 +7,17 @@ import { rows } from '../db/rows';
  * `hit` counts one attempt atomically and returns the count in the current window.
  */
 export async function hitRateLimit(db: Tx, key: string, windowSeconds: number): Promise<number> {
-  const result = await rows<{ count: number }>(db, sql`
+  const result = await rows<{ count: number }>(
+    db,
+    sql`
     insert into rate_limits (key, window_started_at, count) values (${key}, now(), 1)
     on conflict (key) do update set
       count = case when rate_limits.window_started_at <= now() - make_interval(secs => ${windowSeconds})
                    then 1 else rate_limits.count + 1 end,
       window_started_at = case when rate_limits.window_started_at <= now() - make_interval(secs => ${windowSeconds})
                    then now() else rate_limits.window_started_at end
-    returning count`);
+    returning count`,
+  );
   return Number(result[0]?.count ?? 1);
 }
 

@@ -1,7 +1,7 @@
+import { ROLE_LABEL } from '@allot/domain/roles';
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/client';
 import { migrate } from '../db/migrate';
-import { ROLE_LABEL } from '@allot/domain/roles';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-accounts';
 import { seedDemo } from './seed-demo';
 

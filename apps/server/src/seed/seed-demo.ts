@@ -73,14 +73,22 @@ const TEACHER_CREDITS = 40;
 export async function seedDemo(db: Db): Promise<boolean> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   return db.transaction(async (tx) => {
-    const existing = await rows(tx, sql`select 1 from organizations where name = ${DEMO_ROOT} and parent_id is null`);
+    const existing = await rows(
+      tx,
+      sql`select 1 from organizations where name = ${DEMO_ROOT} and parent_id is null`,
+    );
     if (existing.length > 0) return false;
 
     const system = await systemAccountId(tx);
     const ids = new Map<string, string>();
     for (const org of ORGS) {
       const parentId = org.parent ? (ids.get(org.parent) ?? null) : null;
-      const id = await insertOrganization(tx, { name: org.name, type: org.type, phoneNumber: org.phone, parentId });
+      const id = await insertOrganization(tx, {
+        name: org.name,
+        type: org.type,
+        phoneNumber: org.phone,
+        parentId,
+      });
       ids.set(org.name, id);
       await mintInto(tx, system, id, org.credits);
       for (const license of org.licenses) {

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/rows';
 import { LOGIN_LIMIT_PER_EMAIL } from '../../src/features/auth/service';
-import { type TestApp, bearer, createTestApp } from '../support/test-app';
+import { bearer, createTestApp, type TestApp } from '../support/test-app';
 import { PASSWORD, sessionFor } from '../support/world';
 
 let t: TestApp;
@@ -63,7 +63,11 @@ describe('POST /api/auth/login', () => {
   });
 
   it('validates the body with the spec messages', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'not-an-email' } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'not-an-email' },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({
       error: 'invalid_input',
@@ -98,7 +102,8 @@ describe('POST /api/auth/login', () => {
 describe('login rate limit', () => {
   it('answers 429 after repeated failures for one email, even with the right password', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 20; i++) statuses.push((await login('admin@alpha.test', `wrong-${i}-password`, `10.0.0.${i}`)).statusCode);
+    for (let i = 0; i < 20; i++)
+      statuses.push((await login('admin@alpha.test', `wrong-${i}-password`, `10.0.0.${i}`)).statusCode);
     expect(statuses.slice(0, LOGIN_LIMIT_PER_EMAIL)).toEqual(Array(LOGIN_LIMIT_PER_EMAIL).fill(401));
     expect(statuses.slice(LOGIN_LIMIT_PER_EMAIL)).toEqual(Array(20 - LOGIN_LIMIT_PER_EMAIL).fill(429));
     const locked = await login('admin@alpha.test', PASSWORD);
@@ -131,7 +136,8 @@ describe('login rate limit', () => {
   it('limits one IP trying many emails', async () => {
     const ip = '203.0.113.9';
     let last = 0;
-    for (let i = 0; i < 101; i++) last = (await login(`someone-${i}@nowhere.test`, 'wrong-password', ip)).statusCode;
+    for (let i = 0; i < 101; i++)
+      last = (await login(`someone-${i}@nowhere.test`, 'wrong-password', ip)).statusCode;
     expect(last).toBe(429);
     expect((await login('owner@alpha.test', PASSWORD, ip)).statusCode).toBe(429);
   }, 60_000);
@@ -176,12 +182,18 @@ describe('sessions', () => {
       sql`select extract(epoch from max(expires_at) - now()) / 86400 as days from sessions where user_id = ${userId}`,
     );
     expect(Number(slid?.days)).toBeGreaterThan(6.9);
-    await t.db.execute(sql`update sessions set expires_at = now() - interval '1 second' where user_id = ${userId}`);
+    await t.db.execute(
+      sql`update sessions set expires_at = now() - interval '1 second' where user_id = ${userId}`,
+    );
     expect((await me()).statusCode).toBe(401);
   });
 
   it('rejects a malformed authorization header', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/organization', headers: { authorization: 'Basic abc' } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/organization',
+      headers: { authorization: 'Basic abc' },
+    });
     expect(response.statusCode).toBe(401);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, bearer, createTestApp } from '../support/test-app';
+import { bearer, createTestApp, type TestApp } from '../support/test-app';
 import { PASSWORD, sessionFor } from '../support/world';
 
 let t: TestApp;
@@ -12,12 +12,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const get = (url: string, who: string) => t.app.inject({ method: 'GET', url, headers: bearer(tokens[who] ?? '') });
+const get = (url: string, who: string) =>
+  t.app.inject({ method: 'GET', url, headers: bearer(tokens[who] ?? '') });
 const ALL = '?licenses=true&subOrganizations=true&credits=true&permissionsAndRole=true';
 
 describe('GET /api/organization', () => {
   it('lists where the caller holds a role directly', async () => {
-    const names = async (who: string) => (await get('/api/organization', who)).json().map((o: { name: string }) => o.name);
+    const names = async (who: string) =>
+      (await get('/api/organization', who)).json().map((o: { name: string }) => o.name);
     expect(await names('owner')).toEqual(['Alpha District']);
     expect(await names('schoolAdmin')).toEqual(['Alpha School A']);
     expect(await names('betaOwner')).toEqual(['Beta Network']);
@@ -50,9 +52,17 @@ describe('GET /api/organization/{id}', () => {
     const full = (await get(`/api/organization/${t.world.orgs.alpha}${ALL}`, 'owner')).json();
     expect(full.credits).toEqual({ shared: 500, protected: 200 });
     expect(full.licenses).toEqual([
-      expect.objectContaining({ licenseType: 'chorus', maxUsers: 25, usedSeats: 0, expireAt: '2030-01-01T00:00:00.000Z' }),
+      expect.objectContaining({
+        licenseType: 'chorus',
+        maxUsers: 25,
+        usedSeats: 0,
+        expireAt: '2030-01-01T00:00:00.000Z',
+      }),
     ]);
-    expect(full.subOrganizations.map((o: { name: string }) => o.name)).toEqual(['Alpha School A', 'Alpha School B']);
+    expect(full.subOrganizations.map((o: { name: string }) => o.name)).toEqual([
+      'Alpha School A',
+      'Alpha School B',
+    ]);
     expect(full.permissionsAndRole.role).toEqual({ name: 'organization_owner' });
     expect(full.permissionsAndRole.permissions.map((p: { name: string }) => p.name)).toContain('delete_org');
   });
@@ -74,9 +84,13 @@ describe('GET /api/organization/{id}', () => {
       (await import('drizzle-orm')).sql`insert into memberships (user_id, organization_id, role)
         values (${world.users.schoolAdmin.id}, ${world.orgs.annex}, 'organization_owner')`,
     );
-    const onAnnex = (await get(`/api/organization/${world.orgs.annex}?permissionsAndRole=true`, 'schoolAdmin')).json();
+    const onAnnex = (
+      await get(`/api/organization/${world.orgs.annex}?permissionsAndRole=true`, 'schoolAdmin')
+    ).json();
     expect(onAnnex.permissionsAndRole.role.name).toBe('organization_owner');
-    const onSchool = (await get(`/api/organization/${world.orgs.schoolA}?permissionsAndRole=true`, 'schoolAdmin')).json();
+    const onSchool = (
+      await get(`/api/organization/${world.orgs.schoolA}?permissionsAndRole=true`, 'schoolAdmin')
+    ).json();
     expect(onSchool.permissionsAndRole.role.name).toBe('organization_admin');
   });
 

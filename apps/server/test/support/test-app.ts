@@ -13,7 +13,11 @@ export async function createTestApp() {
     db: database.db,
     world,
     async login(email: string, password: string) {
-      const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email, password },
+      });
       if (response.statusCode !== 200) throw new Error(`login ${email} failed: ${response.body}`);
       return response.json<{ secToken: string }>().secToken;
     },

@@ -3,7 +3,11 @@ import type { Db } from '../../src/db/client';
 import { rows } from '../../src/db/rows';
 import { hashPassword } from '../../src/features/auth/passwords';
 import { createSession } from '../../src/features/auth/sessions';
-import { organizationPoolAccountId, postCreditTransaction, systemAccountId } from '../../src/features/credits/journal';
+import {
+  organizationPoolAccountId,
+  postCreditTransaction,
+  systemAccountId,
+} from '../../src/features/credits/journal';
 import { insertOrganization } from '../../src/features/organizations/tree';
 
 export const PASSWORD = 'correct-horse-battery';
@@ -18,14 +22,23 @@ export async function createWorld(db: Db) {
   const passwordHash = await hashPassword(PASSWORD);
   return db.transaction(async (tx) => {
     const org = async (name: string, parentId: string | null) =>
-      insertOrganization(tx, { name, type: parentId ? 'school' : 'district', phoneNumber: '+1 555 000 1111', parentId });
+      insertOrganization(tx, {
+        name,
+        type: parentId ? 'school' : 'district',
+        phoneNumber: '+1 555 000 1111',
+        parentId,
+      });
     const alpha = await org('Alpha District', null);
     const schoolA = await org('Alpha School A', alpha);
     const annex = await org('Alpha Annex', schoolA);
     const schoolB = await org('Alpha School B', alpha);
     const beta = await org('Beta Network', null);
 
-    const user = async (email: string, name: string, extra: { systemAdmin?: boolean; verified?: boolean } = {}) => {
+    const user = async (
+      email: string,
+      name: string,
+      extra: { systemAdmin?: boolean; verified?: boolean } = {},
+    ) => {
       const [row] = await rows<{ id: string }>(
         tx,
         sql`insert into users (email, name, password_hash, is_system_admin, email_verified_at)
@@ -36,7 +49,9 @@ export async function createWorld(db: Db) {
       return { id: row.id, email, name };
     };
     const member = (userId: string, organizationId: string, role: string) =>
-      tx.execute(sql`insert into memberships (user_id, organization_id, role) values (${userId}, ${organizationId}, ${role})`);
+      tx.execute(
+        sql`insert into memberships (user_id, organization_id, role) values (${userId}, ${organizationId}, ${role})`,
+      );
 
     const users = {
       systemAdmin: await user('sys@allot.test', 'Sam System', { systemAdmin: true }),

@@ -13,7 +13,10 @@ let dummyHash: Promise<string> | undefined;
  * Verifies against the stored hash; with no hash (unknown email, invited account) it still spends
  * the same work on a dummy hash so that timing does not tell whether the account exists.
  */
-export async function verifyPassword(storedHash: string | null | undefined, password: string): Promise<boolean> {
+export async function verifyPassword(
+  storedHash: string | null | undefined,
+  password: string,
+): Promise<boolean> {
   if (!storedHash) {
     dummyHash ??= hashPassword('not-a-real-password-0123456789');
     await verify(await dummyHash, password).catch(() => false);

@@ -22,7 +22,12 @@ export function authRoutes(db: Db): FastifyPluginAsyncZod {
           tags: ['auth'],
           summary: 'Sign in with email and password',
           body: loginRequestSchema,
-          response: { 200: loginResponseSchema, 401: errorBodySchema, 403: errorBodySchema, 429: errorBodySchema },
+          response: {
+            200: loginResponseSchema,
+            401: errorBodySchema,
+            403: errorBodySchema,
+            429: errorBodySchema,
+          },
         },
       },
       async (request) => login(db, request.body, request.ip),

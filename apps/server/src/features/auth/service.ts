@@ -36,8 +36,11 @@ export async function login(db: Db, input: LoginRequest, ip: string): Promise<Lo
     password_hash: string | null;
     email_verified_at: string | null;
     is_system_admin: boolean;
-  }>(db, sql`select id, email, password_hash, email_verified_at, is_system_admin
-         from users where lower(email) = ${email} limit 1`);
+  }>(
+    db,
+    sql`select id, email, password_hash, email_verified_at, is_system_admin
+         from users where lower(email) = ${email} limit 1`,
+  );
   const user = found[0];
   const passwordOk = await verifyPassword(user?.password_hash, input.password);
   if (!user || !passwordOk) throw new AppError(401, 'invalid_credentials', MSG.signInFailed);

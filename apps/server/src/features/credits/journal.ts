@@ -39,7 +39,8 @@ export async function postCreditTransaction(
 ): Promise<string> {
   const lines = input.lines.filter((l) => l.amount !== 0);
   if (lines.some((l) => !Number.isSafeInteger(l.amount))) throw new Error('credit amounts must be integers');
-  if (lines.reduce((sum, l) => sum + l.amount, 0) !== 0) throw new Error('credit transaction does not balance');
+  if (lines.reduce((sum, l) => sum + l.amount, 0) !== 0)
+    throw new Error('credit transaction does not balance');
 
   const deltas = new Map<string, number>();
   for (const line of lines) deltas.set(line.accountId, (deltas.get(line.accountId) ?? 0) + line.amount);
@@ -47,7 +48,10 @@ export async function postCreditTransaction(
   const locked = await rows<{ id: string; kind: string; balance: number | string }>(
     tx,
     sql`select id, kind, balance from credit_accounts
-        where id in (${sql.join(accountIds.map((id) => sql`${id}::uuid`), sql`, `)})
+        where id in (${sql.join(
+          accountIds.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})
         order by id for update`,
   );
   if (locked.length !== accountIds.length) throw new Error('unknown credit account');
@@ -95,7 +99,9 @@ export async function organizationPoolAccountId(
 }
 
 export async function userAccountId(tx: Tx, userId: string): Promise<string> {
-  await tx.execute(sql`insert into credit_accounts (kind, user_id) values ('user', ${userId}) on conflict do nothing`);
+  await tx.execute(
+    sql`insert into credit_accounts (kind, user_id) values ('user', ${userId}) on conflict do nothing`,
+  );
   const [row] = await rows<{ id: string }>(tx, sql`select id from credit_accounts where user_id = ${userId}`);
   if (!row) throw new Error(`user ${userId} has no credit account`);
   return row.id;

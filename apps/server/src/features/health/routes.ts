@@ -3,7 +3,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 
-const healthSchema = z.object({ status: z.enum(['ok', 'degraded']), database: z.enum(['ok', 'unavailable']) });
+const healthSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  database: z.enum(['ok', 'unavailable']),
+});
 
 export function healthRoutes(db: Db): FastifyPluginAsyncZod {
   return async (app) => {
@@ -11,7 +14,11 @@ export function healthRoutes(db: Db): FastifyPluginAsyncZod {
       '/api/health',
       {
         config: { public: true },
-        schema: { tags: ['health'], summary: 'Liveness and database check', response: { 200: healthSchema, 503: healthSchema } },
+        schema: {
+          tags: ['health'],
+          summary: 'Liveness and database check',
+          response: { 200: healthSchema, 503: healthSchema },
+        },
       },
       async (_request, reply) => {
         try {

@@ -13,11 +13,14 @@ export async function findOrganizationLicenses(db: Tx, organizationId: string): 
     max_users: number;
     used_seats: number | string;
     metadata: Record<string, unknown> | null;
-  }>(db, sql`
+  }>(
+    db,
+    sql`
     select l.id, l.organization_id, l.license_type, l.expire_at, l.max_users, l.metadata,
       (select count(*) from memberships m where m.license_id = l.id) as used_seats
     from licenses l where l.organization_id = ${organizationId}
-    order by l.license_type`);
+    order by l.license_type`,
+  );
   return result.map((r) => ({
     id: r.id,
     organizationId: r.organization_id,

@@ -1,4 +1,12 @@
-import { type Permission, type Role, hasPanelAccess, hasPermissions, isRole, permissionsOf, strongestRole } from '@allot/domain/roles';
+import {
+  hasPanelAccess,
+  hasPermissions,
+  isRole,
+  type Permission,
+  permissionsOf,
+  type Role,
+  strongestRole,
+} from '@allot/domain/roles';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
@@ -22,10 +30,13 @@ export async function effectiveRole(db: Tx, user: AuthUser, organizationId: stri
     const found = await rows(db, sql`select 1 from organizations where id = ${organizationId}`);
     return found.length > 0 ? 'system_admin' : null;
   }
-  const held = await rows<{ role: string }>(db, sql`
+  const held = await rows<{ role: string }>(
+    db,
+    sql`
     select m.role from organization_closure c
     join memberships m on m.organization_id = c.ancestor_id and m.user_id = ${user.userId}
-    where c.descendant_id = ${organizationId}`);
+    where c.descendant_id = ${organizationId}`,
+  );
   return strongestRole(held.map((r) => r.role).filter(isRole));
 }
 

@@ -19,7 +19,9 @@ interface SummaryRow {
 
 /** The columns of an organization summary (CONTRACT §4), for the organizations `o` picked by `where`. */
 export async function selectOrganizationSummaries(db: Tx, where: SQL, options: { limit?: number } = {}) {
-  const result = await rows<SummaryRow>(db, sql`
+  const result = await rows<SummaryRow>(
+    db,
+    sql`
     select o.id, o.name, o.type, o.phone_number, o.parent_id,
       owner.name as admin_name, owner.email as admin_email,
       (select count(*) from memberships m where m.organization_id = o.id) as users_count,
@@ -31,7 +33,8 @@ export async function selectOrganizationSummaries(db: Tx, where: SQL, options: {
     left join users owner on owner.id = om.user_id
     where ${where}
     order by o.name, o.id
-    ${options.limit === undefined ? sql`` : sql`limit ${options.limit}`}`);
+    ${options.limit === undefined ? sql`` : sql`limit ${options.limit}`}`,
+  );
   return result.map(toSummary);
 }
 

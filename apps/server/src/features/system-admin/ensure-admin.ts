@@ -47,5 +47,7 @@ export async function ensureSystemAdmin(
     .onConflictDoNothing()
     .returning({ id: users.id });
   // Another process created it at the same moment: it printed the password, not us.
-  return inserted.length > 0 ? { kind: 'generated', email: GENERATED_ADMIN_EMAIL, password } : { kind: 'exists' };
+  return inserted.length > 0
+    ? { kind: 'generated', email: GENERATED_ADMIN_EMAIL, password }
+    : { kind: 'exists' };
 }
