@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../apps/server/src/seed/demo-accounts';
 import {
   failedResource,
@@ -31,9 +31,23 @@ afterAll(async () => {
   await browser?.close();
 });
 
+// A failed test leaves a picture and the page's console behind (e2e/screenshots, the test output).
+let current: TestPage[] = [];
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail') {
+    for (const [index, { page, consoleErrors }] of current.entries()) {
+      const slug = task.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+      await screenshot(page, `failed-${slug}-${index}`).catch(() => undefined);
+      console.error(`[${task.name}] page ${index} at ${page.url()}; console errors:`, consoleErrors);
+    }
+  }
+  current = [];
+});
+
 async function newPage(): Promise<TestPage> {
   const testPage = await openPage(browser, baseUrl);
   opened.push(testPage);
+  current.push(testPage);
   return testPage;
 }
 
@@ -249,6 +263,29 @@ describe('guards', () => {
     await page.waitForURL((url) => url.pathname === '/login');
     await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     expect(unexpectedErrors()).toEqual([]);
+  });
+
+  test('a stored session the server does not accept is cleared and the visitor sent to /login', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    await page.goto('/login');
+    await page.evaluate(() =>
+      window.localStorage.setItem(
+        'allot.session',
+        JSON.stringify({
+          signedIn: true,
+          secToken: 'revoked-or-made-up-token',
+          userId: 'someone',
+          userEmail: 'someone@example.org',
+          permissions: ['manage_users'],
+          role: 'organization_admin',
+        }),
+      ),
+    );
+    await page.goto('/');
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    expect(await readSession(page)).toBeNull();
+    expect(unexpectedErrors(failedResource(401))).toEqual([]);
   });
 
   test('an unknown organization shows a clear not-found state with a way home', async () => {

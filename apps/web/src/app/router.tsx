@@ -1,4 +1,5 @@
 import { createBrowserRouter } from 'react-router';
+import { OrganizationError } from '../features/organizations/components/organization-error';
 import { setUnauthorizedHandler } from '../lib/api-client';
 import { organizationLoader } from './guards/organization-loader';
 import { requireAuthLoader, signedOutOnlyLoader } from './guards/session-guards';
@@ -64,13 +65,9 @@ export const router = createBrowserRouter([
             id: 'organization',
             path: ':organization',
             loader: organizationLoader,
-            lazy: async () => {
-              const [layout, errors] = await Promise.all([
-                import('./layouts/dashboard-layout'),
-                import('../features/organizations/components/organization-error'),
-              ]);
-              return { Component: layout.DashboardLayout, ErrorBoundary: errors.OrganizationError };
-            },
+            // Static, not lazy: the boundary must be known whenever the organization fails to load.
+            ErrorBoundary: OrganizationError,
+            lazy: async () => ({ Component: (await import('./layouts/dashboard-layout')).DashboardLayout }),
             children: [
               {
                 index: true,
