@@ -15,6 +15,7 @@ import type { Db } from './db/client';
 import { authRoutes } from './features/auth/routes';
 import { healthRoutes } from './features/health/routes';
 import { organizationRoutes } from './features/organizations/routes';
+import { userRoutes } from './features/users/routes';
 import { registerAuthentication } from './http/authenticate';
 import { registerErrorHandler } from './http/error-handler';
 
@@ -54,6 +55,7 @@ export async function buildApp({ db, webDistDir, logger = false, trustProxy = fa
   await app.register(healthRoutes(db));
   await app.register(authRoutes(db));
   await app.register(organizationRoutes(db));
+  await app.register(userRoutes(db));
 
   const serveWeb = webDistDir !== undefined && existsSync(path.join(webDistDir, 'index.html'));
   if (serveWeb) {

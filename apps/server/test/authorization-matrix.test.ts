@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertOrganization } from '../src/features/organizations/tree';
 import { bearer, createTestApp, type TestApp } from './support/test-app';
 import { sessionFor, type World } from './support/world';
 
@@ -13,12 +14,33 @@ type Expected = Record<Actor, number>;
 interface Row {
   method: 'GET' | 'POST' | 'DELETE';
   path: string;
-  url: (w: World) => string;
+  /** `target` is what `prepare` made for this one call (a fresh organization to change or delete). */
+  url: (w: World, target: string) => string;
   body?: (w: World, userId: string | null) => unknown;
+  prepare?: (t: TestApp) => Promise<string>;
   expect: Expected;
 }
 
 const all = (status: number): Expected => Object.fromEntries(ACTORS.map((a) => [a, status])) as Expected;
+/** An organization under Alpha School A: seen by its district's owner and admin, not by Beta's owner. */
+const inAlpha = (ok: number, admin = ok): Expected => ({
+  systemAdmin: ok,
+  owner: ok,
+  admin,
+  teacher: 404,
+  none: 401,
+  unrelated: 404,
+});
+const freshLeaf = (t: TestApp) =>
+  t.db.transaction((tx) =>
+    insertOrganization(tx, {
+      name: 'Leaf',
+      type: 'school',
+      phoneNumber: '5550001111',
+      parentId: t.world.orgs.schoolA,
+    }),
+  );
+const orgBody = { name: 'Renamed', type: 'school', phoneNumber: '+1 555 000 2222' };
 
 const MATRIX: Row[] = [
   { method: 'GET', path: '/api/health', url: () => '/api/health', expect: all(200) },
@@ -52,7 +74,65 @@ const MATRIX: Row[] = [
     method: 'GET',
     path: '/api/organization/{id}',
     url: (w) => `/api/organization/${w.orgs.schoolA}?permissionsAndRole=true`,
-    expect: { systemAdmin: 200, owner: 200, admin: 200, teacher: 404, none: 401, unrelated: 404 },
+    expect: inAlpha(200),
+  },
+  {
+    method: 'GET',
+    path: '/api/organization/search',
+    url: () => '/api/organization/search?search=a',
+    expect: { ...all(200), none: 401 },
+  },
+  {
+    method: 'GET',
+    path: '/api/user/search',
+    url: () => '/api/user/search',
+    expect: { ...all(200), none: 401 },
+  },
+  {
+    method: 'GET',
+    path: '/api/organization/{id}/sub-organizations',
+    url: (w) => `/api/organization/${w.orgs.schoolA}/sub-organizations`,
+    expect: inAlpha(200),
+  },
+  {
+    method: 'GET',
+    path: '/api/organization/{id}/parent-organizations',
+    url: (w) => `/api/organization/${w.orgs.schoolA}/parent-organizations`,
+    expect: inAlpha(200),
+  },
+  {
+    method: 'GET',
+    path: '/api/organization/{id}/credits',
+    url: (w) => `/api/organization/${w.orgs.schoolA}/credits`,
+    expect: inAlpha(200),
+  },
+  {
+    method: 'GET',
+    path: '/api/organization/{id}/users',
+    url: (w) => `/api/organization/${w.orgs.schoolA}/users?withCredits=true`,
+    expect: inAlpha(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/organization/create',
+    url: () => '/api/organization/create',
+    body: (w) => ({ ...orgBody, parentOrganizationId: w.orgs.schoolA }),
+    expect: inAlpha(201),
+  },
+  {
+    method: 'POST',
+    path: '/api/organization/{id}/update',
+    url: (_w, target) => `/api/organization/${target}/update`,
+    prepare: freshLeaf,
+    body: () => orgBody,
+    expect: inAlpha(200),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/organization/{id}/delete',
+    url: (_w, target) => `/api/organization/${target}/delete`,
+    prepare: freshLeaf,
+    expect: inAlpha(200, 403),
   },
 ];
 
@@ -82,9 +162,10 @@ describe('authorization matrix', () => {
         const userId = actorUserId(actor);
         // A fresh session per call: a teacher's token can only be made this way (sign in refuses them).
         const headers = userId ? bearer(await sessionFor(t.db, userId)) : {};
+        const target = row.prepare ? await row.prepare(t) : '';
         const response = await t.app.inject({
           method: row.method,
-          url: row.url(t.world),
+          url: row.url(t.world, target),
           headers,
           ...(row.body ? { payload: row.body(t.world, userId) as object } : {}),
         });

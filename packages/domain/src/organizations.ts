@@ -95,3 +95,52 @@ export const organizationQuerySchema = z.object({
 });
 
 export const organizationIdParamsSchema = z.object({ id: z.string() });
+
+const nameSchema = z
+  .string({ error: MSG.required })
+  .trim()
+  .min(1, MSG.required)
+  .max(200, 'Name must be at most 200 characters.');
+
+const typeSchema = z.enum(ORGANIZATION_TYPES, { error: MSG.required });
+
+export const createOrganizationRequestSchema = z.object({
+  name: nameSchema,
+  phoneNumber: phoneNumberSchema,
+  type: typeSchema,
+  parentOrganizationId: z.string().nullish(),
+  adminName: z.string().trim().max(200).optional(),
+  adminEmail: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => !v || z.email().safeParse(v).success, MSG.invalidEmail),
+});
+export type CreateOrganizationRequest = z.infer<typeof createOrganizationRequestSchema>;
+
+export const updateOrganizationRequestSchema = z.object({
+  name: nameSchema,
+  type: typeSchema,
+  phoneNumber: phoneNumberSchema,
+});
+export type UpdateOrganizationRequest = z.infer<typeof updateOrganizationRequestSchema>;
+
+/** Sortable columns of organization lists (sub-organizations, organization search). */
+export const ORGANIZATION_SORT_KEYS = [
+  'name',
+  'type',
+  'usersCount',
+  'subOrganizationsCount',
+  'credits',
+  'createdAt',
+] as const;
+export type OrganizationSortKey = (typeof ORGANIZATION_SORT_KEYS)[number];
+
+export const organizationCreditsSchema = z.object({
+  shared: z.number().int(),
+  protected: z.number().int(),
+  users: z.number().int(),
+  subOrganizations: z.number().int(),
+});
+
+export const parentOrganizationsSchema = z.array(z.object({ id: z.string(), name: z.string() }));

@@ -48,6 +48,8 @@ export const organizations = pgTable(
     phoneNumber: text('phone_number').notNull(),
     parentId: uuid('parent_id').references((): AnyPgColumn => organizations.id, { onDelete: 'restrict' }),
     depth: integer('depth').notNull().default(0),
+    /** Deleted organizations stay, so that the credit journal keeps its accounts; nothing else sees them. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [

@@ -27,7 +27,10 @@ export function isUuid(value: string): boolean {
 export async function effectiveRole(db: Tx, user: AuthUser, organizationId: string): Promise<Role | null> {
   if (!isUuid(organizationId)) return null;
   if (user.isSystemAdmin) {
-    const found = await rows(db, sql`select 1 from organizations where id = ${organizationId}`);
+    const found = await rows(
+      db,
+      sql`select 1 from organizations where id = ${organizationId} and deleted_at is null`,
+    );
     return found.length > 0 ? 'system_admin' : null;
   }
   const held = await rows<{ role: string }>(

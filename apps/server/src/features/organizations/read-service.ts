@@ -1,0 +1,68 @@
+import type { OrganizationSortKey } from '@allot/domain/organizations';
+import { buildPagination, type PaginationQuery } from '@allot/domain/pagination';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { rows } from '../../db/rows';
+import type { AuthUser } from '../auth/sessions';
+import { requireOrganizationAccess } from './access';
+import { pageOrganizationSummaries, visibleToUser } from './queries';
+
+/** Direct children of an organization, paginated (CONTRACT §4). */
+export async function listSubOrganizations(
+  db: Db,
+  user: AuthUser,
+  id: string,
+  query: PaginationQuery<OrganizationSortKey>,
+) {
+  await requireOrganizationAccess(db, user, id);
+  const { data, total } = await pageOrganizationSummaries(db, sql`o.parent_id = ${id}`, query);
+  return { data, pagination: buildPagination(query, total) };
+}
+
+/** Organizations anywhere in the caller's subtrees (a system admin: all), paginated. */
+export async function searchOrganizations(
+  db: Db,
+  user: AuthUser,
+  query: PaginationQuery<OrganizationSortKey>,
+) {
+  const where = user.isSystemAdmin ? sql`true` : visibleToUser(user.userId);
+  const { data, total } = await pageOrganizationSummaries(db, where, query);
+  return { data, pagination: buildPagination(query, total) };
+}
+
+/** Ancestors from the root down to the parent. */
+export async function getParentOrganizations(db: Db, user: AuthUser, id: string) {
+  await requireOrganizationAccess(db, user, id);
+  return rows<{ id: string; name: string }>(
+    db,
+    sql`select o.id, o.name from organization_closure c join organizations o on o.id = c.ancestor_id
+        where c.descendant_id = ${id} and c.depth > 0 order by c.depth desc`,
+  );
+}
+
+/** The two pools, the credits held by the organization's members, and the pools of its whole subtree below it. */
+export async function getOrganizationCredits(db: Db, user: AuthUser, id: string) {
+  await requireOrganizationAccess(db, user, id);
+  const [row] = await rows<{
+    shared: string | number;
+    protected: string | number;
+    users: string | number;
+    sub: string | number;
+  }>(
+    db,
+    sql`select
+      coalesce((select balance from credit_accounts where organization_id = ${id} and kind = 'shared'), 0) as shared,
+      coalesce((select balance from credit_accounts where organization_id = ${id} and kind = 'protected'), 0) as protected,
+      coalesce((select sum(a.balance) from memberships m join credit_accounts a on a.user_id = m.user_id
+                where m.organization_id = ${id}), 0) as users,
+      coalesce((select sum(a.balance) from organization_closure c
+                join credit_accounts a on a.organization_id = c.descendant_id
+                where c.ancestor_id = ${id} and c.depth > 0), 0) as sub`,
+  );
+  return {
+    shared: Number(row?.shared ?? 0),
+    protected: Number(row?.protected ?? 0),
+    users: Number(row?.users ?? 0),
+    subOrganizations: Number(row?.sub ?? 0),
+  };
+}

@@ -1,0 +1,135 @@
+import type { CreateOrganizationRequest, UpdateOrganizationRequest } from '@allot/domain/organizations';
+import { ROLE_RANK } from '@allot/domain/roles';
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { rows } from '../../db/rows';
+import { AppError } from '../../http/app-error';
+import type { AuthUser } from '../auth/sessions';
+import { organizationPoolAccountId, postCreditTransaction, systemAccountId } from '../credits/journal';
+import { requireOrganizationAccess } from './access';
+import { getOrganization } from './service';
+import { insertOrganization } from './tree';
+
+const FULL = { licenses: true, subOrganizations: false, credits: true, permissionsAndRole: true };
+
+export const MSG_ONLY_OWNER_MAKES_OWNER = 'Only an owner can make someone the owner of an organization.';
+export const MSG_HAS_CHILDREN = 'This organization still has sub-organizations. Delete them first.';
+export const MSG_ROOT_DELETE = 'Only a system admin can delete a top-level organization.';
+
+/**
+ * Creates a root organization (needs create_root_org) or a child (create_child_org on the parent).
+ * With adminEmail, that person becomes the owner; a new account is created for an unknown email.
+ */
+export async function createOrganization(db: Db, user: AuthUser, input: CreateOrganizationRequest) {
+  const parentId = input.parentOrganizationId || null;
+  if (parentId) {
+    const access = await requireOrganizationAccess(db, user, parentId, ['create_child_org']);
+    if (input.adminEmail && ROLE_RANK[access.role] > ROLE_RANK.organization_owner) {
+      throw AppError.forbidden(MSG_ONLY_OWNER_MAKES_OWNER);
+    }
+  } else if (!user.isSystemAdmin) {
+    throw AppError.forbidden();
+  }
+
+  const id = await db.transaction(async (tx) => {
+    if (parentId) {
+      // Holds the parent against a concurrent delete until this child is in.
+      const parent = await rows(
+        tx,
+        sql`select 1 from organizations where id = ${parentId} and deleted_at is null for share`,
+      );
+      if (parent.length === 0) throw AppError.notFound();
+    }
+    const created = await insertOrganization(tx, {
+      name: input.name,
+      type: input.type,
+      phoneNumber: input.phoneNumber,
+      parentId,
+    });
+    if (input.adminEmail) await makeOwner(tx, created, input.adminEmail, input.adminName);
+    return created;
+  });
+  return getOrganization(db, user, id, FULL);
+}
+
+async function makeOwner(tx: Tx, organizationId: string, email: string, name: string | undefined) {
+  const fallbackName = name?.trim() || email.split('@')[0] || email;
+  const [owner] = await rows<{ id: string }>(
+    tx,
+    sql`insert into users (email, name) values (${email}, ${fallbackName})
+        on conflict (lower(email)) do update set updated_at = users.updated_at
+        returning id`,
+  );
+  if (!owner) throw new Error('owner upsert returned no row');
+  await tx.execute(sql`insert into memberships (user_id, organization_id, role)
+    values (${owner.id}, ${organizationId}, 'organization_owner')`);
+}
+
+export async function updateOrganization(
+  db: Db,
+  user: AuthUser,
+  id: string,
+  input: UpdateOrganizationRequest,
+) {
+  await requireOrganizationAccess(db, user, id, ['update_org']);
+  await db.execute(sql`update organizations set name = ${input.name}, type = ${input.type},
+    phone_number = ${input.phoneNumber}, updated_at = now() where id = ${id} and deleted_at is null`);
+  return getOrganization(db, user, id, FULL);
+}
+
+/**
+ * Deletes a leaf organization (CONTRACT §4): refused while it has sub-organizations; its credits go to the
+ * parent's pools (a root's to the system account), logged; its licence seats join the parent's licence of
+ * the same type; its memberships end. The row stays, marked deleted, so the credit journal keeps its accounts.
+ */
+export async function deleteOrganization(db: Db, user: AuthUser, id: string) {
+  await requireOrganizationAccess(db, user, id, ['delete_org']);
+  await db.transaction(async (tx) => {
+    const [org] = await rows<{ parent_id: string | null; name: string }>(
+      tx,
+      sql`select parent_id, name from organizations where id = ${id} and deleted_at is null for update`,
+    );
+    if (!org) throw AppError.notFound();
+    if (!org.parent_id && !user.isSystemAdmin) throw AppError.forbidden(MSG_ROOT_DELETE);
+    const children = await rows(
+      tx,
+      sql`select 1 from organizations where parent_id = ${id} and deleted_at is null limit 1`,
+    );
+    if (children.length > 0) throw new AppError(409, 'conflict', MSG_HAS_CHILDREN);
+
+    for (const pool of ['shared', 'protected'] as const) {
+      const from = await organizationPoolAccountId(tx, id, pool);
+      const [balance] = await rows<{ balance: string | number }>(
+        tx,
+        sql`select balance from credit_accounts where id = ${from}`,
+      );
+      const amount = Number(balance?.balance ?? 0);
+      if (amount === 0) continue;
+      const to = org.parent_id
+        ? await organizationPoolAccountId(tx, org.parent_id, pool)
+        : await systemAccountId(tx);
+      await postCreditTransaction(tx, {
+        action: 'organization_deleted',
+        actorId: user.userId,
+        description: `${org.name} was deleted: its ${pool} pool went back`,
+        lines: [
+          { accountId: from, amount: -amount },
+          { accountId: to, amount },
+        ],
+      });
+    }
+
+    await tx.execute(sql`delete from memberships where organization_id = ${id}`);
+    if (org.parent_id) {
+      await tx.execute(sql`
+        insert into licenses (organization_id, license_type, expire_at, max_users, metadata)
+        select ${org.parent_id}, license_type, expire_at, max_users, metadata from licenses where organization_id = ${id}
+        on conflict (organization_id, license_type)
+          do update set max_users = licenses.max_users + excluded.max_users, updated_at = now()`);
+    }
+    await tx.execute(sql`delete from licenses where organization_id = ${id}`);
+    await tx.execute(sql`delete from organization_closure where descendant_id = ${id}`);
+    await tx.execute(sql`update organizations set deleted_at = now(), updated_at = now() where id = ${id}`);
+  });
+  return { success: true };
+}

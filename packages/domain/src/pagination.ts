@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { MSG } from './messages';
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const PICKER_PAGE_SIZE = 12;
+export const MAX_PAGE_SIZE = 100;
+
+const intParam = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      if (!/^\d+$/.test(v)) {
+        ctx.addIssue({ code: 'custom', message: MSG.invalidNumber });
+        return z.NEVER;
+      }
+      const n = Number(v);
+      if (n < min) ctx.addIssue({ code: 'custom', message: MSG.min(min) });
+      if (n > max) ctx.addIssue({ code: 'custom', message: MSG.max(max) });
+      return n;
+    });
+
+/** Query of a paginated list (CONTRACT §1): `key` is one of the list's sortable columns. */
+export function paginationQuerySchema<const K extends readonly [string, ...string[]]>(keys: K) {
+  return z.object({
+    page: intParam(1, 1_000_000, 1),
+    limit: intParam(1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
+    search: z.string().max(200).optional().default(''),
+    key: z
+      .enum(keys)
+      .optional()
+      .default(keys[0] as K[number]),
+    order: z.enum(['asc', 'desc']).optional().default('asc'),
+  });
+}
+
+export type PaginationQuery<K extends string = string> = {
+  page: number;
+  limit: number;
+  search: string;
+  key: K;
+  order: 'asc' | 'desc';
+};
+
+export const paginationSchema = z.object({
+  page: z.number().int(),
+  limit: z.number().int(),
+  search: z.string(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
+  hasNext: z.boolean(),
+  hasPrev: z.boolean(),
+  key: z.string(),
+  order: z.enum(['asc', 'desc']),
+});
+export type Pagination = z.infer<typeof paginationSchema>;
+
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), pagination: paginationSchema });
+}
+
+export function buildPagination(query: PaginationQuery, total: number): Pagination {
+  const totalPages = Math.max(1, Math.ceil(total / query.limit));
+  return {
+    page: query.page,
+    limit: query.limit,
+    search: query.search,
+    total,
+    totalPages,
+    hasNext: query.page < totalPages,
+    hasPrev: query.page > 1,
+    key: query.key,
+    order: query.order,
+  };
+}
