@@ -36,6 +36,9 @@ export const users = pgTable(
   (t) => [
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
     index('users_name_idx').on(t.name),
+    // Substring search (ILIKE '%…%') over names and emails: trigram indexes (pg_trgm, migration 0002).
+    index('users_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    index('users_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
   ],
 );
 
@@ -55,6 +58,7 @@ export const organizations = pgTable(
   (t) => [
     index('organizations_parent_name_idx').on(t.parentId, t.name),
     index('organizations_name_idx').on(t.name),
+    index('organizations_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
     check(
       'organizations_type_check',
       sql`${t.type} in ('district','school','network','university','company','other')`,
