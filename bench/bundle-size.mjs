@@ -12,7 +12,9 @@ export function bundleSize({ build = true } = {}) {
   if (build) execSync('npm run build -w apps/web', { stdio: 'ignore' });
   const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
   const initial = new Set(
-    [...html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="\/?([^"]+\.js)"/g)].map((m) => m[1]),
+    [...html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="\/?([^"]+\.js)"/g)].map(
+      (m) => m[1],
+    ),
   );
   const gz = (file) => gzipSync(readFileSync(path.join(dist, file))).length;
   const chunks = readdirSync(path.join(dist, 'assets'))
@@ -28,7 +30,9 @@ const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 if (import.meta.url === `file://${process.argv[1]}`) {
   const r = bundleSize();
   console.log('web bundle (gzip)');
-  console.log(`  initial JavaScript: ${kb(r.initialGzip)} in ${r.initialFiles.length} files (target < ${TARGET_KB} KB: ${r.initialGzip < TARGET_KB * 1024 ? 'met' : 'MISSED'})`);
+  console.log(
+    `  initial JavaScript: ${kb(r.initialGzip)} in ${r.initialFiles.length} files (target < ${TARGET_KB} KB: ${r.initialGzip < TARGET_KB * 1024 ? 'met' : 'MISSED'})`,
+  );
   console.log(`  largest chunk:      ${kb(r.largest.gzip)} (${r.largest.file})`);
   console.log(`  chunks:             ${r.chunkCount}`);
 }

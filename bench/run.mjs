@@ -1,8 +1,9 @@
 // `npm run bench`: runs every benchmark in turn; each prints its own figures.
 import { execFileSync } from 'node:child_process';
 
-const benches = ['bench/bundle-size.mjs'];
+const benches = ['bench/bundle-size.mjs', 'bench/organizations.ts'];
 for (const bench of benches) {
   console.log(`\n== ${bench}`);
-  execFileSync(process.execPath, [bench], { stdio: 'inherit' });
+  const args = bench.endsWith('.ts') ? ['--import', 'tsx', bench] : [bench];
+  execFileSync(process.execPath, args, { stdio: 'inherit' });
 }

@@ -106,10 +106,29 @@ function toSummary(row: SummaryRow): OrganizationSummary {
   };
 }
 
-/** Organizations (anywhere below) where the user holds owner or admin: the caller's visible set. */
-export function visibleToUser(userId: string): SQL {
-  return sql`o.id in (
-    select c.descendant_id from memberships m
-    join organization_closure c on c.ancestor_id = m.organization_id
-    where m.user_id = ${userId} and m.role in ('organization_owner', 'organization_admin'))`;
+/** Organizations where the user holds owner or admin directly: the roots of what it sees. */
+export async function managedRoots(db: Tx, userId: string): Promise<string[]> {
+  const found = await rows<{ organization_id: string }>(
+    db,
+    sql`select organization_id from memberships
+        where user_id = ${userId} and role in ('organization_owner', 'organization_admin')`,
+  );
+  return found.map((r) => r.organization_id);
+}
+
+/**
+ * `o` lies in the subtree of one of `roots`. The ids go in as literals so the planner sees how many
+ * descendants a root has (a district has tens of thousands) and picks a hash join over the search hits.
+ */
+export function inSubtreesOf(roots: string[]): SQL {
+  if (roots.length === 0) return sql`false`;
+  return sql`o.id in (select c.descendant_id from organization_closure c where c.ancestor_id in (${uuidLiterals(roots)}))`;
+}
+
+/** Ids from the database written inline (not as parameters), for the planner's statistics. */
+export function uuidLiterals(ids: string[]): SQL {
+  return sql.join(
+    ids.map((id) => sql.raw(`'${id.replace(/[^0-9a-f-]/gi, '')}'::uuid`)),
+    sql`, `,
+  );
 }

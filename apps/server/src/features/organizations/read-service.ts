@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { rows } from '../../db/rows';
 import type { AuthUser } from '../auth/sessions';
 import { requireOrganizationAccess } from './access';
-import { pageOrganizationSummaries, visibleToUser } from './queries';
+import { inSubtreesOf, managedRoots, pageOrganizationSummaries } from './queries';
 
 /** Direct children of an organization, paginated (CONTRACT §4). */
 export async function listSubOrganizations(
@@ -25,7 +25,7 @@ export async function searchOrganizations(
   user: AuthUser,
   query: PaginationQuery<OrganizationSortKey>,
 ) {
-  const where = user.isSystemAdmin ? sql`true` : visibleToUser(user.userId);
+  const where = user.isSystemAdmin ? sql`true` : inSubtreesOf(await managedRoots(db, user.userId));
   const { data, total } = await pageOrganizationSummaries(db, where, query);
   return { data, pagination: buildPagination(query, total) };
 }

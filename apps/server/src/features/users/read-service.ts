@@ -8,6 +8,7 @@ import { rows } from '../../db/rows';
 import { containsPattern } from '../../lib/search';
 import type { AuthUser } from '../auth/sessions';
 import { requireOrganizationAccess } from '../organizations/access';
+import { managedRoots, uuidLiterals } from '../organizations/queries';
 
 const searchFilter = (search: string): SQL =>
   search.trim()
@@ -80,20 +81,29 @@ export async function searchUsers(
   user: AuthUser,
   query: PaginationQuery<(typeof USER_SEARCH_SORT_KEYS)[number]>,
 ) {
-  const visibleOrgs = user.isSystemAdmin
-    ? sql`select id from organizations where deleted_at is null`
-    : sql`select c.descendant_id from memberships vm join organization_closure c on c.ancestor_id = vm.organization_id
-          where vm.user_id = ${user.userId} and vm.role in ('organization_owner', 'organization_admin')`;
-  const scope = user.isSystemAdmin
-    ? sql`true`
-    : sql`exists (select 1 from memberships m where m.user_id = u.id and m.organization_id in (${visibleOrgs}))`;
-  const filter = sql`${scope} ${searchFilter(query.search)}`;
+  // The organizations where the caller is owner or admin: their subtrees are what it sees.
+  const roots = user.isSystemAdmin ? [] : await managedRoots(db, user.userId);
+  if (!user.isSystemAdmin && roots.length === 0) return { data: [], pagination: buildPagination(query, 0) };
+  const rootList = uuidLiterals(roots);
+  const inScope = (membership: SQL) =>
+    user.isSystemAdmin
+      ? sql`true`
+      : sql`exists (select 1 from organization_closure c
+            where c.descendant_id = ${membership} and c.ancestor_id in (${rootList}))`;
+  // A search is applied first (trigram indexes), then each match is checked against the scope.
+  const candidates = query.search.trim()
+    ? sql`select u.id, u.name, u.email from users u where true ${searchFilter(query.search)}`
+    : sql`select u.id, u.name, u.email from users u`;
+  const scoped = user.isSystemAdmin
+    ? sql`select * from candidates`
+    : sql`select * from candidates u where exists (select 1 from memberships m
+          where m.user_id = u.id and ${inScope(sql`m.organization_id`)})`;
   const [counted] = await rows<{ total: string | number }>(
     db,
-    sql`select count(*) as total from users u where ${filter}`,
+    sql`with candidates as materialized (${candidates}) select count(*) as total from (${scoped}) s`,
   );
   const total = Number(counted?.total ?? 0);
-  const sortBy = query.key === 'email' ? sql`lower(u.email)` : sql`u.name`;
+  const sortBy = query.key === 'email' ? sql`lower(s.email)` : sql`s.name`;
   const page = await rows<{
     id: string;
     name: string;
@@ -101,12 +111,13 @@ export async function searchUsers(
     organizations: { id: string; name: string; role: Role }[] | null;
   }>(
     db,
-    sql`select u.id, u.name, u.email,
+    sql`with candidates as materialized (${candidates})
+        select s.id, s.name, s.email,
           (select coalesce(json_agg(json_build_object('id', o.id, 'name', o.name, 'role', m.role) order by o.name), '[]'::json)
            from memberships m join organizations o on o.id = m.organization_id
-           where m.user_id = u.id and m.organization_id in (${visibleOrgs})) as organizations
-        from users u where ${filter}
-        order by ${sortBy} ${direction(query.order)}, u.id
+           where m.user_id = s.id and ${inScope(sql`m.organization_id`)}) as organizations
+        from (${scoped}) s
+        order by ${sortBy} ${direction(query.order)}, s.id
         limit ${query.limit} offset ${(query.page - 1) * query.limit}`,
   );
   return {

@@ -1,0 +1,136 @@
+// Issue 3: organization and user reads on ~100,000 organizations and ~1,000,000 users, on PostgreSQL,
+// 20 concurrent clients. Target: p99 under 50 ms for each. Prints p50, p99 and requests/s.
+//   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/allot_bench) is seeded once (≈2 min).
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { openPostgres } from '../apps/server/src/db/client';
+import { migrate } from '../apps/server/src/db/migrate';
+import { rows } from '../apps/server/src/db/rows';
+import { createSession } from '../apps/server/src/features/auth/sessions';
+import { SCALE_MARKER_EMAIL, seedScale } from '../apps/server/src/seed/seed-scale';
+import { load } from './support/load';
+import { startServer } from './support/server';
+
+const TARGET_P99_MS = 50;
+const CONCURRENCY = 20;
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
+const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/allot_bench';
+
+async function ensureDatabase(): Promise<boolean> {
+  const target = new URL(url);
+  const name = target.pathname.slice(1);
+  const admin = new pg.Client({
+    connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).toString(),
+  });
+  try {
+    await admin.connect();
+  } catch {
+    return false;
+  }
+  const found = await admin.query('select 1 from pg_database where datname = $1', [name]);
+  if (found.rowCount === 0) await admin.query(`create database "${name.replaceAll('"', '')}"`);
+  await admin.end();
+  return true;
+}
+
+if (!(await ensureDatabase())) {
+  console.log(`organizations bench skipped: no PostgreSQL answers at ${url}`);
+  process.exit(0);
+}
+
+const database = await openPostgres(url, 2);
+await migrate(database);
+const db = database.db;
+if ((await rows(db, sql`select 1 from users where email = ${SCALE_MARKER_EMAIL}`)).length === 0) {
+  console.log('seeding the scale data set once (about two minutes)…');
+  await seedScale(db, { users: 1_000_000, log: (line) => console.log(line) });
+}
+const [counts] = await rows<{ orgs: string; users: string }>(
+  db,
+  sql`select (select count(*) from organizations where deleted_at is null) as orgs, (select count(*) from users) as users`,
+);
+await db.execute(sql`insert into users (email, name, is_system_admin, email_verified_at)
+  values ('bench-admin@scale.test', 'Bench admin', true, now()) on conflict do nothing`);
+const idOf = async (email: string) =>
+  (await rows<{ id: string }>(db, sql`select id from users where email = ${email}`))[0]?.id ?? '';
+const [district] = await rows<{ id: string }>(
+  db,
+  sql`select m.organization_id as id from memberships m join users u on u.id = m.user_id where u.email = ${SCALE_MARKER_EMAIL}`,
+);
+const [school] = await rows<{ id: string; parent_id: string }>(
+  db,
+  sql`select o.id, o.parent_id from memberships m join organizations o on o.id = m.organization_id
+      join users u on u.id = m.user_id where u.email = 'school-admin1@scale.test'`,
+);
+const tokens = {
+  system: await createSession(db, await idOf('bench-admin@scale.test')),
+  owner: await createSession(db, await idOf(SCALE_MARKER_EMAIL)),
+  schoolAdmin: await createSession(db, await idOf('school-admin1@scale.test')),
+};
+await database.close();
+
+const server = await startServer({ DATABASE_URL: url });
+const d = district?.id;
+const scenarios: [string, string, keyof typeof tokens][] = [
+  ['sub-organizations of a district, page 1', `/api/organization/${d}/sub-organizations`, 'owner'],
+  [
+    'sub-organizations, deep page 20 by name desc',
+    `/api/organization/${d}/sub-organizations?page=20&order=desc`,
+    'owner',
+  ],
+  [
+    'sub-organizations searched, sorted by users',
+    `/api/organization/${d}/sub-organizations?search=lake&key=usersCount&order=desc`,
+    'owner',
+  ],
+  [
+    'sub-organizations sorted by credits',
+    `/api/organization/${d}/sub-organizations?key=credits&order=desc&page=3`,
+    'owner',
+  ],
+  ['organization search, district owner', '/api/organization/search?search=maple', 'owner'],
+  ['organization search, district owner (no search text)', '/api/organization/search', 'owner'],
+  ['organization search, system admin', '/api/organization/search?search=ridge%20campus', 'system'],
+  ['organization search, school admin', '/api/organization/search?search=a', 'schoolAdmin'],
+  ['user search, district owner (a person’s name)', '/api/user/search?search=ava%20garcia', 'owner'],
+  ['user search, district owner (one common word)', '/api/user/search?search=garcia', 'owner'],
+  ['user search, system admin', '/api/user/search?search=teacher12345', 'system'],
+  ['user search, school admin', '/api/user/search?search=smith', 'schoolAdmin'],
+  ['user search, school admin (no search text)', '/api/user/search', 'schoolAdmin'],
+  [
+    'organization with all options (district)',
+    `/api/organization/${d}?licenses=true&subOrganizations=true&credits=true&permissionsAndRole=true`,
+    'owner',
+  ],
+  ['credits of a district root', `/api/organization/${d}/credits`, 'owner'],
+  [
+    'members of a school',
+    `/api/organization/${school?.id}/users?withCredits=true&key=credits&order=desc`,
+    'schoolAdmin',
+  ],
+];
+
+console.log(
+  `organizations bench: ${Number(counts?.orgs).toLocaleString('en-US')} organizations, ${Number(counts?.users).toLocaleString('en-US')} users, PostgreSQL, ${CONCURRENCY} concurrent clients, ${REQUESTS} requests each`,
+);
+console.log(
+  `${'scenario'.padEnd(48)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'req/s'.padStart(8)}  target`,
+);
+let missed = 0;
+try {
+  for (const [label, path, who] of scenarios) {
+    const headers = { authorization: `Bearer ${tokens[who]}` };
+    await load(`${server.url}${path}`, headers, { total: 50, concurrency: CONCURRENCY }); // warm-up
+    const r = await load(`${server.url}${path}`, headers, { total: REQUESTS, concurrency: CONCURRENCY });
+    const met = r.p99 < TARGET_P99_MS && r.errors === 0;
+    if (!met) missed++;
+    console.log(
+      `${label.padEnd(48)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${r.perSecond.toFixed(0).padStart(8)}  ${met ? 'met' : r.errors ? `${r.errors} errors` : 'MISSED'}`,
+    );
+  }
+} finally {
+  server.stop();
+}
+console.log(
+  missed === 0 ? `all under ${TARGET_P99_MS} ms p99` : `${missed} scenario(s) over ${TARGET_P99_MS} ms p99`,
+);
