@@ -6,6 +6,8 @@ import { Link, Outlet } from 'react-router';
 import { AppFooter } from '../../components/app-footer';
 import { Brand } from '../../components/brand';
 import { useCurrentOrganization } from '../../features/organizations/api/use-current-organization';
+import { OrganizationBreadcrumbs } from '../../features/organizations/components/organization-breadcrumbs';
+import { PICKER_STATE } from '../../lib/home-link';
 import { useSession } from '../../lib/session';
 import { applyPermissionsAndRole } from '../guards/organization-loader';
 import { DashboardNav } from './dashboard-nav';
@@ -36,7 +38,12 @@ export function DashboardLayout() {
               size="sm"
               aria-label="Toggle navigation"
             />
-            <Link to="/" aria-label="Allot home" style={{ color: 'inherit', textDecoration: 'none' }}>
+            <Link
+              to="/"
+              state={PICKER_STATE}
+              aria-label="Allot home"
+              style={{ color: 'inherit', textDecoration: 'none' }}
+            >
               <Brand />
             </Link>
             <Divider orientation="vertical" visibleFrom="xs" />
@@ -65,7 +72,10 @@ export function DashboardLayout() {
       </AppShell.Navbar>
 
       <AppShell.Main>
-        <Outlet />
+        <Stack gap="md">
+          <OrganizationBreadcrumbs organization={organization} />
+          <Outlet />
+        </Stack>
       </AppShell.Main>
 
       <AppShell.Footer>

@@ -12,6 +12,7 @@ import {
 import type { ComponentType } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useSignOut } from '../../features/auth/hooks/use-sign-out';
+import { PICKER_STATE } from '../../lib/home-link';
 import { useSession } from '../../lib/session';
 
 interface LinkItem {
@@ -66,6 +67,7 @@ export function DashboardNav({
             key={link.item}
             component={Link}
             to={to}
+            state={link.path === null ? PICKER_STATE : undefined}
             label={link.label}
             leftSection={<Icon size={18} stroke={1.6} />}
             active={active}

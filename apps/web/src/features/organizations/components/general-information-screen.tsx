@@ -1,10 +1,12 @@
 import { ORGANIZATION_TYPE_LABEL } from '@allot/domain/organizations';
-import { Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { IconLock, IconShare } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { IconLock, IconPencil, IconShare } from '@tabler/icons-react';
+import { type ReactNode, useState } from 'react';
 import { useCurrentOrganization } from '../api/use-current-organization';
+import { useOrganizationPermissions } from '../hooks/use-organization-permissions';
 import { CreditPoolCard } from './credit-pool-card';
+import { EditOrganizationModal } from './edit-organization-modal';
 import { SoonButton } from './soon-button';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -30,6 +32,8 @@ const notSet = (
 export function GeneralInformationScreen() {
   const organization = useCurrentOrganization();
   useDocumentTitle(`General information · ${organization.name} · Allot`);
+  const { can } = useOrganizationPermissions(organization);
+  const [editing, setEditing] = useState(false);
 
   return (
     <Stack gap="lg" maw={1100}>
@@ -38,9 +42,21 @@ export function GeneralInformationScreen() {
       </Title>
 
       <Card component="section" aria-labelledby="details-heading">
-        <Title order={2} fz="h4" id="details-heading" mb="md">
-          Organization details
-        </Title>
+        <Group justify="space-between" align="center" mb="md">
+          <Title order={2} fz="h4" id="details-heading">
+            Organization details
+          </Title>
+          {can('update_org') && (
+            <Button
+              variant="default"
+              size="sm"
+              leftSection={<IconPencil size={16} aria-hidden="true" />}
+              onClick={() => setEditing(true)}
+            >
+              Edit
+            </Button>
+          )}
+        </Group>
         <SimpleGrid component="dl" cols={{ base: 1, xs: 2, md: 3 }} spacing="lg" verticalSpacing="md" m={0}>
           <Field label="Name">{organization.name}</Field>
           <Field label="Type">{ORGANIZATION_TYPE_LABEL[organization.type]}</Field>
@@ -79,6 +95,8 @@ export function GeneralInformationScreen() {
           <Text c="dimmed">The credit pools of this organization could not be loaded.</Text>
         )}
       </Stack>
+
+      <EditOrganizationModal organization={editing ? organization : null} onClose={() => setEditing(false)} />
     </Stack>
   );
 }

@@ -1,95 +1,114 @@
-import {
-  Alert,
-  Button,
-  Card,
-  Container,
-  EmptyState,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
-import { useDocumentTitle } from '@mantine/hooks';
-import { IconAlertCircle, IconBuildingCommunity } from '@tabler/icons-react';
-import { Navigate } from 'react-router';
+import type { Organization } from '@allot/domain/organizations';
+import { PICKER_PAGE_SIZE } from '@allot/domain/pagination';
+import { Button, Card, Container, EmptyState, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue, useDisclosure, useDocumentTitle } from '@mantine/hooks';
+import { IconBuildingCommunity, IconPlus, IconSearch } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import { LoadError } from '../../../components/load-error';
+import { PagedSection } from '../../../components/paged-section';
+import { askedForPicker } from '../../../lib/home-link';
+import { useSession } from '../../../lib/session';
 import { useOrganizations } from '../api/get-organizations';
-import { OrganizationCard } from './organization-card';
+import { CreateOrganizationModal } from './create-organization-modal';
+import { OrganizationGrid, OrganizationGridSkeleton } from './organization-grid';
+import { SearchResults } from './search-results';
 
-const GRID_COLS = { base: 1, sm: 2, md: 3 };
+/** The caller's own organizations (GET /api/organization), paged here by 12. */
+function MyOrganizations() {
+  const { data, isPending, isError, error, refetch, isRefetching } = useOrganizations();
+  const [page, setPage] = useState(1);
 
-function LoadingGrid() {
+  if (isPending) return <OrganizationGridSkeleton />;
+  if (isError) {
+    return (
+      <LoadError
+        title="Organizations could not be loaded"
+        error={error}
+        onRetry={() => void refetch()}
+        retrying={isRefetching}
+      />
+    );
+  }
+  if (data.length === 0) {
+    return (
+      <Card py="xl">
+        <EmptyState
+          icon={<IconBuildingCommunity />}
+          title="No organizations yet"
+          description="You do not hold a role in any organization. Ask the owner of your organization to add you as an admin."
+          variant="light"
+        />
+      </Card>
+    );
+  }
+  const totalPages = Math.ceil(data.length / PICKER_PAGE_SIZE);
+  const current = Math.min(page, totalPages);
+  const shown = data.slice((current - 1) * PICKER_PAGE_SIZE, current * PICKER_PAGE_SIZE);
   return (
-    <SimpleGrid cols={GRID_COLS} spacing="lg" aria-busy="true" aria-label="Loading organizations">
-      {['a', 'b', 'c'].map((key) => (
-        <Card key={key}>
-          <Skeleton h={22} w="70%" mb="md" />
-          <Skeleton h={40} mb="md" />
-          <Skeleton h={36} />
-        </Card>
-      ))}
-    </SimpleGrid>
+    <PagedSection page={current} total={totalPages} onChange={setPage} label="Organizations pages">
+      <OrganizationGrid organizations={shown} />
+    </PagedSection>
   );
 }
 
-/** The organization picker (spec §2 Home). Search, paging and adding arrive in a coming release. */
+/**
+ * The organization picker (spec §2 Home): the caller's organizations, a search over organizations
+ * and users, and "Add organization".
+ */
 export function HomeScreen() {
   useDocumentTitle('Organizations · Allot');
-  const { data, isPending, isError, error, refetch, isRefetching } = useOrganizations();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const session = useSession();
+  const { data } = useOrganizations();
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), 300);
+  const [adding, { open: openAdd, close: closeAdd }] = useDisclosure(false);
 
-  if (data?.length === 1 && data[0]) return <Navigate to={`/${encodeURIComponent(data[0].id)}`} replace />;
+  // One organization: straight into it (spec §4), unless the person came here for the picker.
+  const only = data?.length === 1 ? data[0] : undefined;
+  if (only && !askedForPicker(location.state))
+    return <Navigate to={`/${encodeURIComponent(only.id)}`} replace />;
+
+  function onCreated(organization: Organization) {
+    closeAdd();
+    void navigate(`/${encodeURIComponent(organization.id)}`);
+  }
 
   return (
     <Container size="lg" w="100%" py="xl">
       <Stack gap="lg">
-        <Stack gap={4}>
-          <Title order={1} fz="h2">
-            Organizations
-          </Title>
-          <Text c="dimmed" size="sm">
-            Choose an organization to manage its licences, users and credits.
-          </Text>
-        </Stack>
-        {isPending && <LoadingGrid />}
-        {isError && (
-          <Alert
-            color="red"
-            variant="light"
-            icon={<IconAlertCircle aria-hidden="true" />}
-            title="Organizations could not be loaded"
-          >
-            <Stack gap="sm" align="flex-start">
-              <Text size="sm">{error.message}</Text>
-              <Button
-                size="xs"
-                variant="white"
-                color="red"
-                loading={isRefetching}
-                onClick={() => void refetch()}
-              >
-                Retry
-              </Button>
-            </Stack>
-          </Alert>
-        )}
-        {data && data.length === 0 && (
-          <Card py="xl">
-            <EmptyState
-              icon={<IconBuildingCommunity />}
-              title="No organizations yet"
-              description="You do not hold a role in any organization. Ask the owner of your organization to add you as an admin."
-              variant="light"
-            />
-          </Card>
-        )}
-        {data && data.length > 1 && (
-          <SimpleGrid cols={GRID_COLS} spacing="lg">
-            {data.map((organization) => (
-              <OrganizationCard key={organization.id} organization={organization} />
-            ))}
-          </SimpleGrid>
-        )}
+        <Group justify="space-between" align="flex-end" gap="md">
+          <Stack gap={4}>
+            <Title order={1} fz="h2">
+              Organizations
+            </Title>
+            <Text c="dimmed" size="sm">
+              Choose an organization to manage its licences, users and credits.
+            </Text>
+          </Stack>
+          <Button leftSection={<IconPlus size={16} aria-hidden="true" />} onClick={openAdd}>
+            Add organization
+          </Button>
+        </Group>
+        <TextInput
+          aria-label="Search organizations and users"
+          placeholder="Search organizations by name, users by name or email"
+          leftSection={<IconSearch size={16} aria-hidden="true" />}
+          value={search}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+          type="search"
+          maw={560}
+        />
+        {debounced ? <SearchResults search={debounced} /> : <MyOrganizations />}
       </Stack>
+      <CreateOrganizationModal
+        opened={adding}
+        onClose={closeAdd}
+        onCreated={onCreated}
+        mayCreateRoot={session.role === 'system_admin'}
+      />
     </Container>
   );
 }

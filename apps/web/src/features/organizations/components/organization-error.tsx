@@ -3,6 +3,7 @@ import { useDocumentTitle } from '@mantine/hooks';
 import { IconAlertCircle, IconBuildingOff } from '@tabler/icons-react';
 import { Link, useRevalidator, useRouteError } from 'react-router';
 import { isApiError } from '../../../lib/api-error';
+import { PICKER_STATE } from '../../../lib/home-link';
 
 /** Shown when the organization of the URL could not be loaded: unknown (404) or a real failure. */
 export function OrganizationError() {
@@ -20,7 +21,7 @@ export function OrganizationError() {
           description="This organization does not exist, or you do not have access to it."
           variant="light"
         >
-          <Button component={Link} to="/" mt="md">
+          <Button component={Link} to="/" state={PICKER_STATE} mt="md">
             Go home
           </Button>
         </EmptyState>
@@ -43,7 +44,7 @@ export function OrganizationError() {
           <Button loading={revalidator.state === 'loading'} onClick={() => void revalidator.revalidate()}>
             Retry
           </Button>
-          <Button component={Link} to="/" variant="default">
+          <Button component={Link} to="/" state={PICKER_STATE} variant="default">
             Go home
           </Button>
         </Group>

@@ -1,0 +1,33 @@
+import type { OrganizationSortKey, OrganizationSummary } from '@allot/domain/organizations';
+import type { Pagination } from '@allot/domain/pagination';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+export interface OrganizationListParams {
+  page: number;
+  limit: number;
+  search: string;
+  key?: OrganizationSortKey;
+  order?: 'asc' | 'desc';
+}
+
+export interface OrganizationPage {
+  data: OrganizationSummary[];
+  pagination: Pagination;
+}
+
+/** GET /api/organization/search: organizations anywhere in the caller's subtrees (system admin: all). */
+export function searchOrganizations(params: OrganizationListParams, signal?: AbortSignal) {
+  return api.get<OrganizationPage>('/organization/search', { query: { ...params }, signal });
+}
+
+export const searchOrganizationsQueryOptions = (params: OrganizationListParams) =>
+  queryOptions({
+    queryKey: ['organizations', 'search', params],
+    queryFn: ({ signal }) => searchOrganizations(params, signal),
+    placeholderData: keepPreviousData,
+  });
+
+export function useSearchOrganizations(params: OrganizationListParams, enabled = true) {
+  return useQuery({ ...searchOrganizationsQueryOptions(params), enabled });
+}

@@ -1,0 +1,143 @@
+import { MSG } from '@allot/domain/messages';
+import { PICKER_PAGE_SIZE } from '@allot/domain/pagination';
+import { Card, EmptyState, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { IconSearchOff } from '@tabler/icons-react';
+import { useState } from 'react';
+import { LoadError } from '../../../components/load-error';
+import { PagedSection } from '../../../components/paged-section';
+import { formatCount } from '../../../lib/format';
+import { useSearchUsers } from '../../users/api/search-users';
+import { UserSearchResults } from '../../users/components/user-search-results';
+import { useSearchOrganizations } from '../api/search-organizations';
+import { OrganizationGrid, OrganizationGridSkeleton } from './organization-grid';
+
+function SectionTitle({
+  id,
+  title,
+  total,
+  busy,
+}: {
+  id: string;
+  title: string;
+  total?: number;
+  busy: boolean;
+}) {
+  return (
+    <Group gap="xs" align="center">
+      <Title order={2} fz="h4" id={id}>
+        {title}
+      </Title>
+      {total !== undefined && (
+        <Text size="sm" c="dimmed">
+          {formatCount(total)} found
+        </Text>
+      )}
+      {busy && <Loader size="xs" aria-label={`Searching ${title.toLowerCase()}`} />}
+    </Group>
+  );
+}
+
+/** What the Home search found: organizations (GET /api/organization/search) and users (GET /api/user/search). */
+export function SearchResults({ search }: { search: string }) {
+  const [orgPage, setOrgPage] = useState(1);
+  const [userPage, setUserPage] = useState(1);
+  // A new search text starts both lists on page 1 (adjusted while rendering, not in an effect).
+  const [searched, setSearched] = useState(search);
+  if (searched !== search) {
+    setSearched(search);
+    setOrgPage(1);
+    setUserPage(1);
+  }
+  const organizations = useSearchOrganizations({
+    page: orgPage,
+    limit: PICKER_PAGE_SIZE,
+    search,
+    key: 'name',
+    order: 'asc',
+  });
+  const users = useSearchUsers({ page: userPage, limit: PICKER_PAGE_SIZE, search });
+
+  const orgTotal = organizations.data?.pagination.total;
+  const userTotal = users.data?.pagination.total;
+  // While the answer to a new search is on its way, the previous results stay, dimmed.
+  const stale = organizations.isPlaceholderData || users.isPlaceholderData;
+  if (orgTotal === 0 && userTotal === 0 && !stale) {
+    return (
+      <Card py="xl">
+        <EmptyState icon={<IconSearchOff />} title={MSG.noSearchResults} variant="light" />
+      </Card>
+    );
+  }
+
+  return (
+    <Stack gap="xl" aria-busy={stale} style={{ opacity: stale ? 0.6 : 1, transition: 'opacity 150ms' }}>
+      {orgTotal === 0 && (
+        <Text size="sm" c="dimmed">
+          No organizations match “{search}”.
+        </Text>
+      )}
+      {orgTotal !== 0 && (
+        <Stack gap="sm" component="section" aria-labelledby="found-organizations">
+          <SectionTitle
+            id="found-organizations"
+            title="Organizations"
+            total={orgTotal}
+            busy={organizations.isFetching}
+          />
+          {organizations.isPending && <OrganizationGridSkeleton label="Searching organizations" />}
+          {organizations.isError && (
+            <LoadError
+              title="Organizations could not be searched"
+              error={organizations.error}
+              onRetry={() => void organizations.refetch()}
+              retrying={organizations.isRefetching}
+            />
+          )}
+          {organizations.data && (
+            <PagedSection
+              page={orgPage}
+              total={organizations.data.pagination.totalPages}
+              onChange={setOrgPage}
+              label="Organization results pages"
+            >
+              <OrganizationGrid organizations={organizations.data.data} />
+            </PagedSection>
+          )}
+        </Stack>
+      )}
+      {userTotal === 0 && (
+        <Text size="sm" c="dimmed">
+          No users match “{search}”.
+        </Text>
+      )}
+      {userTotal !== 0 && (
+        <Stack gap="sm" component="section" aria-labelledby="found-users">
+          <SectionTitle id="found-users" title="Users" total={userTotal} busy={users.isFetching} />
+          {users.isPending && (
+            <Text size="sm" c="dimmed">
+              Searching users…
+            </Text>
+          )}
+          {users.isError && (
+            <LoadError
+              title="Users could not be searched"
+              error={users.error}
+              onRetry={() => void users.refetch()}
+              retrying={users.isRefetching}
+            />
+          )}
+          {users.data && (
+            <PagedSection
+              page={userPage}
+              total={users.data.pagination.totalPages}
+              onChange={setUserPage}
+              label="User results pages"
+            >
+              <UserSearchResults users={users.data.data} />
+            </PagedSection>
+          )}
+        </Stack>
+      )}
+    </Stack>
+  );
+}
