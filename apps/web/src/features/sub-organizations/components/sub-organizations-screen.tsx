@@ -1,12 +1,152 @@
-import { IconBuildingCommunity } from '@tabler/icons-react';
-import { ComingSoonPage } from '../../../components/coming-soon-page';
+import 'mantine-datatable/styles.css';
+import type { OrganizationSortKey, OrganizationSummary } from '@allot/domain/organizations';
+import { DEFAULT_PAGE_SIZE } from '@allot/domain/pagination';
+import { Button, Card, EmptyState, Group, Stack, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue, useDisclosure, useDocumentTitle } from '@mantine/hooks';
+import { IconBuildingCommunity, IconPlus, IconSearch } from '@tabler/icons-react';
+import type { DataTableSortStatus } from 'mantine-datatable';
+import { useState } from 'react';
+import { LoadError } from '../../../components/load-error';
+import { useCurrentOrganization } from '../../organizations/api/use-current-organization';
+import { CreateOrganizationModal } from '../../organizations/components/create-organization-modal';
+import { DeleteOrganizationModal } from '../../organizations/components/delete-organization-modal';
+import {
+  type EditableOrganization,
+  EditOrganizationModal,
+} from '../../organizations/components/edit-organization-modal';
+import { useOrganizationPermissions } from '../../organizations/hooks/use-organization-permissions';
+import { useSubOrganizations } from '../api/get-sub-organizations';
+import { BulkActions } from './bulk-actions';
+import { SubOrganizationsTable } from './sub-organizations-table';
 
+const INITIAL_SORT: DataTableSortStatus<OrganizationSummary> = { columnAccessor: 'name', direction: 'asc' };
+
+/** Sub organizations (spec §2): the direct children of the current organization. */
 export function SubOrganizationsScreen() {
+  const organization = useCurrentOrganization();
+  useDocumentTitle(`Sub organizations · ${organization.name} · Allot`);
+  const { can, role } = useOrganizationPermissions(organization);
+  const canCreate = can('create_child_org');
+  const canUpdate = can('update_org');
+  const canDelete = can('delete_org');
+
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), 300);
+  const [page, setPage] = useState(1);
+  const [sortStatus, setSortStatus] = useState(INITIAL_SORT);
+  const [selected, setSelected] = useState<OrganizationSummary[]>([]);
+  const [creating, { open: openCreate, close: closeCreate }] = useDisclosure(false);
+  const [editing, setEditing] = useState<EditableOrganization | null>(null);
+  const [deleting, setDeleting] = useState<OrganizationSummary | null>(null);
+
+  // A new search text starts on page 1 (adjusted while rendering, not in an effect).
+  const [searched, setSearched] = useState(debounced);
+  if (searched !== debounced) {
+    setSearched(debounced);
+    setPage(1);
+    setSelected([]);
+  }
+
+  const { data, isPending, isError, error, refetch, isRefetching, isFetching } = useSubOrganizations(
+    organization.id,
+    {
+      page,
+      limit: DEFAULT_PAGE_SIZE,
+      search: debounced,
+      key: sortStatus.columnAccessor as OrganizationSortKey,
+      order: sortStatus.direction,
+    },
+  );
+
+  const createButton = canCreate && (
+    <Button leftSection={<IconPlus size={16} aria-hidden="true" />} onClick={openCreate}>
+      Create sub-organization
+    </Button>
+  );
+  const nothingYet = data !== undefined && data.pagination.total === 0 && debounced === '';
+
   return (
-    <ComingSoonPage
-      title="Sub organizations"
-      icon={<IconBuildingCommunity />}
-      description="Managing sub-organizations and moving credits and licences between them arrive in a coming release."
-    />
+    <Stack gap="lg">
+      <Group justify="space-between" align="center">
+        <Title order={1} fz="h2">
+          Sub organizations
+        </Title>
+        {!nothingYet && createButton}
+      </Group>
+
+      {isError && !data ? (
+        <LoadError
+          title="Sub-organizations could not be loaded"
+          error={error}
+          onRetry={() => void refetch()}
+          retrying={isRefetching}
+        />
+      ) : nothingYet ? (
+        <Card py="xl">
+          <EmptyState
+            icon={<IconBuildingCommunity />}
+            title="No sub-organizations yet"
+            description={`${organization.name} has no sub-organizations.`}
+            variant="light"
+          >
+            {createButton && <Group mt="md">{createButton}</Group>}
+          </EmptyState>
+        </Card>
+      ) : (
+        <Stack gap="sm">
+          <TextInput
+            aria-label="Search sub-organizations"
+            placeholder="Search by name"
+            leftSection={<IconSearch size={16} aria-hidden="true" />}
+            value={search}
+            onChange={(event) => setSearch(event.currentTarget.value)}
+            type="search"
+            maw={360}
+          />
+          {isError && (
+            <LoadError
+              title="Sub-organizations could not be refreshed"
+              error={error}
+              onRetry={() => void refetch()}
+              retrying={isRefetching}
+            />
+          )}
+          <BulkActions selected={selected.length} onClear={() => setSelected([])} />
+          <SubOrganizationsTable
+            records={data?.data ?? []}
+            totalRecords={data?.pagination.total ?? 0}
+            page={page}
+            pageSize={DEFAULT_PAGE_SIZE}
+            onPageChange={setPage}
+            sortStatus={sortStatus}
+            onSortStatusChange={(status) => {
+              setSortStatus(status);
+              setPage(1);
+            }}
+            selected={selected}
+            onSelectedChange={setSelected}
+            fetching={isPending || (isFetching && !isRefetching)}
+            onEdit={canUpdate ? (child) => setEditing(child) : undefined}
+            onDelete={canDelete ? (child) => setDeleting(child) : undefined}
+          />
+        </Stack>
+      )}
+
+      <CreateOrganizationModal
+        opened={creating}
+        onClose={closeCreate}
+        onCreated={closeCreate}
+        parent={{ id: organization.id, name: organization.name }}
+        mayCreateRoot={false}
+        canAppointOwner={role === 'system_admin' || role === 'organization_owner'}
+      />
+      <EditOrganizationModal organization={editing} onClose={() => setEditing(null)} />
+      <DeleteOrganizationModal
+        organization={deleting}
+        parentName={organization.name}
+        onClose={() => setDeleting(null)}
+        onDeleted={(id) => setSelected((current) => current.filter((o) => o.id !== id))}
+      />
+    </Stack>
   );
 }
