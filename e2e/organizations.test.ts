@@ -1,0 +1,295 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, test } from 'vitest';
+import { DEMO_PASSWORD, DEMO_ROOT } from '../apps/server/src/seed/demo-accounts';
+import { failedResource, screenshot } from './support/browser';
+import { browserSuite, signIn, uniqueName } from './support/suite';
+import './support/context';
+
+const baseUrl = inject('baseUrl');
+const { newPage } = browserSuite(baseUrl);
+
+const OWNER = 'owner@riverside.test';
+const ADMIN = 'admin@riverside.test';
+const NORTHSIDE_ADMIN = 'admin@northside.test';
+const NO_RESULTS = 'No search results found. Please try again.';
+
+function mainNav(page: Page) {
+  return page.getByRole('navigation', { name: 'Main' });
+}
+
+function breadcrumb(page: Page) {
+  return page.getByRole('navigation', { name: 'Breadcrumb' });
+}
+
+function card(page: Page, name: string) {
+  return page.getByRole('article', { name, exact: true });
+}
+
+/** Home through the menu: the picker, even for someone with one organization. */
+async function goHome(page: Page): Promise<void> {
+  await mainNav(page).getByRole('link', { name: 'Home', exact: true }).click();
+  await page.getByRole('heading', { name: 'Organizations', level: 1 }).waitFor();
+  await page.getByRole('searchbox', { name: 'Search organizations and users' }).waitFor();
+}
+
+async function searchHome(page: Page, text: string): Promise<void> {
+  await page.getByRole('searchbox', { name: 'Search organizations and users' }).fill(text);
+}
+
+async function openSubOrganizations(page: Page): Promise<void> {
+  await mainNav(page).getByRole('link', { name: 'Sub organizations', exact: true }).click();
+  await page.getByRole('heading', { name: 'Sub organizations', level: 1 }).waitFor();
+  await page.getByRole('table').getByRole('row').nth(1).waitFor();
+}
+
+async function searchTable(page: Page, text: string): Promise<void> {
+  await page.getByRole('searchbox', { name: 'Search sub-organizations' }).fill(text);
+}
+
+function row(page: Page, name: string) {
+  return page
+    .getByRole('table')
+    .getByRole('row')
+    .filter({ has: page.getByRole('link', { name, exact: true }) });
+}
+
+/** Picks an option of a Mantine Select by the input's label. */
+async function choose(page: Page, label: string, option: string): Promise<void> {
+  await page.getByRole('dialog').getByRole('combobox', { name: label }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+describe('home: the organization picker', () => {
+  test('the owner searches organizations and users; nothing found says so', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    await signIn(page, OWNER, DEMO_PASSWORD);
+    // One organization: sign-in opens it; the Home menu item still reaches the picker.
+    await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
+    await goHome(page);
+    await card(page, DEMO_ROOT).waitFor();
+    await expect(card(page, DEMO_ROOT).getByText('District', { exact: true }).isVisible()).resolves.toBe(
+      true,
+    );
+    await expect(
+      card(page, DEMO_ROOT)
+        .getByRole('link', { name: `Manage ${DEMO_ROOT}` })
+        .isVisible(),
+    ).resolves.toBe(true);
+    await screenshot(page, 'home-picker-owner');
+
+    await searchHome(page, 'lake');
+    await card(page, 'Lakeside Middle').waitFor();
+    await expect.poll(() => card(page, DEMO_ROOT).count()).toBe(0);
+    await expect(card(page, 'Northside Elementary').count()).resolves.toBe(0);
+    await screenshot(page, 'home-search-organizations');
+
+    await searchHome(page, 'teacher@lakeside');
+    const users = page.getByRole('list', { name: 'Users found' });
+    await users.getByText('teacher@lakeside.test').waitFor();
+    await expect(users.getByText('Leo Novak').isVisible()).resolves.toBe(true);
+    // No organization is named like the email (the 'lake' results went away).
+    await expect.poll(() => card(page, 'Lakeside Middle').count()).toBe(0);
+    await screenshot(page, 'home-search-users');
+
+    await searchHome(page, 'zzzz');
+    await page.getByText(NO_RESULTS, { exact: true }).waitFor();
+    await screenshot(page, 'home-search-empty');
+
+    // A user's organization link opens that organization's dashboard.
+    await searchHome(page, 'teacher@lakeside');
+    await users.getByRole('link', { name: /^Lakeside Middle/ }).click();
+    await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
+    await expect(breadcrumb(page).getByRole('link', { name: DEMO_ROOT }).isVisible()).resolves.toBe(true);
+    expect(unexpectedErrors()).toEqual([]);
+  });
+
+  test('add organization from Home: validation, then the new organization opens', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    await signIn(page, OWNER, DEMO_PASSWORD);
+    await goHome(page);
+    await page.getByRole('button', { name: 'Add organization' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add organization' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Add organization' }).click();
+    // Name, type, phone and (not a system admin) the parent are required.
+    await expect.poll(() => dialog.getByText('Field is required.').count()).toBe(4);
+    await dialog.getByRole('textbox', { name: 'Admin email' }).fill('not-an-email');
+    await dialog.getByRole('button', { name: 'Add organization' }).click();
+    await dialog.getByText('Invalid e-mail.').waitFor();
+    await screenshot(page, 'home-add-organization-errors');
+
+    const name = uniqueName('E2E Home Academy');
+    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
+    await choose(page, 'Type', 'Network');
+    await dialog.getByRole('textbox', { name: 'Phone number' }).fill('555 010 7788');
+    await dialog.getByRole('textbox', { name: 'Admin email' }).fill('');
+    await dialog.getByRole('combobox', { name: 'Parent organization' }).fill('Riverside');
+    await page.getByRole('option', { name: DEMO_ROOT, exact: true }).click();
+    await screenshot(page, 'home-add-organization-filled');
+    await dialog.getByRole('button', { name: 'Add organization' }).click();
+
+    await page.getByRole('banner').getByText(name).waitFor();
+    await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
+    await expect(breadcrumb(page).getByRole('link', { name: DEMO_ROOT }).isVisible()).resolves.toBe(true);
+    await expect(breadcrumb(page).getByText(name).isVisible()).resolves.toBe(true);
+
+    // Clean up: delete it from its parent's table.
+    await breadcrumb(page).getByRole('link', { name: DEMO_ROOT }).click();
+    await page.getByRole('banner').getByText(DEMO_ROOT).waitFor();
+    await openSubOrganizations(page);
+    await searchTable(page, name);
+    await row(page, name)
+      .getByRole('button', { name: `Delete ${name}` })
+      .click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete organization' }).click();
+    await page.getByText(NO_RESULTS, { exact: true }).waitFor();
+    expect(unexpectedErrors()).toEqual([]);
+  });
+});
+
+describe('sub-organizations', () => {
+  test('the owner creates, opens, renames and deletes a sub-organization', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    await signIn(page, OWNER, DEMO_PASSWORD);
+    await openSubOrganizations(page);
+    for (const school of ['Hillcrest High', 'Lakeside Middle', 'Northside Elementary']) {
+      await expect(row(page, school).count()).resolves.toBe(1);
+    }
+    await expect(breadcrumb(page).getByText(DEMO_ROOT).isVisible()).resolves.toBe(true);
+    await screenshot(page, 'sub-organizations-owner');
+
+    // Create, with a validation error first.
+    const name = uniqueName('E2E Sub School');
+    await page.getByRole('button', { name: 'Create sub-organization' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create sub-organization' });
+    await dialog.waitFor();
+    await expect(dialog.getByRole('textbox', { name: 'Parent organization' }).inputValue()).resolves.toBe(
+      DEMO_ROOT,
+    );
+    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
+    await choose(page, 'Type', 'School');
+    await dialog.getByRole('textbox', { name: 'Phone number' }).fill('12345');
+    await dialog.getByRole('button', { name: 'Create sub-organization' }).click();
+    await dialog.getByText('Phone number must contain at least 7 digits', { exact: true }).waitFor();
+    await screenshot(page, 'sub-organizations-create-error');
+    await dialog.getByRole('textbox', { name: 'Phone number' }).fill('+1 555 010 2000');
+    await dialog.getByRole('button', { name: 'Create sub-organization' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await row(page, name).waitFor();
+    await screenshot(page, 'sub-organizations-created');
+
+    // Open it: the breadcrumb leads back to the district.
+    await row(page, name).getByRole('link', { name, exact: true }).click();
+    await page.getByRole('banner').getByText(name).waitFor();
+    await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
+    await expect(breadcrumb(page).getByRole('link', { name: DEMO_ROOT }).isVisible()).resolves.toBe(true);
+    await expect(breadcrumb(page).getByRole('link', { name: 'Home' }).isVisible()).resolves.toBe(true);
+
+    // Rename it.
+    const renamed = `${name} renamed`;
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    const edit = page.getByRole('dialog', { name: `Edit ${name}` });
+    await edit.getByRole('textbox', { name: 'Name', exact: true }).fill(renamed);
+    await screenshot(page, 'general-information-edit');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await edit.waitFor({ state: 'detached' });
+    const details = page.getByRole('region', { name: 'Organization details' });
+    await details.getByText(renamed, { exact: true }).waitFor();
+    await page.getByRole('banner').getByText(renamed).waitFor();
+    await breadcrumb(page).getByText(renamed, { exact: true }).waitFor();
+    await screenshot(page, 'general-information-renamed');
+
+    // Back to the district and delete it.
+    await breadcrumb(page).getByRole('link', { name: DEMO_ROOT }).click();
+    await page.getByRole('banner').getByText(DEMO_ROOT).waitFor();
+    await openSubOrganizations(page);
+    await searchTable(page, renamed);
+    await row(page, renamed).waitFor();
+    await expect(row(page, name).count()).resolves.toBe(0); // no row keeps the old name
+    await row(page, renamed)
+      .getByRole('button', { name: `Delete ${renamed}` })
+      .click();
+    const confirm = page.getByRole('dialog', { name: `Delete ${renamed}?` });
+    await confirm.waitFor();
+    await expect(confirm.getByText(/go back to/).textContent()).resolves.toContain(DEMO_ROOT);
+    await screenshot(page, 'sub-organizations-delete-confirm');
+    await confirm.getByRole('button', { name: 'Delete organization' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await page.getByText(NO_RESULTS, { exact: true }).waitFor();
+    await searchTable(page, '');
+    await row(page, 'Lakeside Middle').waitFor();
+    await expect(row(page, renamed).count()).resolves.toBe(0);
+    expect(unexpectedErrors()).toEqual([]);
+  });
+
+  test('deleting an organization that has sub-organizations is refused with the reason', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    await signIn(page, OWNER, DEMO_PASSWORD);
+    await openSubOrganizations(page);
+    await row(page, 'Northside Elementary')
+      .getByRole('button', { name: 'Delete Northside Elementary' })
+      .click();
+    const confirm = page.getByRole('dialog', { name: 'Delete Northside Elementary?' });
+    await confirm.getByRole('button', { name: 'Delete organization' }).click();
+    await confirm
+      .getByText('This organization still has sub-organizations. Delete them first.', { exact: true })
+      .waitFor();
+    await screenshot(page, 'sub-organizations-delete-refused');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(row(page, 'Northside Elementary').count()).resolves.toBe(1);
+    expect(unexpectedErrors(failedResource(409))).toEqual([]);
+  });
+});
+
+describe('what admins see', () => {
+  test('an admin of the district may edit sub-organizations but not delete them', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    await signIn(page, ADMIN, DEMO_PASSWORD);
+    await openSubOrganizations(page);
+    await row(page, 'Lakeside Middle').getByRole('button', { name: 'Edit Lakeside Middle' }).waitFor();
+    await expect(page.getByRole('button', { name: /^Delete / }).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'Create sub-organization' }).isVisible()).resolves.toBe(
+      true,
+    );
+    await screenshot(page, 'sub-organizations-admin');
+
+    // The edit dialog opens with the row's values; cancelling changes nothing.
+    await row(page, 'Lakeside Middle').getByRole('button', { name: 'Edit Lakeside Middle' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Lakeside Middle' });
+    await expect(edit.getByRole('textbox', { name: 'Name', exact: true }).inputValue()).resolves.toBe(
+      'Lakeside Middle',
+    );
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await edit.waitFor({ state: 'detached' });
+
+    // An admin cannot appoint an owner: the create dialog does not offer it.
+    await page.getByRole('button', { name: 'Create sub-organization' }).click();
+    const create = page.getByRole('dialog', { name: 'Create sub-organization' });
+    await create.waitFor();
+    await expect(create.getByRole('textbox', { name: 'Admin email' }).count()).resolves.toBe(0);
+    await create.getByRole('button', { name: 'Cancel' }).click();
+    expect(unexpectedErrors()).toEqual([]);
+  });
+
+  test('the Northside admin sees Northside only, never Lakeside', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    await signIn(page, NORTHSIDE_ADMIN, DEMO_PASSWORD);
+    await page.getByRole('banner').getByText('Northside Elementary').waitFor();
+    await expect(breadcrumb(page).getByRole('link', { name: DEMO_ROOT }).count()).resolves.toBe(0);
+    await goHome(page);
+    await card(page, 'Northside Elementary').waitFor();
+    await expect(page.getByRole('article').count()).resolves.toBe(1);
+    await screenshot(page, 'home-picker-northside-admin');
+
+    await searchHome(page, 'northside');
+    await card(page, 'Northside Annex').waitFor();
+    await expect(card(page, 'Northside Elementary').isVisible()).resolves.toBe(true);
+    await expect.poll(() => page.getByRole('article').count()).toBe(2);
+    await screenshot(page, 'home-search-northside-admin');
+
+    await searchHome(page, 'lake');
+    await page.getByText(NO_RESULTS, { exact: true }).waitFor();
+    await expect(page.getByText('Lakeside').count()).resolves.toBe(0);
+    expect(unexpectedErrors()).toEqual([]);
+  });
+});

@@ -1,0 +1,59 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { launchBrowser, login, openPage, screenshot, type TestPage, waitForSignedIn } from './browser';
+
+/**
+ * One browser per test file; every test opens fresh contexts (own localStorage) through `newPage`.
+ * A failed test leaves a picture of each of its pages and their console errors behind.
+ */
+export function browserSuite(baseUrl: string): { newPage: () => Promise<TestPage> } {
+  let browser: Browser;
+  const opened: TestPage[] = [];
+  let current: TestPage[] = [];
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    for (const { context } of opened) await context.close();
+    await browser?.close();
+  });
+
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail') {
+      for (const [index, { page, consoleErrors }] of current.entries()) {
+        const slug = task.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+        await screenshot(page, `failed-${slug}-${index}`).catch(() => undefined);
+        console.error(`[${task.name}] page ${index} at ${page.url()}; console errors:`, consoleErrors);
+      }
+    }
+    current = [];
+  });
+
+  return {
+    newPage: async () => {
+      const testPage = await openPage(browser, baseUrl);
+      // A step that has not happened in 15 s will not happen: fail early, with the picture.
+      testPage.page.setDefaultTimeout(15_000);
+      opened.push(testPage);
+      current.push(testPage);
+      return testPage;
+    },
+  };
+}
+
+/** Signs in and waits for the first screen the app shows: the picker or a dashboard. */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await login(page, email, password);
+  await waitForSignedIn(page);
+  await page
+    .getByRole('heading', { name: 'General information', level: 1 })
+    .or(page.getByRole('heading', { name: 'Organizations', level: 1 }))
+    .waitFor();
+}
+
+/** A name no earlier run of the suite used (the e2e server is shared by every test file). */
+export function uniqueName(prefix: string): string {
+  return `${prefix} ${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+}
