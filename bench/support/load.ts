@@ -1,3 +1,5 @@
+import { Agent, request } from 'node:http';
+
 /** Fires `total` GETs (or as many as fit in `maxSeconds`) at `concurrency` at once and measures each answer. */
 export interface LoadResult {
   count: number;
@@ -13,6 +15,8 @@ export async function load(
   headers: Record<string, string>,
   { total, concurrency, maxSeconds = 20 }: { total: number; concurrency: number; maxSeconds?: number },
 ): Promise<LoadResult> {
+  // node:http with keep-alive: lighter than fetch, so the client steals less of the 2 cores.
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const latencies: number[] = [];
   let errors = 0;
   let next = 0;
@@ -21,13 +25,13 @@ export async function load(
     while (next < total && performance.now() - started < maxSeconds * 1000) {
       next++;
       const t0 = performance.now();
-      const response = await fetch(url, { headers });
-      await response.arrayBuffer();
+      const status = await get(url, headers, agent);
       latencies.push(performance.now() - t0);
-      if (response.status !== 200) errors++;
+      if (status !== 200) errors++;
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
+  agent.destroy();
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
@@ -39,4 +43,15 @@ export async function load(
     perSecond: latencies.length / elapsed,
     errors,
   };
+}
+
+function get(url: string, headers: Record<string, string>, agent: Agent): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers, agent }, (res) => {
+      res.on('data', () => {});
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
