@@ -21,7 +21,8 @@ export interface Database {
 }
 
 export async function openPostgres(url: string, max = 20): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max });
+  // JIT compiles plans for seconds-long analytics; for short OLTP queries it only adds latency.
+  const pool = new pg.Pool({ connectionString: url, max, options: '-c jit=off' });
   // A pool error (a dropped idle connection) must not crash the process.
   pool.on('error', () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;

@@ -142,6 +142,20 @@ describe('GET /api/organization/search and /api/user/search', () => {
     ]);
     expect((await get('/api/user/search?search=school-a', 'betaOwner')).json().data).toEqual([]);
   });
+
+  it('without search text lists every member of the caller’s subtrees, sorted', async () => {
+    const body = (await get('/api/user/search?key=email', 'owner')).json();
+    expect(body.data.map((u: { email: string }) => u.email)).toEqual([
+      'admin@alpha.test',
+      'admin@school-a.test',
+      'new@alpha.test',
+      'owner@alpha.test',
+      'teacher@school-a.test',
+    ]);
+    expect(body.pagination.total).toBe(5);
+    const school = (await get('/api/user/search', 'schoolAdmin')).json();
+    expect(school.data.map((u: { name: string }) => u.name)).toEqual(['Sid School', 'Tia Teacher']);
+  });
 });
 
 describe('parents, credits and users of an organization', () => {

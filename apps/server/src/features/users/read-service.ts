@@ -90,14 +90,22 @@ export async function searchUsers(
       ? sql`true`
       : sql`exists (select 1 from organization_closure c
             where c.descendant_id = ${membership} and c.ancestor_id in (${rootList}))`;
-  // A search is applied first (trigram indexes), then each match is checked against the scope.
-  const candidates = query.search.trim()
+  // With search text, the trigram indexes find the candidates first and each is checked against the
+  // scope (OFFSET 0 keeps that a per-candidate index probe instead of a join over every membership).
+  // Without it, the candidates are the members of the caller's subtrees.
+  const search = query.search.trim();
+  const candidates = search
     ? sql`select u.id, u.name, u.email from users u where true ${searchFilter(query.search)}`
-    : sql`select u.id, u.name, u.email from users u`;
-  const scoped = user.isSystemAdmin
-    ? sql`select * from candidates`
-    : sql`select * from candidates u where exists (select 1 from memberships m
-          where m.user_id = u.id and ${inScope(sql`m.organization_id`)})`;
+    : user.isSystemAdmin
+      ? sql`select u.id, u.name, u.email from users u`
+      : sql`select u.id, u.name, u.email from users u where u.id in (
+            select m.user_id from memberships m join organization_closure c on c.descendant_id = m.organization_id
+            where c.ancestor_id in (${rootList}))`;
+  const scoped =
+    user.isSystemAdmin || !search
+      ? sql`select * from candidates`
+      : sql`select * from candidates u where exists (select 1 from memberships m
+            where m.user_id = u.id and ${inScope(sql`m.organization_id`)} offset 0)`;
   const [counted] = await rows<{ total: string | number }>(
     db,
     sql`with candidates as materialized (${candidates}) select count(*) as total from (${scoped}) s`,
