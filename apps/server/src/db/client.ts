@@ -13,8 +13,6 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
-  /** Runs a script of several statements (migrations). */
-  exec(script: string): Promise<void>;
   close(): Promise<void>;
   /** PGlite only: the whole data dir as a tarball (test templates). */
   dumpDataDir?: () => Promise<Blob>;
@@ -29,9 +27,6 @@ export async function openPostgres(url: string, max = 20): Promise<Database> {
   return {
     db,
     kind: 'postgres',
-    exec: async (script) => {
-      await pool.query(script);
-    },
     close: () => pool.end(),
   };
 }
@@ -50,9 +45,6 @@ export function wrapPglite(client: PGlite): Database {
   return {
     db,
     kind: 'pglite',
-    exec: async (script) => {
-      await client.exec(script);
-    },
     close: () => client.close(),
     dumpDataDir: () => client.dumpDataDir('none'),
   };

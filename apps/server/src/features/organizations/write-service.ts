@@ -101,7 +101,8 @@ export async function deleteOrganization(db: Db, user: AuthUser, id: string) {
       const from = await organizationPoolAccountId(tx, id, pool);
       const [balance] = await rows<{ balance: string | number }>(
         tx,
-        sql`select balance from credit_accounts where id = ${from}`,
+        // Locked: the amount moved must be the whole balance, whatever runs beside this.
+        sql`select balance from credit_accounts where id = ${from} for update`,
       );
       const amount = Number(balance?.balance ?? 0);
       if (amount === 0) continue;
