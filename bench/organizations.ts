@@ -1,6 +1,8 @@
 // Issue 3: organization and user reads on ~100,000 organizations and ~1,000,000 users, on PostgreSQL,
 // 20 concurrent clients. Target: p99 under 50 ms for each. Prints p50, p99 and requests/s.
-//   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/allot_bench) is seeded once (≈2 min).
+//   BENCH_DATABASE_URL (default: allot_bench on the local PostgreSQL, through its Unix socket when there is
+//   one) is seeded once (≈2 min).
+import { existsSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openPostgres } from '../apps/server/src/db/client';
@@ -14,7 +16,14 @@ import { startServer } from './support/server';
 const TARGET_P99_MS = 50;
 const CONCURRENCY = 20;
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
-const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/allot_bench';
+// The server's connections use PostgreSQL's Unix socket when there is one on this machine: on the
+// sandboxed 2-core machines here a loopback TCP round trip costs the server about a quarter of its CPU.
+const SOCKET_DIR = '/var/run/postgresql';
+const url =
+  process.env.BENCH_DATABASE_URL ??
+  (existsSync(`${SOCKET_DIR}/.s.PGSQL.5432`)
+    ? `postgres://postgres@localhost/allot_bench?host=${SOCKET_DIR}`
+    : 'postgres://postgres@127.0.0.1:5432/allot_bench');
 
 async function ensureDatabase(): Promise<boolean> {
   const target = new URL(url);
@@ -69,7 +78,6 @@ const tokens = {
 };
 await database.close();
 
-const server = await startServer({ DATABASE_URL: url });
 const d = district?.id;
 const scenarios: [string, string, keyof typeof tokens][] = [
   ['sub-organizations of a district, page 1', `/api/organization/${d}/sub-organizations`, 'owner'],
@@ -110,27 +118,38 @@ const scenarios: [string, string, keyof typeof tokens][] = [
   ],
 ];
 
+// One server process, then two (WEB_CONCURRENCY=2): the machines here have 2 cores, and one Node process
+// is the first thing to saturate.
+const processCounts = (process.env.BENCH_PROCESSES ?? '1,2').split(',').map(Number);
 console.log(
   `organizations bench: ${Number(counts?.orgs).toLocaleString('en-US')} organizations, ${Number(counts?.users).toLocaleString('en-US')} users, PostgreSQL, ${CONCURRENCY} concurrent clients, ${REQUESTS} requests each`,
 );
-console.log(
-  `${'scenario'.padEnd(48)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'req/s'.padStart(8)}  target`,
-);
 let missed = 0;
-try {
-  for (const [label, path, who] of scenarios) {
-    const headers = { authorization: `Bearer ${tokens[who]}` };
-    await load(`${server.url}${path}`, headers, { total: 50, concurrency: CONCURRENCY }); // warm-up
-    const r = await load(`${server.url}${path}`, headers, { total: REQUESTS, concurrency: CONCURRENCY });
-    const met = r.p99 < TARGET_P99_MS && r.errors === 0;
-    if (!met) missed++;
-    console.log(
-      `${label.padEnd(48)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${r.perSecond.toFixed(0).padStart(8)}  ${met ? 'met' : r.errors ? `${r.errors} errors` : 'MISSED'}`,
-    );
+for (const processes of processCounts) {
+  const server = await startServer({ DATABASE_URL: url, WEB_CONCURRENCY: String(processes) });
+  console.log(`\n${processes} server process${processes === 1 ? '' : 'es'}`);
+  console.log(
+    `${'scenario'.padEnd(52)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'req/s'.padStart(8)}  target`,
+  );
+  try {
+    for (const [label, path, who] of scenarios) {
+      const headers = { authorization: `Bearer ${tokens[who]}` };
+      // Warm-up: each of the server's connections prepares its statements, and V8 compiles the hot code,
+      // as on a server that has been running for a while.
+      await load(`${server.url}${path}`, headers, { total: 300, concurrency: CONCURRENCY, maxSeconds: 5 });
+      const r = await load(`${server.url}${path}`, headers, { total: REQUESTS, concurrency: CONCURRENCY });
+      const met = r.p99 < TARGET_P99_MS && r.errors === 0;
+      if (!met) missed++;
+      console.log(
+        `${label.padEnd(52)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${r.perSecond.toFixed(0).padStart(8)}  ${met ? 'met' : r.errors ? `${r.errors} errors` : 'MISSED'}`,
+      );
+    }
+  } finally {
+    await server.stop();
   }
-} finally {
-  server.stop();
 }
 console.log(
-  missed === 0 ? `all under ${TARGET_P99_MS} ms p99` : `${missed} scenario(s) over ${TARGET_P99_MS} ms p99`,
+  missed === 0
+    ? `\nall under ${TARGET_P99_MS} ms p99`
+    : `\n${missed} of ${scenarios.length * processCounts.length} runs over ${TARGET_P99_MS} ms p99`,
 );

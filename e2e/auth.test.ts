@@ -88,7 +88,7 @@ describe('sign in', () => {
     const { page, unexpectedErrors } = await newPage();
     await page.goto('/login');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await expect(page.getByText('Field is required.').count()).resolves.toBe(2);
+    await expect.poll(() => page.getByText('Field is required.').count(), { timeout: 5_000 }).toBe(2);
 
     await page.getByLabel('Email', { exact: true }).fill('not-an-email');
     await page.getByLabel('Password', { exact: true }).fill('whatever');
@@ -108,11 +108,9 @@ describe('sign in', () => {
     await login(page, adminEmail, 'definitely-not-the-password');
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    await expect(
-      alert
-        .getByText('Unable to sign in. Please check your credentials and try again.', { exact: true })
-        .isVisible(),
-    ).resolves.toBe(true);
+    await alert
+      .getByText('Unable to sign in. Please check your credentials and try again.', { exact: true })
+      .waitFor();
     expect(new URL(page.url()).pathname).toBe('/login');
     expect(await readSession(page)).toBeNull();
     await screenshot(page, 'login-error');
@@ -131,20 +129,20 @@ describe('sign in', () => {
     expect(new URL(page.url()).pathname).toBe(`/${riverside?.id}`);
     const nav = mainNav(page);
     for (const label of ALL_NAV_ITEMS) {
-      await expect(nav.getByRole('link', { name: label, exact: true }).isVisible()).resolves.toBe(true);
+      await nav.getByRole('link', { name: label, exact: true }).waitFor();
     }
-    await expect(nav.getByRole('button', { name: 'Sign out' }).isVisible()).resolves.toBe(true);
+    await nav.getByRole('button', { name: 'Sign out' }).waitFor();
     await expect(
       nav.getByRole('link', { name: 'General information' }).getAttribute('aria-current'),
     ).resolves.toBe('page');
 
     // The header and the details show the organization.
-    await expect(page.getByRole('banner').getByText('Riverside District').isVisible()).resolves.toBe(true);
+    await page.getByRole('banner').getByText('Riverside District').waitFor();
     const details = page.getByRole('region', { name: 'Organization details' });
-    await expect(details.getByText('Riverside District').isVisible()).resolves.toBe(true);
-    await expect(details.getByText('District', { exact: true }).isVisible()).resolves.toBe(true);
-    await expect(page.getByRole('region', { name: 'Shared pool' }).isVisible()).resolves.toBe(true);
-    await expect(page.getByRole('region', { name: 'Protected pool' }).isVisible()).resolves.toBe(true);
+    await details.getByText('Riverside District').waitFor();
+    await details.getByText('District', { exact: true }).waitFor();
+    await page.getByRole('region', { name: 'Shared pool' }).waitFor();
+    await page.getByRole('region', { name: 'Protected pool' }).waitFor();
     await expect(
       page.getByRole('button', { name: 'Manage credits' }).getAttribute('aria-disabled'),
     ).resolves.toBe('true');
@@ -196,12 +194,10 @@ describe('sign in', () => {
 
     const nav = mainNav(page);
     for (const label of ALL_NAV_ITEMS) {
-      await expect(nav.getByRole('link', { name: label, exact: true }).isVisible()).resolves.toBe(true);
+      await nav.getByRole('link', { name: label, exact: true }).waitFor();
     }
-    await expect(page.getByRole('banner').getByText(admin.organization).isVisible()).resolves.toBe(true);
-    await expect(page.getByRole('banner').getByText('Admin', { exact: true }).isVisible()).resolves.toBe(
-      true,
-    );
+    await page.getByRole('banner').getByText(admin.organization).waitFor();
+    await page.getByRole('banner').getByText('Admin', { exact: true }).waitFor();
 
     // Role and permissions come from the organization's permissionsAndRole: an admin may not delete it.
     const session = await readSession(page);
@@ -230,7 +226,7 @@ describe('sign in', () => {
     await login(page, teacher.email, DEMO_PASSWORD);
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    await expect(alert.getByText(body.message, { exact: true }).isVisible()).resolves.toBe(true);
+    await alert.getByText(body.message, { exact: true }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/login');
     expect(await readSession(page)).toBeNull();
     await screenshot(page, 'login-teacher');
@@ -253,7 +249,9 @@ describe('guards', () => {
 
     await page.goto('/login');
     await page.waitForURL((url) => url.pathname === expected);
-    await expect(page.getByRole('button', { name: 'Sign in', exact: true }).count()).resolves.toBe(0);
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Sign in', exact: true }).count(), { timeout: 5_000 })
+      .toBe(0);
     expect(unexpectedErrors()).toEqual([]);
   });
 
@@ -294,7 +292,7 @@ describe('guards', () => {
     await waitForSignedIn(page);
     await page.goto('/00000000-0000-4000-8000-000000000000');
     await page.getByText('Organization not found').waitFor();
-    await expect(page.getByRole('link', { name: 'Go home' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('link', { name: 'Go home' }).waitFor();
     await screenshot(page, 'organization-not-found');
     expect(unexpectedErrors(failedResource(404))).toEqual([]);
   });

@@ -82,6 +82,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   const dataDir = mkdtempSync(join(tmpdir(), 'allot-e2e-'));
   const port = await freePort();
+  // The server sends through SMTP to this port; the mail tests listen on it (a real SMTP server,
+  // started by the test file). Mail queued while nobody listens waits in the outbox and is retried.
+  const smtpPort = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...inherited,
     PORT: String(port),
@@ -89,6 +92,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
     PUBLIC_URL: `http://127.0.0.1:${port}`,
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
   };
 
   run(TSX, ['apps/server/src/seed/demo.ts'], env, 'Seeding the demo data');
@@ -114,6 +118,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('baseUrl', baseUrl);
   project.provide('adminEmail', ADMIN_EMAIL);
   project.provide('adminPassword', ADMIN_PASSWORD);
+  project.provide('smtpPort', smtpPort);
 
   return async () => {
     await stop(server);

@@ -67,28 +67,24 @@ describe('home: the organization picker', () => {
     await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
     await goHome(page);
     await card(page, DEMO_ROOT).waitFor();
-    await expect(card(page, DEMO_ROOT).getByText('District', { exact: true }).isVisible()).resolves.toBe(
-      true,
-    );
-    await expect(
-      card(page, DEMO_ROOT)
-        .getByRole('link', { name: `Manage ${DEMO_ROOT}` })
-        .isVisible(),
-    ).resolves.toBe(true);
+    await card(page, DEMO_ROOT).getByText('District', { exact: true }).waitFor();
+    await card(page, DEMO_ROOT)
+      .getByRole('link', { name: `Manage ${DEMO_ROOT}` })
+      .waitFor();
     await screenshot(page, 'home-picker-owner');
 
     await searchHome(page, 'lake');
     await card(page, 'Lakeside Middle').waitFor();
-    await expect.poll(() => card(page, DEMO_ROOT).count()).toBe(0);
-    await expect(card(page, 'Northside Elementary').count()).resolves.toBe(0);
+    await expect.poll(() => card(page, DEMO_ROOT).count(), { timeout: 5_000 }).toBe(0);
+    await expect.poll(() => card(page, 'Northside Elementary').count(), { timeout: 5_000 }).toBe(0);
     await screenshot(page, 'home-search-organizations');
 
     await searchHome(page, 'teacher@lakeside');
     const users = page.getByRole('list', { name: 'Users found' });
     await users.getByText('teacher@lakeside.test').waitFor();
-    await expect(users.getByText('Leo Novak').isVisible()).resolves.toBe(true);
+    await users.getByText('Leo Novak').waitFor();
     // No organization is named like the email (the 'lake' results went away).
-    await expect.poll(() => card(page, 'Lakeside Middle').count()).toBe(0);
+    await expect.poll(() => card(page, 'Lakeside Middle').count(), { timeout: 5_000 }).toBe(0);
     await screenshot(page, 'home-search-users');
 
     await searchHome(page, 'zzzz');
@@ -99,7 +95,7 @@ describe('home: the organization picker', () => {
     await searchHome(page, 'teacher@lakeside');
     await users.getByRole('link', { name: /^Lakeside Middle/ }).click();
     await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
-    await expect(breadcrumb(page).getByRole('link', { name: DEMO_ROOT }).isVisible()).resolves.toBe(true);
+    await breadcrumb(page).getByRole('link', { name: DEMO_ROOT }).waitFor();
     expect(unexpectedErrors()).toEqual([]);
   });
 
@@ -112,7 +108,7 @@ describe('home: the organization picker', () => {
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Add organization' }).click();
     // Name, type, phone and (not a system admin) the parent are required.
-    await expect.poll(() => dialog.getByText('Field is required.').count()).toBe(4);
+    await expect.poll(() => dialog.getByText('Field is required.').count(), { timeout: 5_000 }).toBe(4);
     await dialog.getByRole('textbox', { name: 'Admin email' }).fill('not-an-email');
     await dialog.getByRole('button', { name: 'Add organization' }).click();
     await dialog.getByText('Invalid e-mail.').waitFor();
@@ -130,8 +126,8 @@ describe('home: the organization picker', () => {
 
     await page.getByRole('banner').getByText(name).waitFor();
     await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
-    await expect(breadcrumb(page).getByRole('link', { name: DEMO_ROOT }).isVisible()).resolves.toBe(true);
-    await expect(breadcrumb(page).getByText(name).isVisible()).resolves.toBe(true);
+    await breadcrumb(page).getByRole('link', { name: DEMO_ROOT }).waitFor();
+    await breadcrumb(page).getByText(name).waitFor();
 
     // Clean up: delete it from its parent's table.
     await breadcrumb(page).getByRole('link', { name: DEMO_ROOT }).click();
@@ -153,9 +149,9 @@ describe('sub-organizations', () => {
     await signIn(page, OWNER, DEMO_PASSWORD);
     await openSubOrganizations(page);
     for (const school of ['Hillcrest High', 'Lakeside Middle', 'Northside Elementary']) {
-      await expect(row(page, school).count()).resolves.toBe(1);
+      await expect.poll(() => row(page, school).count(), { timeout: 5_000 }).toBe(1);
     }
-    await expect(breadcrumb(page).getByText(DEMO_ROOT).isVisible()).resolves.toBe(true);
+    await breadcrumb(page).getByText(DEMO_ROOT).waitFor();
     await screenshot(page, 'sub-organizations-owner');
 
     // Create, with a validation error first.
@@ -182,8 +178,8 @@ describe('sub-organizations', () => {
     await row(page, name).getByRole('link', { name, exact: true }).click();
     await page.getByRole('banner').getByText(name).waitFor();
     await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
-    await expect(breadcrumb(page).getByRole('link', { name: DEMO_ROOT }).isVisible()).resolves.toBe(true);
-    await expect(breadcrumb(page).getByRole('link', { name: 'Home' }).isVisible()).resolves.toBe(true);
+    await breadcrumb(page).getByRole('link', { name: DEMO_ROOT }).waitFor();
+    await breadcrumb(page).getByRole('link', { name: 'Home' }).waitFor();
 
     // Rename it.
     const renamed = `${name} renamed`;
@@ -205,7 +201,7 @@ describe('sub-organizations', () => {
     await openSubOrganizations(page);
     await searchTable(page, renamed);
     await row(page, renamed).waitFor();
-    await expect(row(page, name).count()).resolves.toBe(0); // no row keeps the old name
+    await expect.poll(() => row(page, name).count(), { timeout: 5_000 }).toBe(0); // no row keeps the old name
     await row(page, renamed)
       .getByRole('button', { name: `Delete ${renamed}` })
       .click();
@@ -218,7 +214,7 @@ describe('sub-organizations', () => {
     await page.getByText(NO_RESULTS, { exact: true }).waitFor();
     await searchTable(page, '');
     await row(page, 'Lakeside Middle').waitFor();
-    await expect(row(page, renamed).count()).resolves.toBe(0);
+    await expect.poll(() => row(page, renamed).count(), { timeout: 5_000 }).toBe(0);
     expect(unexpectedErrors()).toEqual([]);
   });
 
@@ -236,7 +232,7 @@ describe('sub-organizations', () => {
       .waitFor();
     await screenshot(page, 'sub-organizations-delete-refused');
     await confirm.getByRole('button', { name: 'Cancel' }).click();
-    await expect(row(page, 'Northside Elementary').count()).resolves.toBe(1);
+    await expect.poll(() => row(page, 'Northside Elementary').count(), { timeout: 5_000 }).toBe(1);
     expect(unexpectedErrors(failedResource(409))).toEqual([]);
   });
 });
@@ -247,10 +243,10 @@ describe('what admins see', () => {
     await signIn(page, ADMIN, DEMO_PASSWORD);
     await openSubOrganizations(page);
     await row(page, 'Lakeside Middle').getByRole('button', { name: 'Edit Lakeside Middle' }).waitFor();
-    await expect(page.getByRole('button', { name: /^Delete / }).count()).resolves.toBe(0);
-    await expect(page.getByRole('button', { name: 'Create sub-organization' }).isVisible()).resolves.toBe(
-      true,
-    );
+    await expect
+      .poll(() => page.getByRole('button', { name: /^Delete / }).count(), { timeout: 5_000 })
+      .toBe(0);
+    await page.getByRole('button', { name: 'Create sub-organization' }).waitFor();
     await screenshot(page, 'sub-organizations-admin');
 
     // The edit dialog opens with the row's values; cancelling changes nothing.
@@ -266,7 +262,9 @@ describe('what admins see', () => {
     await page.getByRole('button', { name: 'Create sub-organization' }).click();
     const create = page.getByRole('dialog', { name: 'Create sub-organization' });
     await create.waitFor();
-    await expect(create.getByRole('textbox', { name: 'Admin email' }).count()).resolves.toBe(0);
+    await expect
+      .poll(() => create.getByRole('textbox', { name: 'Admin email' }).count(), { timeout: 5_000 })
+      .toBe(0);
     await create.getByRole('button', { name: 'Cancel' }).click();
     expect(unexpectedErrors()).toEqual([]);
   });
@@ -275,21 +273,23 @@ describe('what admins see', () => {
     const { page, unexpectedErrors } = await newPage();
     await signIn(page, NORTHSIDE_ADMIN, DEMO_PASSWORD);
     await page.getByRole('banner').getByText('Northside Elementary').waitFor();
-    await expect(breadcrumb(page).getByRole('link', { name: DEMO_ROOT }).count()).resolves.toBe(0);
+    await expect
+      .poll(() => breadcrumb(page).getByRole('link', { name: DEMO_ROOT }).count(), { timeout: 5_000 })
+      .toBe(0);
     await goHome(page);
     await card(page, 'Northside Elementary').waitFor();
-    await expect(page.getByRole('article').count()).resolves.toBe(1);
+    await expect.poll(() => page.getByRole('article').count(), { timeout: 5_000 }).toBe(1);
     await screenshot(page, 'home-picker-northside-admin');
 
     await searchHome(page, 'northside');
     await card(page, 'Northside Annex').waitFor();
-    await expect(card(page, 'Northside Elementary').isVisible()).resolves.toBe(true);
-    await expect.poll(() => page.getByRole('article').count()).toBe(2);
+    await card(page, 'Northside Elementary').waitFor();
+    await expect.poll(() => page.getByRole('article').count(), { timeout: 5_000 }).toBe(2);
     await screenshot(page, 'home-search-northside-admin');
 
     await searchHome(page, 'lake');
     await page.getByText(NO_RESULTS, { exact: true }).waitFor();
-    await expect(page.getByText('Lakeside').count()).resolves.toBe(0);
+    await expect.poll(() => page.getByText('Lakeside').count(), { timeout: 5_000 }).toBe(0);
     expect(unexpectedErrors()).toEqual([]);
   });
 });

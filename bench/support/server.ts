@@ -13,20 +13,68 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts the real server (apps/server/src/main.ts) and waits for /api/health. */
-export async function startServer(env: Record<string, string>): Promise<{ url: string; stop: () => void }> {
+const MAIN = new URL('../../apps/server/src/main.ts', import.meta.url).pathname;
+
+export interface StartedServer {
+  url: string;
+  /** The server's process (with WEB_CONCURRENCY, the supervisor). */
+  pid: number;
+  /** All it has printed so far, standard output and error. */
+  output: () => string;
+  /** Resolves with its exit code. */
+  exited: Promise<number | null>;
+  /** SIGTERM, then waits for it to end. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts the real server (apps/server/src/main.ts) and waits until it says it is running (with
+ * WEB_CONCURRENCY, once every server process listens). What it writes to standard error is passed on.
+ * SERVER_NODE_ARGS passes flags to its Node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it.
+ */
+export async function startServer(env: Record<string, string>): Promise<StartedServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      ...(process.env.SERVER_NODE_ARGS ? process.env.SERVER_NODE_ARGS.split(' ') : []),
+      '--import',
+      'tsx',
+      MAIN,
+    ],
+    {
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
   });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 120; i++) {
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return { url, stop: () => child.kill('SIGTERM') };
-    } catch {}
-    await new Promise((r) => setTimeout(r, 500));
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    process.stderr.write(chunk);
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let ended = false;
+  void exited.then(() => {
+    ended = true;
+  });
+  for (let waited = 0; !output.includes('Allot is running'); waited += 100) {
+    if (ended || waited > 120_000) {
+      child.kill('SIGKILL');
+      throw new Error(`the server did not say it was running:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  child.kill('SIGKILL');
-  throw new Error('the server did not answer /api/health within 60 s');
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid ?? 0,
+    output: () => output,
+    exited,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }

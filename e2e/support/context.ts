@@ -6,5 +6,7 @@ declare module 'vitest' {
     baseUrl: string;
     adminEmail: string;
     adminPassword: string;
+    /** Where the server sends mail (SMTP_URL); a test that reads mail listens on it. */
+    smtpPort: number;
   }
 }

@@ -14,6 +14,10 @@ import {
 import type { Db } from './db/client';
 import { authRoutes } from './features/auth/routes';
 import { healthRoutes } from './features/health/routes';
+import { type MailWorker, type MailWorkerOptions, startMailWorker } from './features/mail/mail-worker';
+import type { MailTransport } from './features/mail/outbox';
+import type { MailSettings } from './features/mail/public-links';
+import { logTransport, smtpTransport } from './features/mail/transports';
 import { organizationRoutes } from './features/organizations/routes';
 import { userRoutes } from './features/users/routes';
 import { registerAuthentication } from './http/authenticate';
@@ -26,9 +30,23 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Behind a load balancer, trust X-Forwarded-For for the client IP (login rate limit). */
   trustProxy?: boolean;
+  /** Base of the links in mail (PUBLIC_URL). */
+  publicUrl?: string;
+  /**
+   * This process's outbox worker: through SMTP with smtpUrl (or the given transport), else to the log.
+   * Off unless asked for: API tests drive `processOutbox` themselves.
+   */
+  mail?: { worker: MailWorkerOptions; smtpUrl?: string; from?: string; transport?: MailTransport };
 }
 
-export async function buildApp({ db, webDistDir, logger = false, trustProxy = false }: AppOptions) {
+export async function buildApp({
+  db,
+  webDistDir,
+  logger = false,
+  trustProxy = false,
+  publicUrl = 'http://localhost:3000',
+  mail,
+}: AppOptions) {
   const app = Fastify({
     logger,
     trustProxy,
@@ -53,14 +71,28 @@ export async function buildApp({ db, webDistDir, logger = false, trustProxy = fa
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   await app.register(healthRoutes(db));
-  await app.register(authRoutes(db));
-  await app.register(organizationRoutes(db));
+  const mailSettings: MailSettings = { publicUrl };
+  await app.register(authRoutes(db, mailSettings));
+  await app.register(organizationRoutes(db, mailSettings));
   await app.register(userRoutes(db));
 
   const serveWeb = webDistDir !== undefined && existsSync(path.join(webDistDir, 'index.html'));
   if (serveWeb) {
     await app.register(fastifyStatic, { root: webDistDir, wildcard: false, index: false });
   }
+  if (mail) {
+    let worker: MailWorker | undefined;
+    app.addHook('onReady', async () => {
+      const from = mail.from ?? `Allot <no-reply@${new URL(publicUrl).hostname}>`;
+      const transport =
+        mail.transport ?? (mail.smtpUrl ? smtpTransport(mail.smtpUrl, from) : logTransport(app.log));
+      worker = startMailWorker(db, transport, app.log, mail.worker);
+    });
+    app.addHook('onClose', async () => {
+      await worker?.stop();
+    });
+  }
+
   app.setNotFoundHandler((request, reply) => {
     const wantsPage = request.method === 'GET' && !request.url.startsWith('/api/');
     if (serveWeb && wantsPage) return reply.type('text/html').sendFile('index.html');

@@ -6,11 +6,14 @@ export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
   smtpUrl: string | undefined;
+  mailFrom: string | undefined;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   publicUrl: string;
   webDistDir: string;
   logLevel: string;
+  /** WEB_CONCURRENCY: server processes on this machine (PostgreSQL only). */
+  processes: number;
 }
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -25,10 +28,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: path.resolve(env.DATA_DIR ?? './data'),
     smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || undefined,
     adminEmail: env.ADMIN_EMAIL || undefined,
     adminPassword: env.ADMIN_PASSWORD || undefined,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? path.join(here, '../../web/dist')),
     logLevel: env.LOG_LEVEL ?? 'info',
+    processes: positiveInteger(env.WEB_CONCURRENCY, 'WEB_CONCURRENCY') ?? 1,
   };
+}
+
+function positiveInteger(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1)
+    throw new Error(`${name} must be a whole number above 0: ${value}`);
+  return parsed;
 }

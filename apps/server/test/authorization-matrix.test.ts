@@ -64,6 +64,48 @@ const MATRIX: Row[] = [
     url: () => '/api/auth/logout',
     expect: { ...all(200), none: 401 },
   },
+  // The public account calls: every caller gets the same answer (a wrong code, or success).
+  {
+    method: 'POST',
+    path: '/api/auth/verify',
+    url: () => '/api/auth/verify',
+    // One email per caller: the code guesses of one address are rate limited.
+    body: (_w, userId) => ({ email: `nobody-${userId ?? 'anonymous'}@nowhere.test`, code: '123456' }),
+    expect: all(400),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/verify/resend',
+    url: () => '/api/auth/verify/resend',
+    body: () => ({ email: 'nobody@nowhere.test' }),
+    expect: all(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/password/forgot',
+    url: () => '/api/auth/password/forgot',
+    body: () => ({ email: 'nobody@nowhere.test' }),
+    expect: all(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/password/check',
+    url: () => '/api/auth/password/check',
+    body: (_w, userId) => ({ userId: userId ?? 'anonymous', token: 'made-up-token', code: '123456' }),
+    expect: all(400),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/password/reset',
+    url: () => '/api/auth/password/reset',
+    body: (_w, userId) => ({
+      userId: userId ?? 'anonymous',
+      token: 'made-up-token',
+      code: '123456',
+      password: 'a-long-enough-password',
+    }),
+    expect: all(400),
+  },
   {
     method: 'GET',
     path: '/api/organization',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MSG } from './messages';
+import { APP_MSG, MSG } from './messages';
 import { ROLES } from './roles';
 
 export const PASSWORD_MIN_LENGTH = 10;
@@ -52,3 +52,56 @@ export const SIGNED_OUT_SESSION: UserSession = {
   permissions: [],
   role: 'user',
 };
+
+export const passwordSchema = z
+  .string({ error: MSG.required })
+  .min(1, MSG.required)
+  .min(PASSWORD_MIN_LENGTH, APP_MSG.passwordTooShort)
+  .max(1024);
+
+/** The 6-digit code of a reset or verification mail. */
+export const oneTimeCodeSchema = z
+  .string({ error: MSG.required })
+  .trim()
+  .min(1, MSG.required)
+  .regex(/^\d+$/, MSG.onlyNumbers)
+  .length(6, APP_MSG.codeFormat);
+
+/** The user id and token of the reset link `/password/token/{userId}/{token}`. */
+const resetLinkFields = {
+  userId: z.string({ error: MSG.required }).min(1, MSG.required).max(64),
+  token: z.string({ error: MSG.required }).min(1, MSG.required).max(128),
+};
+
+export const forgotPasswordRequestSchema = z.object({ email: emailSchema });
+export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequestSchema>;
+
+export const checkResetCodeRequestSchema = z.object({ ...resetLinkFields, code: oneTimeCodeSchema });
+export type CheckResetCodeRequest = z.infer<typeof checkResetCodeRequestSchema>;
+
+export const resetPasswordRequestSchema = z.object({
+  ...resetLinkFields,
+  code: oneTimeCodeSchema,
+  password: passwordSchema,
+});
+export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
+
+export const verifyEmailRequestSchema = z.object({
+  email: emailSchema,
+  code: oneTimeCodeSchema,
+  /** Required when the account has no password yet (an invitation), ignored otherwise. */
+  password: passwordSchema.optional(),
+});
+export type VerifyEmailRequest = z.infer<typeof verifyEmailRequestSchema>;
+
+export const resendVerificationRequestSchema = z.object({ email: emailSchema });
+export type ResendVerificationRequest = z.infer<typeof resendVerificationRequestSchema>;
+
+/** The web form of a new password: the password and its repeat ('Fields don't match'). */
+export const newPasswordFormSchema = z
+  .object({ password: passwordSchema, repeat: z.string({ error: MSG.required }).min(1, MSG.required) })
+  .refine((values) => values.password === values.repeat, { path: ['repeat'], message: MSG.fieldsDontMatch });
+export type NewPasswordForm = z.infer<typeof newPasswordFormSchema>;
+
+/** Codes of reset, verification and invitation mails (CONTRACT §3: 30 minutes). */
+export const CODE_MINUTES = 30;

@@ -14,6 +14,8 @@ export const ERROR_CODES = [
   'seat_limit',
   'business_rule',
   'rate_limited',
+  'invalid_code',
+  'password_required',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

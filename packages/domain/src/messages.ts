@@ -55,4 +55,8 @@ export const APP_MSG = {
   notFound: 'Not found.',
   invalidInput: 'Some fields are not valid.',
   internal: 'Something went wrong, please try again later.',
+  passwordTooShort: 'Password must be at least 10 characters.',
+  codeFormat: 'Enter the 6-digit code from the email.',
+  tooManyCodeAttempts: 'Too many attempts. Please wait 15 minutes and try again.',
+  passwordRequired: 'Choose a password to finish setting up your account.',
 } as const;

@@ -51,6 +51,24 @@ export const organizations = pgTable(
     phoneNumber: text('phone_number').notNull(),
     parentId: uuid('parent_id').references((): AnyPgColumn => organizations.id, { onDelete: 'restrict' }),
     depth: integer('depth').notNull().default(0),
+    /**
+     * Credits in the pools of every organization strictly below this one: kept by the credit journal
+     * in the same transaction as the balances (credits/organization-credit-totals.ts), so a district's total is one read.
+     */
+    subtreeCredits: bigint('subtree_credits', { mode: 'number' }).notNull().default(0),
+    /**
+     * The balances of the organization's two pool accounts, copied by the journal in the same transaction
+     * (the accounts stay the ledger): lists show and sort by them without two lookups per row.
+     */
+    sharedCredits: bigint('shared_credits', { mode: 'number' }).notNull().default(0),
+    protectedCredits: bigint('protected_credits', { mode: 'number' }).notNull().default(0),
+    /**
+     * Counters kept by triggers (migration 0006) in the same statement as the rows they count: members,
+     * live children, live organizations anywhere below. Lists sort and count by them without joins.
+     */
+    usersCount: integer('users_count').notNull().default(0),
+    subOrganizationsCount: integer('sub_organizations_count').notNull().default(0),
+    descendantsCount: integer('descendants_count').notNull().default(0),
     /** Deleted organizations stay, so that the credit journal keeps its accounts; nothing else sees them. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     ...timestamps,
@@ -59,6 +77,7 @@ export const organizations = pgTable(
     index('organizations_parent_name_idx').on(t.parentId, t.name),
     index('organizations_name_idx').on(t.name),
     index('organizations_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    check('organizations_subtree_credits_check', sql`${t.subtreeCredits} >= 0`),
     check(
       'organizations_type_check',
       sql`${t.type} in ('district','school','network','university','company','other')`,
@@ -77,10 +96,25 @@ export const organizationClosure = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     depth: integer('depth').notNull(),
+    /**
+     * The descendant's name, copied (tree.ts, organization rename): "organizations under X by name" and
+     * "organizations under X whose name contains …" become one index range instead of a join over the
+     * whole subtree.
+     */
+    name: text('name').notNull().default(''),
   },
   (t) => [
     primaryKey({ columns: [t.ancestorId, t.descendantId] }),
     index('organization_closure_descendant_idx').on(t.descendantId, t.depth),
+    // Without descendant_id: a search must not walk the subtree in name order through this index
+    // (the planner prices ILIKE too low) when the trigram index below finds the matches directly.
+    index('organization_closure_ancestor_name_idx').on(t.ancestorId, t.name),
+    // btree_gin (migration 0007) puts the ancestor and the name's trigrams in one GIN index.
+    index('organization_closure_ancestor_name_trgm_idx').using(
+      'gin',
+      t.ancestorId,
+      t.name.op('gin_trgm_ops'),
+    ),
   ],
 );
 
@@ -215,5 +249,55 @@ export const creditEntries = pgTable(
     index('credit_entries_account_idx').on(t.accountId, t.id),
     index('credit_entries_transaction_idx').on(t.transactionId),
     check('credit_entries_amount_check', sql`${t.amount} <> 0`),
+  ],
+);
+
+/**
+ * One-time codes of password reset and email verification mails. Only hashes are kept: the 6-digit code
+ * hashed with the user id and purpose, and for a reset the link's random token. Used or replaced codes go.
+ */
+export const oneTimeCodes = pgTable(
+  'one_time_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').notNull(),
+    codeHash: text('code_hash').notNull(),
+    tokenHash: text('token_hash'),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('one_time_codes_user_purpose_idx').on(t.userId, t.purpose),
+    check('one_time_codes_purpose_check', sql`${t.purpose} in ('password_reset','email_verification')`),
+  ],
+);
+
+/**
+ * Mail waiting to go out, and the record of what went. Queued in the transaction of the change that
+ * causes it; every server process's worker claims due rows (FOR UPDATE SKIP LOCKED) and retries with back-off.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body').notNull(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('mail_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    check('mail_outbox_status_check', sql`${t.status} in ('pending','sent','logged')`),
   ],
 );

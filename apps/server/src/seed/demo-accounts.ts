@@ -8,6 +8,8 @@ export interface DemoAccount {
   name: string;
   role: Exclude<Role, 'system_admin'>;
   organization: string;
+  /** false: the email is not verified yet, so sign-in offers to resend the verification. */
+  verified?: boolean;
 }
 
 export const DEMO_ROOT = 'Riverside District';
@@ -47,4 +49,11 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
   { email: 'teacher@annex.test', name: 'Ana Silva', role: 'user', organization: 'Northside Annex' },
   { email: 'teacher@lakeside.test', name: 'Leo Novak', role: 'user', organization: 'Lakeside Middle' },
   { email: 'teacher@hillcrest.test', name: 'Hana Kim', role: 'user', organization: 'Hillcrest High' },
+  {
+    email: 'pending@hillcrest.test',
+    name: 'Priya Shah',
+    role: 'organization_admin',
+    organization: 'Hillcrest High',
+    verified: false,
+  },
 ];

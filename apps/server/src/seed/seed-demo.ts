@@ -104,7 +104,8 @@ export async function seedDemo(db: Db): Promise<boolean> {
       const [user] = await rows<{ id: string }>(
         tx,
         sql`insert into users (email, name, password_hash, email_verified_at)
-            values (${account.email}, ${account.name}, ${passwordHash}, now()) returning id`,
+            values (${account.email}, ${account.name}, ${passwordHash},
+              ${account.verified === false ? null : sql`now()`}) returning id`,
       );
       if (!user) throw new Error('demo user insert returned no row');
       // Teachers take a seat of their school's first licence, when it has one.

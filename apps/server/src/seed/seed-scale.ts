@@ -2,6 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rows } from '../db/rows';
 import { systemAccountId } from '../features/credits/journal';
+import { rebuildOrganizationCreditTotals } from '../features/credits/organization-credit-totals';
 
 /**
  * A national-network-sized data set, written set-based (generate_series), level by level:
@@ -160,11 +161,11 @@ export async function seedScale(db: Db, options: { users: number; log?: (line: s
     );
   }
   await step('ancestry (closure table)', async () => {
-    await db.execute(sql`insert into organization_closure (ancestor_id, descendant_id, depth)
-      select id, id, 0 from scale_orgs`);
+    await db.execute(sql`insert into organization_closure (ancestor_id, descendant_id, depth, name)
+      select s.id, s.id, 0, o.name from scale_orgs s join organizations o on o.id = s.id`);
     for (let depth = 1; depth <= LEVELS.length; depth++) {
-      await db.execute(sql`insert into organization_closure (ancestor_id, descendant_id, depth)
-        select c.ancestor_id, o.id, c.depth + 1 from scale_orgs s
+      await db.execute(sql`insert into organization_closure (ancestor_id, descendant_id, depth, name)
+        select c.ancestor_id, o.id, c.depth + 1, o.name from scale_orgs s
         join organizations o on o.id = s.id
         join organization_closure c on c.descendant_id = o.parent_id
         where s.depth = ${depth}`);
@@ -186,6 +187,7 @@ export async function seedScale(db: Db, options: { users: number; log?: (line: s
         insert into credit_entries (transaction_id, account_id, amount) select ${header?.id}, ${system}, -total from minted`);
       await tx.execute(sql`update credit_accounts set balance = balance - (select sum(amount) from credit_entries
         where transaction_id = ${header?.id} and amount > 0) where id = ${system}`);
+      await rebuildOrganizationCreditTotals(tx);
     });
   });
   await step('owners of districts, admins of networks and schools', async () => {

@@ -2,6 +2,7 @@ import { MSG } from '@allot/domain/messages';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/rows';
+import { rebuildOrganizationCreditTotals } from '../../src/features/credits/organization-credit-totals';
 import { MSG_HAS_CHILDREN, MSG_ONLY_OWNER_MAKES_OWNER } from '../../src/features/organizations/write-service';
 import { bearer, createTestApp, type TestApp } from '../support/test-app';
 import { PASSWORD } from '../support/world';
@@ -161,6 +162,8 @@ describe('DELETE /api/organization/{id}/delete', () => {
     await t.db.execute(
       sql`update credit_accounts set balance = 30 where organization_id = ${child.id} and kind = 'protected'`,
     );
+    // Balances written directly, as a bulk seed does: the subtree totals are rebuilt from them.
+    await rebuildOrganizationCreditTotals(t.db);
     await t.db.execute(
       sql`insert into licenses (organization_id, license_type, expire_at, max_users) values (${child.id}, 'chorus', now(), 5)`,
     );

@@ -1,16 +1,19 @@
-import { buildApp } from '../../src/app';
+import { type AppOptions, buildApp } from '../../src/app';
 import type { Database } from '../../src/db/client';
 import { openTestDatabase } from './test-database';
 import { createWorld } from './world';
 
+export const TEST_PUBLIC_URL = 'http://panel.test';
+
 /** A fresh database copy, the app on it (no network port) and the test world. */
-export async function createTestApp() {
+export async function createTestApp(options: Omit<AppOptions, 'db'> = {}) {
   const database: Database = await openTestDatabase();
-  const app = await buildApp({ db: database.db });
+  const app = await buildApp({ publicUrl: TEST_PUBLIC_URL, ...options, db: database.db });
   const world = await createWorld(database.db);
   return {
     app,
     db: database.db,
+    database,
     world,
     async login(email: string, password: string) {
       const response = await app.inject({

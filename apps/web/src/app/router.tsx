@@ -29,17 +29,26 @@ export const router = createBrowserRouter([
           {
             path: 'forgot',
             loader: signedOutOnlyLoader,
-            lazy: async () => ({ Component: (await import('./routes/forgot-password')).ForgotPasswordRoute }),
+            lazy: async () => ({
+              Component: (await import('../features/auth/components/forgot-password-screen'))
+                .ForgotPasswordScreen,
+            }),
           },
           {
             path: 'password/token/:userId/:token',
             loader: signedOutOnlyLoader,
-            lazy: async () => ({ Component: (await import('./routes/reset-password')).ResetPasswordRoute }),
+            lazy: async () => ({
+              Component: (await import('../features/auth/components/reset-password-screen'))
+                .ResetPasswordScreen,
+            }),
           },
           {
             path: 'register/verify',
             loader: signedOutOnlyLoader,
-            lazy: async () => ({ Component: (await import('./routes/register-verify')).RegisterVerifyRoute }),
+            lazy: async () => ({
+              Component: (await import('../features/auth/components/register-verify-screen'))
+                .RegisterVerifyScreen,
+            }),
           },
           {
             id: 'protected-public',

@@ -1,18 +1,29 @@
 import {
+  checkResetCodeRequestSchema,
+  forgotPasswordRequestSchema,
   loginRequestSchema,
   loginResponseSchema,
+  resendVerificationRequestSchema,
+  resetPasswordRequestSchema,
   successResponseSchema,
   validateRequestSchema,
   validateResponseSchema,
+  verifyEmailRequestSchema,
 } from '@allot/domain/auth';
 import { errorBodySchema } from '@allot/domain/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
+import type { MailSettings } from '../mail/public-links';
+import { checkResetCode, requestPasswordReset, resetPassword } from './password-reset-service';
 import { login } from './service';
 import { revokeSession } from './sessions';
+import { resendVerification, verifyEmail } from './verification-service';
 
-export function authRoutes(db: Db): FastifyPluginAsyncZod {
+/** The answers of the code calls: `{success}`, a wrong code (400), too many guesses (429). */
+const codeResponses = { 200: successResponseSchema, 400: errorBodySchema, 429: errorBodySchema };
+
+export function authRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/api/auth/login',
@@ -70,6 +81,78 @@ export function authRoutes(db: Db): FastifyPluginAsyncZod {
           auth.email.toLowerCase() === request.body.email.toLowerCase();
         return { valid };
       },
+    );
+
+    app.post(
+      '/api/auth/verify',
+      {
+        config: { public: true },
+        schema: {
+          tags: ['auth'],
+          summary: 'Verify an email with its code; sets the password of an invited account that has none',
+          description:
+            'A wrong, used or expired code: 400 invalid_code. Right code, but the account has no password and none was given: 400 password_required (the code stays usable).',
+          body: verifyEmailRequestSchema,
+          response: codeResponses,
+        },
+      },
+      async (request) => verifyEmail(db, request.body, request.ip),
+    );
+
+    app.post(
+      '/api/auth/verify/resend',
+      {
+        config: { public: true },
+        schema: {
+          tags: ['auth'],
+          summary: 'Send a new verification code; the same answer whatever the email',
+          body: resendVerificationRequestSchema,
+          response: { 200: successResponseSchema, 400: errorBodySchema },
+        },
+      },
+      async (request) => resendVerification(db, request.body, request.ip, mail),
+    );
+
+    app.post(
+      '/api/auth/password/forgot',
+      {
+        config: { public: true },
+        schema: {
+          tags: ['auth'],
+          summary: 'Mail a reset code and link; the same answer whatever the email',
+          body: forgotPasswordRequestSchema,
+          response: { 200: successResponseSchema, 400: errorBodySchema },
+        },
+      },
+      async (request) => requestPasswordReset(db, request.body, request.ip, mail),
+    );
+
+    app.post(
+      '/api/auth/password/check',
+      {
+        config: { public: true },
+        schema: {
+          tags: ['auth'],
+          summary: 'Check the code of a reset link without using it up',
+          body: checkResetCodeRequestSchema,
+          response: codeResponses,
+        },
+      },
+      async (request) => checkResetCode(db, request.body, request.ip),
+    );
+
+    app.post(
+      '/api/auth/password/reset',
+      {
+        config: { public: true },
+        schema: {
+          tags: ['auth'],
+          summary: 'Set a new password with the code of a reset link; ends every session of the user',
+          body: resetPasswordRequestSchema,
+          response: codeResponses,
+        },
+      },
+      async (request) => resetPassword(db, request.body, request.ip),
     );
   };
 }

@@ -25,8 +25,10 @@ export async function createSession(db: Tx, userId: string): Promise<string> {
   return token;
 }
 
-export async function findSession(db: Tx, token: string): Promise<AuthUser | null> {
-  const [row] = await db
+/** The session lookup runs on every request: prepared once per database handle (named on PostgreSQL). */
+const sessionLookups = new WeakMap<object, ReturnType<typeof prepareSessionLookup>>();
+function prepareSessionLookup(db: Tx) {
+  return db
     .select({
       sessionId: sessions.id,
       lastSeenAt: sessions.lastSeenAt,
@@ -39,12 +41,22 @@ export async function findSession(db: Tx, token: string): Promise<AuthUser | nul
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
       and(
-        eq(sessions.tokenHash, hashToken(token)),
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
         isNull(sessions.revokedAt),
         gt(sessions.expiresAt, sql`now()`),
       ),
     )
-    .limit(1);
+    .limit(1)
+    .prepare('find_session');
+}
+
+export async function findSession(db: Tx, token: string): Promise<AuthUser | null> {
+  let lookup = sessionLookups.get(db);
+  if (!lookup) {
+    lookup = prepareSessionLookup(db);
+    sessionLookups.set(db, lookup);
+  }
+  const [row] = await lookup.execute({ tokenHash: hashToken(token) });
   if (!row) return null;
   if (Date.now() - row.lastSeenAt.getTime() > TOUCH_AFTER_MS) {
     await db

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
+import { applyOrganizationCreditChanges, type PoolChange } from './organization-credit-totals';
 
 export const CREDIT_ACTIONS = [
   'pool_transfer',
@@ -31,13 +32,15 @@ export class InsufficientCreditsError extends Error {
 /**
  * Posts one balanced transaction: a header, its lines (summing to zero) and the balance changes,
  * in the caller's database transaction. Accounts are locked in id order so concurrent posts cannot
- * deadlock; a balance that would go below zero aborts the whole post.
+ * deadlock; a balance that would go below zero aborts the whole post. The credit figures stored on
+ * the organizations (their pools, the pools below them) move with the balances.
  */
 export async function postCreditTransaction(
   tx: Tx,
   input: { action: CreditAction; actorId: string | null; description?: string; lines: JournalLine[] },
 ): Promise<string> {
   const lines = input.lines.filter((l) => l.amount !== 0);
+  if (lines.length === 0) throw new Error('credit transaction has no lines');
   if (lines.some((l) => !Number.isSafeInteger(l.amount))) throw new Error('credit amounts must be integers');
   if (lines.reduce((sum, l) => sum + l.amount, 0) !== 0)
     throw new Error('credit transaction does not balance');
@@ -45,9 +48,14 @@ export async function postCreditTransaction(
   const deltas = new Map<string, number>();
   for (const line of lines) deltas.set(line.accountId, (deltas.get(line.accountId) ?? 0) + line.amount);
   const accountIds = [...deltas.keys()].sort();
-  const locked = await rows<{ id: string; kind: string; balance: number | string }>(
+  const locked = await rows<{
+    id: string;
+    kind: string;
+    organization_id: string | null;
+    balance: number | string;
+  }>(
     tx,
-    sql`select id, kind, balance from credit_accounts
+    sql`select id, kind, organization_id, balance from credit_accounts
         where id in (${sql.join(
           accountIds.map((id) => sql`${id}::uuid`),
           sql`, `,
@@ -66,9 +74,21 @@ export async function postCreditTransaction(
         values (${input.action}, ${input.actorId}, ${input.description ?? ''}) returning id`,
   );
   if (!header) throw new Error('credit transaction insert returned no row');
-  for (const [accountId, delta] of deltas) {
-    await tx.execute(sql`update credit_accounts set balance = balance + ${delta} where id = ${accountId}`);
+  await tx.execute(sql`update credit_accounts a set balance = a.balance + v.delta
+    from (values ${sql.join(
+      [...deltas].map(([id, delta]) => sql`(${id}::uuid, ${delta}::bigint)`),
+      sql`, `,
+    )}) v(id, delta) where a.id = v.id`);
+  const poolChanges = new Map<string, PoolChange>();
+  for (const account of locked) {
+    if (account.organization_id === null) continue;
+    const change = poolChanges.get(account.organization_id) ?? { shared: 0, protected: 0 };
+    const delta = deltas.get(account.id) ?? 0;
+    if (account.kind === 'shared') change.shared += delta;
+    else change.protected += delta;
+    poolChanges.set(account.organization_id, change);
   }
+  await applyOrganizationCreditChanges(tx, poolChanges);
   await tx.execute(sql`
     insert into credit_entries (transaction_id, account_id, amount)
     values ${sql.join(

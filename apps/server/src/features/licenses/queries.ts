@@ -1,11 +1,11 @@
 import type { License, LicenseType } from '@allot/domain/organizations';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { rows } from '../../db/rows';
+import { preparedRows } from '../../db/prepared-rows';
 
 /** An organization's licences with the seats in use. */
 export async function findOrganizationLicenses(db: Tx, organizationId: string): Promise<License[]> {
-  const result = await rows<{
+  const result = await preparedRows<{
     id: string;
     organization_id: string;
     license_type: string;

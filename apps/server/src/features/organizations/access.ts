@@ -9,15 +9,11 @@ import {
 } from '@allot/domain/roles';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
+import { preparedRows } from '../../db/prepared-rows';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
+import { isUuid } from '../../lib/ids';
 import type { AuthUser } from '../auth/sessions';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
 
 /**
  * The caller's effective role on an organization: system admin everywhere, else the strongest role
@@ -27,13 +23,13 @@ export function isUuid(value: string): boolean {
 export async function effectiveRole(db: Tx, user: AuthUser, organizationId: string): Promise<Role | null> {
   if (!isUuid(organizationId)) return null;
   if (user.isSystemAdmin) {
-    const found = await rows(
+    const found = await preparedRows(
       db,
       sql`select 1 from organizations where id = ${organizationId} and deleted_at is null`,
     );
     return found.length > 0 ? 'system_admin' : null;
   }
-  const held = await rows<{ role: string }>(
+  const held = await preparedRows<{ role: string }>(
     db,
     sql`
     select m.role from organization_closure c

@@ -2,8 +2,8 @@ import type { OrganizationSortKey, OrganizationSummary, OrganizationType } from 
 import type { PaginationQuery } from '@allot/domain/pagination';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { rows } from '../../db/rows';
-import { containsPattern } from '../../lib/search';
+import { preparedRows } from '../../db/prepared-rows';
+import { containsPattern, rowsForSearch } from '../../lib/search';
 
 type SummaryRow = {
   id: string;
@@ -15,80 +15,172 @@ type SummaryRow = {
   admin_email: string | null;
   users_count: number | string;
   sub_organizations_count: number | string;
-  shared: number | string | null;
-  protected: number | string | null;
+  shared_credits: number | string;
+  protected_credits: number | string;
 };
 
-/** Sort keys that are plain columns: the page is cut before the per-row counts are computed. */
-const COLUMN_KEYS: Partial<Record<OrganizationSortKey, { inner: SQL; outer: SQL }>> = {
-  name: { inner: sql`o.name`, outer: sql`s.name` },
-  type: { inner: sql`o.type`, outer: sql`s.type` },
-  createdAt: { inner: sql`o.created_at`, outer: sql`s.created_at` },
-};
-const COMPUTED_KEYS: Record<Exclude<OrganizationSortKey, 'name' | 'type' | 'createdAt'>, SQL> = {
-  usersCount: sql`s.users_count`,
-  subOrganizationsCount: sql`s.sub_organizations_count`,
-  credits: sql`coalesce(s.shared, 0) + coalesce(s.protected, 0)`,
-};
-
-/** The summary columns of CONTRACT §4 for each row of `base` (a relation of organizations named `o`). */
+/**
+ * The summary columns of CONTRACT §4 for each row of `base` (a relation of organizations named `o`).
+ * The counts are kept by triggers (migration 0006), the pools by the credit journal; the owner is an
+ * index probe per row.
+ */
 function summarise(base: SQL) {
   return sql`
-    select o.id, o.name, o.type, o.phone_number, o.parent_id, o.created_at,
+    select o.id, o.name, o.type, o.phone_number, o.parent_id, o.created_at, o.users_count, o.sub_organizations_count,
       owner.name as admin_name, owner.email as admin_email,
-      (select count(*) from memberships m where m.organization_id = o.id) as users_count,
-      (select count(*) from organizations c where c.parent_id = o.id and c.deleted_at is null) as sub_organizations_count,
-      (select balance from credit_accounts a where a.organization_id = o.id and a.kind = 'shared') as shared,
-      (select balance from credit_accounts a where a.organization_id = o.id and a.kind = 'protected') as protected
+      o.shared_credits, o.protected_credits
     from (${base}) o
-    left join memberships om on om.organization_id = o.id and om.role = 'organization_owner'
-    left join users owner on owner.id = om.user_id`;
+    left join lateral (
+      select u.name, u.email from memberships om join users u on u.id = om.user_id
+      where om.organization_id = o.id and om.role = 'organization_owner'
+    ) owner on true`;
 }
 
 /** Summaries of the live organizations picked by `where` (over `o`), by name. */
 export async function selectOrganizationSummaries(db: Tx, where: SQL, options: { limit?: number } = {}) {
   const base = sql`select * from organizations o where o.deleted_at is null and (${where})
     order by o.name, o.id ${options.limit === undefined ? sql`` : sql`limit ${options.limit}`}`;
-  const result = await rows<SummaryRow>(db, sql`select * from (${summarise(base)}) s order by s.name, s.id`);
+  const result = await preparedRows<SummaryRow>(
+    db,
+    sql`select * from (${summarise(base)}) s order by s.name, s.id`,
+  );
   return result.map(toSummary);
 }
 
-/** One page of the live organizations picked by `where`, searched by name and sorted (CONTRACT §1). */
+/**
+ * Where a paginated list of organizations comes from. `from` is a FROM … WHERE … clause giving live
+ * organizations as `o`; `hits` is the cheapest FROM … WHERE … that yields the same rows' `id` and
+ * `name` (on the closure table, its own copies: its indexes serve both the name order and the search);
+ * `total`, when set, counts the unsearched list without scanning it.
+ */
+export interface OrganizationSource {
+  from: SQL;
+  hits: SQL;
+  id: SQL;
+  name: SQL;
+  total?: SQL;
+}
+
+/** Direct children of an organization. */
+export function childrenOf(parentId: string): OrganizationSource {
+  const from = sql`from organizations o where o.parent_id = ${parentId} and o.deleted_at is null`;
+  return {
+    from,
+    hits: from,
+    id: sql`o.id`,
+    name: sql`o.name`,
+    total: sql`select sub_organizations_count from organizations where id = ${parentId}`,
+  };
+}
+
+/** Every live organization (a system admin's search). */
+export function allOrganizations(): OrganizationSource {
+  const from = sql`from organizations o where o.deleted_at is null`;
+  return {
+    from,
+    hits: from,
+    id: sql`o.id`,
+    name: sql`o.name`,
+    total: sql`select coalesce(sum(descendants_count + 1), 0) from organizations
+               where parent_id is null and deleted_at is null`,
+  };
+}
+
+/**
+ * The subtrees of `roots` (none inside another: see `managedScope`), themselves included. Only live
+ * organizations have ancestry rows (a delete removes them).
+ */
+export function subtreesOf(roots: string[]): OrganizationSource {
+  if (roots.length === 0) {
+    const none = sql`from organizations o where false`;
+    return { from: none, hits: none, id: sql`o.id`, name: sql`o.name`, total: sql`select 0` };
+  }
+  const isUnder = rootCondition(sql`c.ancestor_id`, roots);
+  return {
+    from: sql`from organization_closure c join organizations o on o.id = c.descendant_id where ${isUnder}`,
+    hits: sql`from organization_closure c where ${isUnder}`,
+    id: sql`c.descendant_id`,
+    name: sql`c.name`,
+    total: sql`select coalesce(sum(descendants_count + 1), 0) from organizations where ${rootCondition(sql`id`, roots)}`,
+  };
+}
+
+/**
+ * `column` is one of `roots`, as parameters. One root (the usual case) is an equality, so that an index
+ * on (ancestor_id, name) also gives the name order; the statement's text depends only on how many roots.
+ */
+export function rootCondition(column: SQL, roots: string[]): SQL {
+  if (roots.length === 1) return sql`${column} = ${roots[0]}::uuid`;
+  return sql`${column} in (${sql.join(
+    roots.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  )})`;
+}
+
+const SORT_COLUMNS: Record<Exclude<OrganizationSortKey, 'name' | 'credits'>, string> = {
+  type: 'type',
+  createdAt: 'created_at',
+  usersCount: 'users_count',
+  subOrganizationsCount: 'sub_organizations_count',
+};
+
+/** The value a list is sorted by (other than name), over organizations or their summary rows named `alias`. */
+function sortValue(alias: 'o' | 'p', key: Exclude<OrganizationSortKey, 'name'>): string {
+  if (key === 'credits') return `(${alias}.shared_credits + ${alias}.protected_credits)`;
+  return `${alias}.${SORT_COLUMNS[key]}`;
+}
+
+/**
+ * One page of a list of organizations, searched by name and sorted (CONTRACT §1), and its total: one
+ * query. Unsearched, the page is read in index order and the total comes from the counters; searched,
+ * the matches are found first (trigram indexes), counted, and the page is cut from them. Either way the
+ * owner is looked up for the page's rows only. Ties are broken by name and id (ascending under credits).
+ */
 export async function pageOrganizationSummaries(
   db: Tx,
-  where: SQL,
+  source: OrganizationSource,
   query: PaginationQuery<OrganizationSortKey>,
 ): Promise<{ data: OrganizationSummary[]; total: number }> {
-  const filter = sql`o.deleted_at is null and (${where})
-    ${query.search.trim() ? sql`and o.name ilike ${containsPattern(query.search)}` : sql``}`;
-  const direction = query.order === 'desc' ? sql`desc` : sql`asc`;
-  const offset = (query.page - 1) * query.limit;
-  const column = COLUMN_KEYS[query.key];
-  const [counted] = await rows<{ total: number | string }>(
-    db,
-    sql`select count(*) as total from organizations o where ${filter}`,
-  );
-  const total = Number(counted?.total ?? 0);
-  if (total === 0 || offset >= total) return { data: [], total };
+  const search = query.search.trim();
+  const dir = query.order === 'desc' ? sql`desc` : sql`asc`;
+  const tieDir = query.key === 'credits' ? sql`asc` : dir;
+  const window = sql`limit ${query.limit} offset ${(query.page - 1) * query.limit}`;
+  const sortBy = query.key === 'name' ? null : sql.raw(sortValue('o', query.key));
 
-  let page: SummaryRow[];
-  if (column) {
-    const base = sql`select * from organizations o where ${filter}
-      order by ${column.inner} ${direction}, o.id ${direction} limit ${query.limit} offset ${offset}`;
-    page = await rows<SummaryRow>(
-      db,
-      sql`select * from (${summarise(base)}) s order by ${column.outer} ${direction}, s.id ${direction}`,
-    );
+  let prefix = sql``;
+  let total: SQL;
+  let base: SQL; // the page's organizations, as `o`
+  if (search) {
+    // A materialized CTE: the matches come from the trigram index, never from walking the name order.
+    prefix = sql`with hits as materialized (
+      select ${source.id} as id, ${source.name} as name ${source.hits}
+        and ${source.name} ilike ${containsPattern(search)})`;
+    total = sql`select count(*) from hits`;
+    base = sortBy
+      ? sql`select o.* from hits h join organizations o on o.id = h.id
+            order by ${sortBy} ${dir}, h.name ${tieDir}, h.id ${tieDir} ${window}`
+      : sql`select o.* from (select * from hits order by name ${dir}, id ${dir} ${window}) h
+            join organizations o on o.id = h.id`;
   } else {
-    const expression = COMPUTED_KEYS[query.key as keyof typeof COMPUTED_KEYS];
-    const base = sql`select * from organizations o where ${filter}`;
-    page = await rows<SummaryRow>(
-      db,
-      sql`select * from (${summarise(base)}) s order by ${expression} ${direction}, s.name asc, s.id asc
-          limit ${query.limit} offset ${offset}`,
-    );
+    total = source.total ?? sql`select count(*) ${source.hits}`;
+    base = sql`select o.* ${source.from}
+      order by ${sortBy ? sql`${sortBy} ${dir},` : sql``} ${source.name} ${tieDir}, ${source.id} ${tieDir} ${window}`;
   }
-  return { data: page.map(toSummary), total };
+  const [result] = await rowsForSearch(search)<{ total: number | string | null; data: SummaryRow[] | null }>(
+    db,
+    sql`${prefix}
+        select (${total}) as total,
+          (select coalesce(json_agg(p order by ${pageOrder(query.key, query.order)}), '[]'::json)
+           from (${summarise(base)}) p) as data`,
+  );
+  return { data: (result?.data ?? []).map(toSummary), total: Number(result?.total ?? 0) };
+}
+
+/** The page's order again over its summary rows `p`: the sort key, then name and id. */
+function pageOrder(key: OrganizationSortKey, order: 'asc' | 'desc'): SQL {
+  if (key === 'name') return sql.raw(`p.name ${order}, p.id ${order}`);
+  const tie = key === 'credits' ? 'asc' : order;
+  return sql.raw(`${sortValue('p', key)} ${order}, p.name ${tie}, p.id ${tie}`);
 }
 
 function toSummary(row: SummaryRow): OrganizationSummary {
@@ -102,33 +194,31 @@ function toSummary(row: SummaryRow): OrganizationSummary {
     adminEmail: row.admin_email,
     usersCount: Number(row.users_count),
     subOrganizationsCount: Number(row.sub_organizations_count),
-    credits: { shared: Number(row.shared ?? 0), protected: Number(row.protected ?? 0) },
+    credits: { shared: Number(row.shared_credits), protected: Number(row.protected_credits) },
   };
 }
 
-/** Organizations where the user holds owner or admin directly: the roots of what it sees. */
-export async function managedRoots(db: Tx, userId: string): Promise<string[]> {
-  const found = await rows<{ organization_id: string }>(
-    db,
-    sql`select organization_id from memberships
-        where user_id = ${userId} and role in ('organization_owner', 'organization_admin')`,
-  );
-  return found.map((r) => r.organization_id);
-}
-
 /**
- * `o` lies in the subtree of one of `roots`. The ids go in as literals so the planner sees how many
- * descendants a root has (a district has tens of thousands) and picks a hash join over the search hits.
+ * Organizations where the user holds owner or admin directly, leaving out those inside another of them:
+ * the roots of what it sees, each subtree once; and how many organizations those subtrees hold.
  */
-export function inSubtreesOf(roots: string[]): SQL {
-  if (roots.length === 0) return sql`false`;
-  return sql`o.id in (select c.descendant_id from organization_closure c where c.ancestor_id in (${uuidLiterals(roots)}))`;
-}
-
-/** Ids from the database written inline (not as parameters), for the planner's statistics. */
-export function uuidLiterals(ids: string[]): SQL {
-  return sql.join(
-    ids.map((id) => sql.raw(`'${id.replace(/[^0-9a-f-]/gi, '')}'::uuid`)),
-    sql`, `,
+export async function managedScope(
+  db: Tx,
+  userId: string,
+): Promise<{ roots: string[]; organizations: number }> {
+  const found = await preparedRows<{ organization_id: string; size: number | string }>(
+    db,
+    sql`select m.organization_id, o.descendants_count + 1 as size from memberships m
+        join organizations o on o.id = m.organization_id
+        where m.user_id = ${userId} and m.role in ('organization_owner', 'organization_admin')
+          and not exists (
+            select 1 from organization_closure c
+            join memberships above on above.organization_id = c.ancestor_id
+            where c.descendant_id = m.organization_id and c.depth > 0 and above.user_id = ${userId}
+              and above.role in ('organization_owner', 'organization_admin'))`,
   );
+  return {
+    roots: found.map((r) => r.organization_id),
+    organizations: found.reduce((sum, r) => sum + Number(r.size), 0),
+  };
 }

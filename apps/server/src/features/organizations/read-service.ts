@@ -2,10 +2,10 @@ import type { OrganizationSortKey } from '@allot/domain/organizations';
 import { buildPagination, type PaginationQuery } from '@allot/domain/pagination';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { rows } from '../../db/rows';
+import { preparedRows } from '../../db/prepared-rows';
 import type { AuthUser } from '../auth/sessions';
 import { requireOrganizationAccess } from './access';
-import { inSubtreesOf, managedRoots, pageOrganizationSummaries } from './queries';
+import { allOrganizations, childrenOf, managedScope, pageOrganizationSummaries, subtreesOf } from './queries';
 
 /** Direct children of an organization, paginated (CONTRACT §4). */
 export async function listSubOrganizations(
@@ -15,7 +15,7 @@ export async function listSubOrganizations(
   query: PaginationQuery<OrganizationSortKey>,
 ) {
   await requireOrganizationAccess(db, user, id);
-  const { data, total } = await pageOrganizationSummaries(db, sql`o.parent_id = ${id}`, query);
+  const { data, total } = await pageOrganizationSummaries(db, childrenOf(id), query);
   return { data, pagination: buildPagination(query, total) };
 }
 
@@ -25,15 +25,17 @@ export async function searchOrganizations(
   user: AuthUser,
   query: PaginationQuery<OrganizationSortKey>,
 ) {
-  const where = user.isSystemAdmin ? sql`true` : inSubtreesOf(await managedRoots(db, user.userId));
-  const { data, total } = await pageOrganizationSummaries(db, where, query);
+  const source = user.isSystemAdmin
+    ? allOrganizations()
+    : subtreesOf((await managedScope(db, user.userId)).roots);
+  const { data, total } = await pageOrganizationSummaries(db, source, query);
   return { data, pagination: buildPagination(query, total) };
 }
 
 /** Ancestors from the root down to the parent. */
 export async function getParentOrganizations(db: Db, user: AuthUser, id: string) {
   await requireOrganizationAccess(db, user, id);
-  return rows<{ id: string; name: string }>(
+  return preparedRows<{ id: string; name: string }>(
     db,
     sql`select o.id, o.name from organization_closure c join organizations o on o.id = c.ancestor_id
         where c.descendant_id = ${id} and c.depth > 0 order by c.depth desc`,
@@ -43,21 +45,18 @@ export async function getParentOrganizations(db: Db, user: AuthUser, id: string)
 /** The two pools, the credits held by the organization's members, and the pools of its whole subtree below it. */
 export async function getOrganizationCredits(db: Db, user: AuthUser, id: string) {
   await requireOrganizationAccess(db, user, id);
-  const [row] = await rows<{
+  const [row] = await preparedRows<{
     shared: string | number;
     protected: string | number;
     users: string | number;
     sub: string | number;
   }>(
     db,
-    sql`select
-      coalesce((select balance from credit_accounts where organization_id = ${id} and kind = 'shared'), 0) as shared,
-      coalesce((select balance from credit_accounts where organization_id = ${id} and kind = 'protected'), 0) as protected,
+    // The pools and the pools below are kept on the organization by the credit journal.
+    sql`select o.shared_credits as shared, o.protected_credits as protected, o.subtree_credits as sub,
       coalesce((select sum(a.balance) from memberships m join credit_accounts a on a.user_id = m.user_id
-                where m.organization_id = ${id}), 0) as users,
-      coalesce((select sum(a.balance) from organization_closure c
-                join credit_accounts a on a.organization_id = c.descendant_id
-                where c.ancestor_id = ${id} and c.depth > 0), 0) as sub`,
+                where m.organization_id = o.id), 0) as users
+    from organizations o where o.id = ${id}`,
   );
   return {
     shared: Number(row?.shared ?? 0),

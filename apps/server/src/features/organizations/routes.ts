@@ -16,6 +16,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
+import type { MailSettings } from '../mail/public-links';
 import {
   getOrganizationCredits,
   getParentOrganizations,
@@ -30,7 +31,7 @@ const security = [{ bearer: [] }];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const organizationListQuery = paginationQuerySchema(ORGANIZATION_SORT_KEYS);
 
-export function organizationRoutes(db: Db): FastifyPluginAsyncZod {
+export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/organization',
@@ -130,7 +131,7 @@ export function organizationRoutes(db: Db): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const organization = await createOrganization(db, authOf(request), request.body);
+        const organization = await createOrganization(db, authOf(request), request.body, mail);
         return reply.status(201).send(organization);
       },
     );

@@ -7,8 +7,11 @@ import { findOrganizationLicenses } from '../licenses/queries';
 import { requireOrganizationAccess } from './access';
 import { selectOrganizationSummaries } from './queries';
 
-/** The embedded list of children is capped; the paginated sub-organizations call has them all. */
-export const EMBEDDED_SUB_ORGANIZATIONS_LIMIT = 100;
+/**
+ * The embedded list of children is the first page of the sub-organizations table (by name, the
+ * default page size); the paginated sub-organizations call has them all.
+ */
+export const EMBEDDED_SUB_ORGANIZATIONS_LIMIT = 20;
 
 /** Organizations where the caller holds a panel role directly; for a system admin, the roots. */
 export async function listMyOrganizations(db: Db, user: AuthUser): Promise<OrganizationSummary[]> {

@@ -5,10 +5,12 @@ import type { Db, Tx } from '../../db/client';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../auth/sessions';
+import { queueInvitation } from '../auth/verification-service';
 import { organizationPoolAccountId, postCreditTransaction, systemAccountId } from '../credits/journal';
+import type { MailSettings } from '../mail/public-links';
 import { requireOrganizationAccess } from './access';
 import { getOrganization } from './service';
-import { insertOrganization } from './tree';
+import { insertOrganization, renameInTree } from './tree';
 
 const FULL = { licenses: true, subOrganizations: false, credits: true, permissionsAndRole: true };
 
@@ -18,9 +20,14 @@ export const MSG_ROOT_DELETE = 'Only a system admin can delete a top-level organ
 
 /**
  * Creates a root organization (needs create_root_org) or a child (create_child_org on the parent).
- * With adminEmail, that person becomes the owner; a new account is created for an unknown email.
+ * With adminEmail, that person becomes the owner; a new account is created (and invited) for an unknown email.
  */
-export async function createOrganization(db: Db, user: AuthUser, input: CreateOrganizationRequest) {
+export async function createOrganization(
+  db: Db,
+  user: AuthUser,
+  input: CreateOrganizationRequest,
+  mail: MailSettings,
+) {
   const parentId = input.parentOrganizationId || null;
   if (parentId) {
     const access = await requireOrganizationAccess(db, user, parentId, ['create_child_org']);
@@ -46,21 +53,29 @@ export async function createOrganization(db: Db, user: AuthUser, input: CreateOr
       phoneNumber: input.phoneNumber,
       parentId,
     });
-    if (input.adminEmail) await makeOwner(tx, created, input.adminEmail, input.adminName);
+    if (input.adminEmail) await makeOwner(tx, created, input.adminEmail, input.adminName, mail);
     return created;
   });
   return getOrganization(db, user, id, FULL);
 }
 
-async function makeOwner(tx: Tx, organizationId: string, email: string, name: string | undefined) {
+async function makeOwner(
+  tx: Tx,
+  organizationId: string,
+  email: string,
+  name: string | undefined,
+  mail: MailSettings,
+) {
   const fallbackName = name?.trim() || email.split('@')[0] || email;
-  const [owner] = await rows<{ id: string }>(
+  // xmax = 0 only on a row this statement inserted: a new account, which gets an invitation.
+  const [owner] = await rows<{ id: string; created: boolean }>(
     tx,
     sql`insert into users (email, name) values (${email}, ${fallbackName})
         on conflict (lower(email)) do update set updated_at = users.updated_at
-        returning id`,
+        returning id, (xmax = 0) as created`,
   );
   if (!owner) throw new Error('owner upsert returned no row');
+  if (owner.created) await queueInvitation(tx, { userId: owner.id, organizationId }, mail);
   await tx.execute(sql`insert into memberships (user_id, organization_id, role)
     values (${owner.id}, ${organizationId}, 'organization_owner')`);
 }
@@ -72,8 +87,11 @@ export async function updateOrganization(
   input: UpdateOrganizationRequest,
 ) {
   await requireOrganizationAccess(db, user, id, ['update_org']);
-  await db.execute(sql`update organizations set name = ${input.name}, type = ${input.type},
-    phone_number = ${input.phoneNumber}, updated_at = now() where id = ${id} and deleted_at is null`);
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`update organizations set name = ${input.name}, type = ${input.type},
+      phone_number = ${input.phoneNumber}, updated_at = now() where id = ${id} and deleted_at is null`);
+    await renameInTree(tx, id, input.name);
+  });
   return getOrganization(db, user, id, FULL);
 }
 

@@ -4,11 +4,10 @@ import type { Role } from '@allot/domain/roles';
 import type { ORGANIZATION_USER_SORT_KEYS, USER_SEARCH_SORT_KEYS } from '@allot/domain/users';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { rows } from '../../db/rows';
-import { containsPattern } from '../../lib/search';
+import { containsPattern, rowsForSearch } from '../../lib/search';
 import type { AuthUser } from '../auth/sessions';
 import { requireOrganizationAccess } from '../organizations/access';
-import { managedRoots, uuidLiterals } from '../organizations/queries';
+import { managedScope, rootCondition } from '../organizations/queries';
 
 const searchFilter = (search: string): SQL =>
   search.trim()
@@ -26,7 +25,8 @@ export async function listOrganizationUsers(
 ) {
   await requireOrganizationAccess(db, user, organizationId, ['manage_users']);
   const filter = sql`m.organization_id = ${organizationId} ${searchFilter(query.search)}`;
-  const [counted] = await rows<{ total: string | number }>(
+  const run = rowsForSearch(query.search);
+  const [counted] = await run<{ total: string | number }>(
     db,
     sql`select count(*) as total from memberships m join users u on u.id = m.user_id where ${filter}`,
   );
@@ -37,7 +37,7 @@ export async function listOrganizationUsers(
     role: sql`case m.role when 'organization_owner' then 1 when 'organization_admin' then 2 else 3 end`,
     credits: sql`coalesce(a.balance, 0)`,
   };
-  const page = await rows<{
+  const page = await run<{
     id: string;
     name: string;
     email: string;
@@ -72,64 +72,69 @@ export async function listOrganizationUsers(
   };
 }
 
+/** A subtree of at most this many organizations is read member by member when searched (see below). */
+const SCOPE_FIRST_MAX_ORGANIZATIONS = 1_000;
+
 /**
  * Users who belong to an organization in the caller's subtrees (a system admin: every user), each with
- * the visible organizations they belong to.
+ * the visible organizations they belong to. One query: the matching users once, counted, the page cut.
  */
 export async function searchUsers(
   db: Db,
   user: AuthUser,
   query: PaginationQuery<(typeof USER_SEARCH_SORT_KEYS)[number]>,
+  { scopeFirstMaxOrganizations = SCOPE_FIRST_MAX_ORGANIZATIONS } = {},
 ) {
   // The organizations where the caller is owner or admin: their subtrees are what it sees.
-  const roots = user.isSystemAdmin ? [] : await managedRoots(db, user.userId);
-  if (!user.isSystemAdmin && roots.length === 0) return { data: [], pagination: buildPagination(query, 0) };
-  const rootList = uuidLiterals(roots);
+  const scope = user.isSystemAdmin ? null : await managedScope(db, user.userId);
+  if (scope && scope.roots.length === 0) return { data: [], pagination: buildPagination(query, 0) };
   const inScope = (membership: SQL) =>
-    user.isSystemAdmin
-      ? sql`true`
-      : sql`exists (select 1 from organization_closure c
-            where c.descendant_id = ${membership} and c.ancestor_id in (${rootList}))`;
-  // With search text, the trigram indexes find the candidates first and each is checked against the
-  // scope (OFFSET 0 keeps that a per-candidate index probe instead of a join over every membership).
-  // Without it, the candidates are the members of the caller's subtrees.
-  const search = query.search.trim();
-  const candidates = search
-    ? sql`select u.id, u.name, u.email from users u where true ${searchFilter(query.search)}`
-    : user.isSystemAdmin
-      ? sql`select u.id, u.name, u.email from users u`
-      : sql`select u.id, u.name, u.email from users u where u.id in (
-            select m.user_id from memberships m join organization_closure c on c.descendant_id = m.organization_id
-            where c.ancestor_id in (${rootList}))`;
-  const scoped =
-    user.isSystemAdmin || !search
-      ? sql`select * from candidates`
-      : sql`select * from candidates u where exists (select 1 from memberships m
-            where m.user_id = u.id and ${inScope(sql`m.organization_id`)} offset 0)`;
-  const [counted] = await rows<{ total: string | number }>(
-    db,
-    sql`with candidates as materialized (${candidates}) select count(*) as total from (${scoped}) s`,
-  );
-  const total = Number(counted?.total ?? 0);
-  const sortBy = query.key === 'email' ? sql`lower(s.email)` : sql`s.name`;
-  const page = await rows<{
-    id: string;
-    name: string;
-    email: string;
-    organizations: { id: string; name: string; role: Role }[] | null;
+    scope
+      ? sql`exists (select 1 from organization_closure c
+            where c.descendant_id = ${membership} and ${rootCondition(sql`c.ancestor_id`, scope.roots)})`
+      : sql`true`;
+  const search = searchFilter(query.search);
+  // Start from the smaller side. A small subtree (a school) reads its members and filters them; a large
+  // one (a district) asks the trigram indexes for candidates first and checks each against the scope
+  // (OFFSET 0 keeps that a per-candidate index probe instead of a join over every membership).
+  let matches: SQL;
+  if (!scope) {
+    matches = sql`select u.id, u.name, u.email from users u where true ${search}`;
+  } else if (!query.search.trim() || scope.organizations <= scopeFirstMaxOrganizations) {
+    matches = sql`select u.id, u.name, u.email from (
+        select distinct m.user_id from organization_closure c
+        join memberships m on m.organization_id = c.descendant_id
+        where ${rootCondition(sql`c.ancestor_id`, scope.roots)} offset 0) members
+      join users u on u.id = members.user_id where true ${search}`;
+  } else {
+    matches = sql`select u.id, u.name, u.email from users u where true ${search}
+      and exists (select 1 from memberships m where m.user_id = u.id and ${inScope(sql`m.organization_id`)} offset 0)`;
+  }
+  const dir = direction(query.order);
+  const sortBy = (alias: string) =>
+    query.key === 'email' ? sql`lower(${sql.raw(alias)}.email) ${dir}` : sql`${sql.raw(alias)}.name ${dir}`;
+  const [result] = await rowsForSearch(query.search)<{
+    total: string | number;
+    data: {
+      id: string;
+      name: string;
+      email: string;
+      organizations: { id: string; name: string; role: Role }[];
+    }[];
   }>(
     db,
-    sql`with candidates as materialized (${candidates})
-        select s.id, s.name, s.email,
-          (select coalesce(json_agg(json_build_object('id', o.id, 'name', o.name, 'role', m.role) order by o.name), '[]'::json)
-           from memberships m join organizations o on o.id = m.organization_id
-           where m.user_id = s.id and ${inScope(sql`m.organization_id`)}) as organizations
-        from (${scoped}) s
-        order by ${sortBy} ${direction(query.order)}, s.id
-        limit ${query.limit} offset ${(query.page - 1) * query.limit}`,
+    sql`with matches as materialized (${matches})
+        select (select count(*) from matches) as total,
+          (select coalesce(json_agg(p order by ${sortBy('p')}, p.id), '[]'::json) from (
+            select s.id, s.name, s.email,
+              (select coalesce(json_agg(json_build_object('id', o.id, 'name', o.name, 'role', m.role) order by o.name), '[]'::json)
+               from memberships m join organizations o on o.id = m.organization_id
+               where m.user_id = s.id and ${inScope(sql`m.organization_id`)}) as organizations
+            from (select * from matches order by ${sortBy('matches')}, id
+                  limit ${query.limit} offset ${(query.page - 1) * query.limit}) s) p) as data`,
   );
   return {
-    data: page.map((r) => ({ id: r.id, name: r.name, email: r.email, organizations: r.organizations ?? [] })),
-    pagination: buildPagination(query, total),
+    data: result?.data ?? [],
+    pagination: buildPagination(query, Number(result?.total ?? 0)),
   };
 }

@@ -1,16 +1,19 @@
 import { type LoginRequest, loginRequestSchema } from '@allot/domain/auth';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
+import { ResendVerification } from './resend-verification';
 
 interface LoginFormProps {
   onSubmit: (values: LoginRequest) => Promise<void>;
   error: string | null;
+  /** Set when sign-in answered not_verified: the alert offers to resend the verification. */
+  unverifiedEmail?: string | null;
 }
 
-export function LoginForm({ onSubmit, error }: LoginFormProps) {
+export function LoginForm({ onSubmit, error, unverifiedEmail }: LoginFormProps) {
   const {
     register,
     handleSubmit,
@@ -30,7 +33,21 @@ export function LoginForm({ onSubmit, error }: LoginFormProps) {
             icon={<IconAlertCircle aria-hidden="true" />}
             title="Sign in failed"
           >
-            {error}
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{error}</Text>
+              {unverifiedEmail && (
+                <>
+                  <ResendVerification email={unverifiedEmail} />
+                  <Anchor
+                    component={Link}
+                    to={`/register/verify?email=${encodeURIComponent(unverifiedEmail)}`}
+                    size="sm"
+                  >
+                    I have a code
+                  </Anchor>
+                </>
+              )}
+            </Stack>
           </Alert>
         )}
         <TextInput

@@ -1,0 +1,120 @@
+import { CODE_MINUTES, type ResendVerificationRequest, type VerifyEmailRequest } from '@allot/domain/auth';
+import { APP_MSG, MSG } from '@allot/domain/messages';
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { rows } from '../../db/rows';
+import { AppError } from '../../http/app-error';
+import { queueMail } from '../mail/outbox';
+import { type MailSettings, publicLink } from '../mail/public-links';
+import { invitationMail, verificationMail } from './account-mails';
+import { countCodeAttempt, issueCode, mayRequestMail, verifyCode } from './one-time-codes';
+import { hashPassword } from './passwords';
+
+const PURPOSE = 'email_verification';
+
+const verifyLink = (settings: MailSettings, email: string) =>
+  publicLink(settings, '/register/verify', { email });
+
+/**
+ * The invitation of an account an admin created: a verification code (CONTRACT §3: 30 minutes; once it has
+ * expired, /register/verify sends a fresh one) and a mail with the link to /register/verify. Call it in the
+ * transaction that creates the account, so that both happen or neither.
+ */
+export async function queueInvitation(
+  tx: Tx,
+  input: { userId: string; organizationId?: string },
+  settings: MailSettings,
+): Promise<void> {
+  const [user] = await rows<{ email: string; name: string; organization: string | null }>(
+    tx,
+    sql`select u.email, u.name,
+          (select name from organizations where id = ${input.organizationId ?? null}) as organization
+        from users u where u.id = ${input.userId}`,
+  );
+  if (!user) throw new Error(`queueInvitation: no user ${input.userId}`);
+  const { code } = await issueCode(tx, {
+    userId: input.userId,
+    purpose: PURPOSE,
+    lifetimeMinutes: CODE_MINUTES,
+  });
+  await queueMail(
+    tx,
+    invitationMail({
+      to: user.email,
+      name: user.name,
+      code,
+      link: verifyLink(settings, user.email),
+      organizationName: user.organization,
+    }),
+  );
+}
+
+/**
+ * POST /api/auth/verify: a right code marks the email verified and, for an account without a password
+ * (an invitation), sets the one given. Without one it answers `password_required` and keeps the code.
+ */
+export async function verifyEmail(db: Db, input: VerifyEmailRequest, ip: string): Promise<{ success: true }> {
+  const email = input.email.toLowerCase();
+  const attempt = await countCodeAttempt(db, `${PURPOSE}:${email}`, ip);
+  const refused = () => new AppError(400, 'invalid_code', MSG.verificationFailed);
+  const [user] = await rows<{ id: string; has_password: boolean }>(
+    db,
+    sql`select id, password_hash is not null as has_password from users where lower(email) = ${email} limit 1`,
+  );
+  if (!user) throw refused();
+  const codeInput = { userId: user.id, purpose: PURPOSE, code: input.code } as const;
+  if (!(await verifyCode(db, { ...codeInput, consume: false }))) throw refused();
+  if (!user.has_password && !input.password) {
+    await attempt.release();
+    throw new AppError(400, 'password_required', APP_MSG.passwordRequired, {
+      fields: { password: MSG.required },
+    });
+  }
+  const passwordHash = user.has_password || !input.password ? null : await hashPassword(input.password);
+  await db.transaction(async (tx) => {
+    if (!(await verifyCode(tx, { ...codeInput, consume: true }))) throw refused();
+    // coalesce: never replaces a password; verifying is not a way to change one.
+    await tx.execute(sql`update users set email_verified_at = coalesce(email_verified_at, now()),
+      password_hash = coalesce(password_hash, ${passwordHash}), updated_at = now() where id = ${user.id}`);
+  });
+  await attempt.release();
+  return { success: true };
+}
+
+/**
+ * POST /api/auth/verify/resend: the same answer whatever the email. An account that is not verified
+ * yet gets a new code (the old one stops working) in a mail that says whether to choose a password.
+ */
+export async function resendVerification(
+  db: Db,
+  input: ResendVerificationRequest,
+  ip: string,
+  settings: MailSettings,
+): Promise<{ success: true }> {
+  const email = input.email.toLowerCase();
+  if (!(await mayRequestMail(db, 'resend', email, ip))) return { success: true };
+  const [user] = await rows<{ id: string; email: string; name: string; has_password: boolean }>(
+    db,
+    sql`select id, email, name, password_hash is not null as has_password from users
+        where lower(email) = ${email} and email_verified_at is null limit 1`,
+  );
+  if (!user) return { success: true };
+  await db.transaction(async (tx) => {
+    const { code } = await issueCode(tx, {
+      userId: user.id,
+      purpose: PURPOSE,
+      lifetimeMinutes: CODE_MINUTES,
+    });
+    await queueMail(
+      tx,
+      verificationMail({
+        to: user.email,
+        name: user.name,
+        code,
+        link: verifyLink(settings, user.email),
+        needsPassword: !user.has_password,
+      }),
+    );
+  });
+  return { success: true };
+}

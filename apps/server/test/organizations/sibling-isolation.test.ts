@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, type TestApp } from '../support/test-app';
+import { PASSWORD } from '../support/world';
+
+/**
+ * CONTRACT §2: an organization outside the caller's subtrees is 404, never 403. Every call of the API that
+ * names an organization, taken from the OpenAPI document so that a new one is covered when it appears.
+ */
+let t: TestApp;
+let schoolAdmin = '';
+beforeAll(async () => {
+  t = await createTestApp();
+  schoolAdmin = await t.login(t.world.users.schoolAdmin.email, PASSWORD);
+});
+afterAll(() => t.close());
+
+const orgBody = { name: 'Renamed', type: 'school', phoneNumber: '+1 555 000 2222' };
+/** A valid body for each call that takes one, naming the organization `id`. */
+const BODIES: Record<string, (id: string) => object> = {
+  'POST /api/organization/{id}/update': () => orgBody,
+  'POST /api/organization/create': (id) => ({ ...orgBody, parentOrganizationId: id }),
+};
+
+async function organizationCalls() {
+  const docs = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
+    paths: Record<string, Record<string, unknown>>;
+  }>();
+  const calls: { method: 'GET' | 'POST' | 'DELETE'; path: string }[] = [];
+  for (const [path, methods] of Object.entries(docs.paths)) {
+    for (const method of Object.keys(methods)) {
+      const call = { method: method.toUpperCase() as 'GET' | 'POST' | 'DELETE', path };
+      if (path.includes('{id}') && path.startsWith('/api/organization/')) calls.push(call);
+      else if (BODIES[`${call.method} ${path}`]) calls.push(call);
+    }
+  }
+  return calls;
+}
+
+const send = (call: { method: 'GET' | 'POST' | 'DELETE'; path: string }, id: string) =>
+  t.app.inject({
+    method: call.method,
+    url: call.path.replace('{id}', id),
+    headers: bearer(schoolAdmin),
+    ...(call.method === 'POST'
+      ? { payload: (BODIES[`${call.method} ${call.path}`] ?? (() => ({})))(id) }
+      : {}),
+  });
+
+describe('a school admin and its sibling school', () => {
+  it('gets 404 for the sibling school on every call that names an organization', async () => {
+    const calls = await organizationCalls();
+    expect(calls.length).toBeGreaterThanOrEqual(8);
+    for (const call of calls) {
+      const response = await send(call, t.world.orgs.schoolB);
+      expect({ call: `${call.method} ${call.path}`, status: response.statusCode }).toEqual({
+        call: `${call.method} ${call.path}`,
+        status: 404,
+      });
+      expect(response.json()).toMatchObject({ error: 'not_found' });
+    }
+  });
+
+  it('reaches its own school through the same calls (except deleting it, which needs the owner)', async () => {
+    for (const call of await organizationCalls()) {
+      const response = await send(call, t.world.orgs.schoolA);
+      const expected = call.path.endsWith('/delete') ? 403 : call.path.endsWith('/create') ? 201 : 200;
+      expect({ call: `${call.method} ${call.path}`, status: response.statusCode }).toEqual({
+        call: `${call.method} ${call.path}`,
+        status: expected,
+      });
+    }
+  });
+});

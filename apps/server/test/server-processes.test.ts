@@ -1,0 +1,80 @@
+import { execSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type StartedServer, startServer } from '../../../bench/support/server';
+
+const onPostgres = process.env.ALLOT_TEST_DB === 'postgres' && Boolean(process.env.TEST_DATABASE_URL);
+let server: StartedServer | null = null;
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await server?.stop();
+  server = null;
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+/** `npm start`'s server (src/main.ts), once it says it is running. */
+async function start(env: Record<string, string>) {
+  server = await startServer(env);
+  return server;
+}
+
+describe('server processes (WEB_CONCURRENCY)', () => {
+  it.runIf(!onPostgres)('runs one process on the embedded PGlite, and says why', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'allot-processes-'));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    const started = await start({ DATA_DIR: dataDir, WEB_CONCURRENCY: '2', DATABASE_URL: '' });
+    expect(started.output()).toContain('WEB_CONCURRENCY above 1 needs DATABASE_URL');
+    expect(started.output()).toContain('embedded PGlite');
+    expect((await fetch(`${started.url}/api/health`)).status).toBe(200);
+  });
+
+  it.runIf(onPostgres)(
+    'runs two processes on PostgreSQL, prepares the database once, replaces a dead one',
+    async () => {
+      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await admin.connect();
+      const name = `allot_processes_${process.pid}`;
+      await admin.query(`drop database if exists ${name}`);
+      await admin.query(`create database ${name}`);
+      cleanups.push(async () => {
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      });
+      const url = new URL(process.env.TEST_DATABASE_URL ?? '');
+      url.pathname = `/${name}`;
+      const started = await start({ DATABASE_URL: url.toString(), WEB_CONCURRENCY: '2' });
+      expect(started.output()).toContain('PostgreSQL, 2 server processes');
+      // The generated sign-in is printed once, by the process that prepared the database.
+      expect(started.output().match(/A system admin was created/g)).toHaveLength(1);
+      const workers = await admin.query<{ pid: number }>(
+        'select count(distinct pid)::int as pid from pg_stat_activity where datname = $1',
+        [name],
+      );
+      expect(workers.rows[0]?.pid).toBeGreaterThanOrEqual(2);
+      for (let i = 0; i < 6; i++) expect((await fetch(`${started.url}/api/health`)).status).toBe(200);
+
+      // Kill one worker: the supervisor starts another and the port keeps answering.
+      const workerPids = execSync(`pgrep -P ${started.pid}`)
+        .toString()
+        .trim()
+        .split('\n')
+        .map(Number)
+        .filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('main.ts'));
+      expect(workerPids).toHaveLength(2);
+      process.kill(workerPids[0] ?? 0, 'SIGKILL');
+      for (let i = 0; i < 40 && !started.output().includes('starting another'); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(started.output()).toContain('starting another');
+      for (let i = 0; i < 6; i++) expect((await fetch(`${started.url}/api/health`)).status).toBe(200);
+
+      process.kill(started.pid, 'SIGTERM');
+      expect(await started.exited).toBe(0);
+    },
+    60_000,
+  );
+});

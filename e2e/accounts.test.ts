@@ -1,0 +1,274 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { DEMO_PASSWORD } from '../apps/server/src/seed/demo-accounts';
+import { type SmtpCatcher, startSmtpCatcher } from '../apps/server/test/support/smtp-catcher';
+import { failedResource, readSession, screenshot } from './support/browser';
+import { browserSuite, signIn, uniqueName } from './support/suite';
+import './support/context';
+
+const baseUrl = inject('baseUrl');
+const { newPage } = browserSuite(baseUrl);
+
+const OWNER = 'owner@riverside.test';
+const UNVERIFIED = 'pending@hillcrest.test';
+const MSG_FIELDS_DONT_MATCH = "Fields don't match";
+const MSG_CODE_NOT_VERIFIED = 'Reset code could not be verified';
+const MSG_NOT_VERIFIED = 'Your account is not verified, please check your email and verify.';
+
+// A real SMTP server on the port the e2e server sends to (global setup's SMTP_URL).
+let smtp: SmtpCatcher;
+beforeAll(async () => {
+  smtp = await startSmtpCatcher(inject('smtpPort'));
+});
+afterAll(() => smtp?.stop());
+
+const uniqueEmail = (prefix: string) =>
+  `${uniqueName(prefix).replace(/\s+/g, '-').toLowerCase()}@example.test`;
+
+function codeIn(text: string): string {
+  const match = /code: (\d{6})\b/.exec(text);
+  if (!match?.[1]) throw new Error(`no code in the mail:\n${text}`);
+  return match[1];
+}
+
+function linkIn(text: string): string {
+  const match = /https?:\/\/\S+/.exec(text);
+  if (!match) throw new Error(`no link in the mail:\n${text}`);
+  return match[0];
+}
+
+async function api(path: string, body: unknown, token?: string) {
+  const response = await fetch(`${baseUrl}/api${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** A new person who owns a new top-level organization, invited but not signed up (set up through the API). */
+async function invitedOwner(prefix: string) {
+  const admin = await api('/auth/login', { email: inject('adminEmail'), password: inject('adminPassword') });
+  const email = uniqueEmail(prefix);
+  const organization = uniqueName('E2E Mail Academy');
+  const created = await api(
+    '/organization/create',
+    {
+      name: organization,
+      type: 'school',
+      phoneNumber: '555 010 2000',
+      parentOrganizationId: null,
+      adminEmail: email,
+    },
+    String(admin.body.secToken),
+  );
+  expect(created.status).toBe(201);
+  await smtp.waitFor(email, (m) => m.subject.startsWith('You are invited'));
+  return { email, organization };
+}
+
+async function alertText(page: Page): Promise<string> {
+  const alert = page.getByRole('alert');
+  await alert.waitFor();
+  return (await alert.innerText()).trim();
+}
+
+describe('password reset by mail', () => {
+  test('forgot → the mail → its link → code → new password → success → sign in with it', async () => {
+    const { email, organization } = await invitedOwner('reset');
+    const { page, unexpectedErrors } = await newPage();
+
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.waitForURL((url) => url.pathname === '/forgot');
+    await page.getByRole('heading', { name: 'Reset your password', level: 1 }).waitFor();
+    expect(await page.title()).toBe('Reset your password · Allot');
+    await screenshot(page, 'forgot');
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Email', { exact: true }).press('Enter');
+    await page.getByRole('heading', { name: 'Check your email', level: 1 }).waitFor();
+    await screenshot(page, 'forgot-sent');
+
+    const mail = await smtp.waitFor(email, (m) => m.subject === 'Your Allot password reset code');
+    const code = codeIn(mail.text);
+    const link = linkIn(mail.text);
+    expect(link).toMatch(new RegExp(`^${baseUrl}/password/token/[0-9a-f-]{36}/[A-Za-z0-9_-]{43}$`));
+    expect(mail.html).toContain(code);
+
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Enter your reset code', level: 1 }).waitFor();
+    await screenshot(page, 'reset-code');
+    const wrong = code === '000000' ? '111111' : '000000';
+    await page.getByLabel('Reset code').fill(wrong);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    expect(await alertText(page)).toContain(MSG_CODE_NOT_VERIFIED);
+    await screenshot(page, 'reset-code-wrong');
+
+    await page.getByLabel('Reset code').fill(code);
+    await page.getByLabel('Reset code').press('Enter');
+    await page.getByRole('heading', { name: 'Choose a new password', level: 1 }).waitFor();
+    await page.getByLabel('New password', { exact: true }).fill('my-new-password-2026');
+    await page.getByLabel('Repeat new password').fill('my-new-password-2025');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText(MSG_FIELDS_DONT_MATCH, { exact: true }).waitFor();
+    await screenshot(page, 'reset-password-mismatch');
+
+    await page.getByLabel('Repeat new password').fill('my-new-password-2026');
+    await page.getByLabel('Repeat new password').press('Enter');
+    await page.getByRole('heading', { name: 'Your password was changed', level: 1 }).waitFor();
+    await screenshot(page, 'reset-success');
+
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    await signIn(page, email, 'my-new-password-2026');
+    await page.getByRole('banner').getByText(organization).waitFor();
+    expect((await readSession(page))?.userEmail).toBe(email);
+
+    // The code was used up: the link does nothing any more.
+    const again = await api('/auth/password/check', { ...linkParts(link), code });
+    expect(again).toEqual({ status: 400, body: { error: 'invalid_code', message: MSG_CODE_NOT_VERIFIED } });
+    expect(unexpectedErrors(failedResource(400))).toEqual([]);
+  });
+});
+
+function linkParts(link: string) {
+  const [, , , userId, token] = new URL(link).pathname.split('/');
+  return { userId, token };
+}
+
+describe('invitation by mail', () => {
+  test('an owner adds an organization for a new person, who verifies the invitation and is signed in', async () => {
+    const owner = await newPage();
+    await signIn(owner.page, OWNER, DEMO_PASSWORD);
+    await owner.page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Home', exact: true })
+      .click();
+    await owner.page.getByRole('button', { name: 'Add organization' }).click();
+    const dialog = owner.page.getByRole('dialog', { name: 'Add organization' });
+    const name = uniqueName('E2E Invited School');
+    const email = uniqueEmail('invitee');
+    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
+    await dialog.getByRole('combobox', { name: 'Type' }).click();
+    await owner.page.getByRole('option', { name: 'School', exact: true }).click();
+    await dialog.getByRole('textbox', { name: 'Phone number' }).fill('555 010 3000');
+    await dialog.getByRole('combobox', { name: 'Parent organization' }).fill('Riverside');
+    await owner.page.getByRole('option', { name: 'Riverside District', exact: true }).click();
+    await dialog.getByRole('textbox', { name: 'Admin name' }).fill('Ines Invitee');
+    await dialog.getByRole('textbox', { name: 'Admin email' }).fill(email);
+    await dialog.getByRole('button', { name: 'Add organization' }).click();
+    await owner.page.getByRole('banner').getByText(name).waitFor();
+    expect(owner.unexpectedErrors()).toEqual([]);
+
+    const mail = await smtp.waitFor(email);
+    expect(mail.subject).toBe(`You are invited to Allot for ${name}`);
+    expect(mail.text).toContain('Hello Ines Invitee,');
+    const code = codeIn(mail.text);
+    const link = linkIn(mail.text);
+    expect(link).toBe(`${baseUrl}/register/verify?email=${encodeURIComponent(email)}`);
+
+    const { page, unexpectedErrors } = await newPage();
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Verify your email', level: 1 }).waitFor();
+    await expect(page.getByLabel('Email', { exact: true }).inputValue()).resolves.toBe(email);
+    await screenshot(page, 'register-verify');
+    await page.getByLabel('Verification code').fill(code);
+    await page.getByRole('button', { name: 'Verify' }).click();
+
+    await page.getByRole('heading', { name: 'Choose your password', level: 1 }).waitFor();
+    await page.getByLabel('New password', { exact: true }).fill('short');
+    await page.getByLabel('Repeat new password').fill('different');
+    await page.getByRole('button', { name: 'Set password and sign in' }).click();
+    await page.getByText('Password must be at least 10 characters.').waitFor();
+    await page.getByText(MSG_FIELDS_DONT_MATCH, { exact: true }).waitFor();
+    await screenshot(page, 'register-verify-password');
+
+    await page.getByLabel('New password', { exact: true }).fill('ines-password-2026');
+    await page.getByLabel('Repeat new password').fill('ines-password-2026');
+    await page.getByLabel('Repeat new password').press('Enter');
+
+    // Signed in, straight into the one organization the invitee owns.
+    await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
+    await page.getByRole('banner').getByText(name).waitFor();
+    await page.getByRole('banner').getByText('Owner', { exact: true }).waitFor();
+    expect(await readSession(page)).toMatchObject({
+      signedIn: true,
+      userEmail: email,
+      role: 'organization_owner',
+    });
+    await screenshot(page, 'register-verify-signed-in');
+    expect(unexpectedErrors(failedResource(400))).toEqual([]);
+  });
+
+  test('a wrong code shows the spec text; a new code sent from the screen works', async () => {
+    const { email } = await invitedOwner('wrong-code');
+    const { page, unexpectedErrors } = await newPage();
+    await page.goto(`/register/verify?email=${encodeURIComponent(email)}`);
+    await page.getByLabel('Verification code').fill('000000');
+    await page.getByLabel('Verification code').press('Enter');
+    expect(await alertText(page)).toContain('Email verification could not be completed');
+    await screenshot(page, 'register-verify-wrong');
+
+    // A new code from the same screen replaces the invitation's.
+    await page.getByRole('button', { name: 'Send a new code' }).click();
+    await page.getByText('A new code is on its way').waitFor();
+    await screenshot(page, 'register-verify-resent');
+    const mail = await smtp.waitFor(email, (m) => m.subject === 'Your Allot verification code');
+    await page.getByLabel('Verification code').fill(codeIn(mail.text));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: 'Choose your password', level: 1 }).waitFor();
+    expect(unexpectedErrors(failedResource(400))).toEqual([]);
+  });
+});
+
+describe('sign in with an unverified account', () => {
+  test('shows the spec text and resends the verification, whose code verifies the email', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    await page.goto('/login');
+    await page.getByLabel('Email', { exact: true }).fill(UNVERIFIED);
+    await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    expect(await alertText(page)).toContain(MSG_NOT_VERIFIED);
+    await screenshot(page, 'login-not-verified');
+
+    await page.getByRole('button', { name: 'Resend verification email' }).click();
+    await page.getByText('A new code is on its way').waitFor();
+    await screenshot(page, 'login-verification-resent');
+    const mail = await smtp.waitFor(UNVERIFIED, (m) => m.subject === 'Your Allot verification code');
+
+    await page.getByRole('link', { name: 'I have a code' }).click();
+    await page.getByRole('heading', { name: 'Verify your email', level: 1 }).waitFor();
+    await page.getByLabel('Verification code').fill(codeIn(mail.text));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: 'Your email is verified', level: 1 }).waitFor();
+    await screenshot(page, 'register-verify-done');
+
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await signIn(page, UNVERIFIED, DEMO_PASSWORD);
+    await page.getByRole('banner').getByText('Hillcrest High').waitFor();
+    expect(unexpectedErrors(failedResource(403))).toEqual([]);
+  });
+});
+
+describe('signed-out-only screens', () => {
+  test('send a signed-in user home', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    await signIn(page, OWNER, DEMO_PASSWORD);
+    for (const path of [
+      '/forgot',
+      '/password/token/someone/some-token',
+      '/register/verify?email=a%40b.test',
+    ]) {
+      await page.goto(path);
+      await page.waitForURL(
+        (url) =>
+          !['/forgot', '/register/verify'].includes(url.pathname) && !url.pathname.startsWith('/password/'),
+      );
+      await page
+        .getByRole('heading', { name: 'General information', level: 1 })
+        .or(page.getByRole('heading', { name: 'Organizations', level: 1 }))
+        .waitFor();
+    }
+    expect(unexpectedErrors()).toEqual([]);
+  });
+});
