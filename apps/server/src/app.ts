@@ -74,7 +74,7 @@ export async function buildApp({
   const mailSettings: MailSettings = { publicUrl };
   await app.register(authRoutes(db, mailSettings));
   await app.register(organizationRoutes(db, mailSettings));
-  await app.register(userRoutes(db));
+  await app.register(userRoutes(db, mailSettings));
 
   const serveWeb = webDistDir !== undefined && existsSync(path.join(webDistDir, 'index.html'));
   if (serveWeb) {

@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rows } from '../src/db/rows';
 import { insertOrganization } from '../src/features/organizations/tree';
 import { bearer, createTestApp, type TestApp } from './support/test-app';
 import { sessionFor, type World } from './support/world';
@@ -40,6 +42,19 @@ const freshLeaf = (t: TestApp) =>
       parentId: t.world.orgs.schoolA,
     }),
   );
+/** A new teacher of Alpha School A, for the calls that change or remove one person. */
+let lastMember = { userId: '', organizationId: '' };
+const freshMember = async (t: TestApp) => {
+  const [user] = await rows<{ id: string }>(
+    t.db,
+    sql`insert into users (email, name) values (${`member-${Math.random()}@alpha.test`}, 'Member') returning id`,
+  );
+  if (!user) throw new Error('member insert failed');
+  await t.db.execute(sql`insert into memberships (user_id, organization_id, role)
+    values (${user.id}, ${t.world.orgs.schoolA}, 'user')`);
+  lastMember = { userId: user.id, organizationId: t.world.orgs.schoolA };
+  return user.id;
+};
 const orgBody = { name: 'Renamed', type: 'school', phoneNumber: '+1 555 000 2222' };
 
 const MATRIX: Row[] = [
@@ -175,6 +190,69 @@ const MATRIX: Row[] = [
     url: (_w, target) => `/api/organization/${target}/delete`,
     prepare: freshLeaf,
     expect: inAlpha(200, 403),
+  },
+  {
+    method: 'POST',
+    path: '/api/user/create',
+    url: () => '/api/user/create',
+    body: (w, userId) => ({
+      email: `new-${userId ?? 'anonymous'}@alpha.test`,
+      name: 'New Person',
+      organizationId: w.orgs.schoolA,
+      role: 'user',
+    }),
+    expect: inAlpha(201),
+  },
+  {
+    method: 'POST',
+    path: '/api/user/{id}/update',
+    url: (_w, target) => `/api/user/${target}/update`,
+    prepare: freshMember,
+    body: () => ({ name: 'Renamed Person', email: `renamed-${Math.random()}@alpha.test`, locale: 'en-us' }),
+    expect: inAlpha(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/user/{id}/update/role',
+    url: (_w, target) => `/api/user/${target}/update/role`,
+    prepare: freshMember,
+    body: (w) => ({ role: 'organization_admin', organizationId: w.orgs.schoolA }),
+    expect: inAlpha(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/user/update/licenses',
+    url: () => '/api/user/update/licenses',
+    body: (w) => ({ userIds: [w.users.admin.id], licenseId: w.alphaLicenseId, organizationId: w.orgs.alpha }),
+    expect: inAlpha(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/user/remove',
+    url: () => '/api/user/remove',
+    prepare: freshMember,
+    body: () => ({ organizationId: lastMember.organizationId, userIds: [lastMember.userId] }),
+    expect: inAlpha(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/user/bulk/preview',
+    url: () => '/api/user/bulk/preview',
+    body: (w) => ({
+      organizationId: w.orgs.schoolA,
+      users: [{ email: 'p@alpha.test', name: 'P', role: 'user' }],
+    }),
+    expect: inAlpha(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/user/bulk',
+    url: () => '/api/user/bulk',
+    body: (w, userId) => ({
+      organizationId: w.orgs.schoolA,
+      users: [{ email: `bulk-${userId ?? 'anonymous'}@alpha.test`, name: 'Bulk', role: 'user' }],
+    }),
+    expect: inAlpha(200),
   },
 ];
 

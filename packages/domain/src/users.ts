@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MSG } from './messages';
 import { LICENSE_TYPES } from './organizations';
 import { ROLES } from './roles';
 
@@ -24,3 +25,220 @@ export const userSearchItemSchema = z.object({
 export type UserSearchItem = z.infer<typeof userSearchItemSchema>;
 
 export const USER_SEARCH_SORT_KEYS = ['name', 'email'] as const;
+
+/** Roles held in an organization (a membership); `system_admin` belongs to the account, never to one. */
+export const MEMBER_ROLES = ['organization_owner', 'organization_admin', 'user'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+/** Roles a CSV import may give (spec §5): others are skipped with a reason. */
+export const IMPORT_ROLES = ['user', 'organization_admin'] as const;
+
+export const USER_LOCALES = ['en-us'] as const;
+
+const idSchema = z.string({ error: MSG.required }).min(1, MSG.required);
+
+export const emailSchema = z
+  .string({ error: MSG.required })
+  .trim()
+  .min(1, MSG.required)
+  .max(254, MSG.invalidEmail)
+  .refine((v) => isEmail(v), MSG.invalidEmail);
+
+export const userNameSchema = z
+  .string({ error: MSG.required })
+  .trim()
+  .min(1, MSG.required)
+  .max(200, 'Name must be at most 200 characters.');
+
+export function isEmail(value: string): boolean {
+  return z.email().safeParse(value).success;
+}
+
+export const createUserRequestSchema = z.object({
+  email: emailSchema,
+  name: userNameSchema,
+  organizationId: idSchema,
+  role: z.enum(MEMBER_ROLES, { error: MSG.required }),
+  /** The licence whose seat to take; without it, the first licence type with a free seat (CONTRACT §6). */
+  licenseId: z.string().optional(),
+});
+export type CreateUserRequest = z.infer<typeof createUserRequestSchema>;
+
+export const updateUserRequestSchema = z.object({
+  name: userNameSchema,
+  email: emailSchema,
+  locale: z.enum(USER_LOCALES).default('en-us'),
+});
+export type UpdateUserRequest = z.infer<typeof updateUserRequestSchema>;
+
+export const updateUserRoleRequestSchema = z.object({
+  role: z.enum(MEMBER_ROLES, { error: MSG.required }),
+  organizationId: idSchema,
+});
+export type UpdateUserRoleRequest = z.infer<typeof updateUserRoleRequestSchema>;
+
+/** One role change as POST /api/user/{id}/update/role returns them: the user's, and the old owner's. */
+export const roleChangeSchema = z.object({
+  userId: z.string(),
+  organizationId: z.string(),
+  roleName: z.enum(MEMBER_ROLES),
+});
+export type RoleChange = z.infer<typeof roleChangeSchema>;
+
+/** Users one call may act on at once (selection in the table, remove, licence change). */
+export const MAX_USERS_PER_CALL = 1000;
+
+const userIdsSchema = z
+  .array(z.string())
+  .min(1, MSG.required)
+  .max(MAX_USERS_PER_CALL, `At most ${MAX_USERS_PER_CALL} users at once.`);
+
+export const updateUserLicensesRequestSchema = z.object({
+  userIds: userIdsSchema,
+  licenseId: idSchema,
+  organizationId: idSchema,
+});
+export type UpdateUserLicensesRequest = z.infer<typeof updateUserLicensesRequestSchema>;
+
+export const removeUsersRequestSchema = z.object({
+  organizationId: idSchema,
+  userIds: userIdsSchema,
+});
+export type RemoveUsersRequest = z.infer<typeof removeUsersRequestSchema>;
+
+export const removeUsersResponseSchema = z.object({
+  removed: z.array(z.string()),
+  /** Credits the removed users held, now in the organization's shared pool. */
+  creditsReturned: z.number().int(),
+});
+
+/** Rows one import may carry. */
+export const MAX_IMPORT_ROWS = 20_000;
+
+/** A row as the file gave it: checked row by row on the server, so a bad row is skipped, never a 400. */
+export const importRowSchema = z.object({
+  email: z.string().max(1000),
+  name: z.string().max(1000),
+  role: z.string().max(100),
+});
+export type ImportRow = z.infer<typeof importRowSchema>;
+
+export const bulkImportRequestSchema = z.object({
+  organizationId: idSchema,
+  users: z
+    .array(importRowSchema)
+    .min(1, 'The file has no users.')
+    .max(MAX_IMPORT_ROWS, `At most ${MAX_IMPORT_ROWS} users in one import.`),
+});
+export type BulkImportRequest = z.infer<typeof bulkImportRequestSchema>;
+
+export const IMPORT_SKIP_REASONS = [
+  'invalid_email',
+  'missing_name',
+  'invalid_role',
+  'duplicate_in_file',
+  'already_member',
+  'email_taken',
+  'no_free_seat',
+] as const;
+export type ImportSkipReason = (typeof IMPORT_SKIP_REASONS)[number];
+
+export const IMPORT_SKIP_MESSAGE: Record<ImportSkipReason, string> = {
+  invalid_email: 'Invalid e-mail.',
+  missing_name: 'The name is missing.',
+  invalid_role: 'The role must be user or organization_admin.',
+  duplicate_in_file: 'This email is already on an earlier row of the file.',
+  already_member: 'Already a member of this organization.',
+  email_taken: 'This email is already registered to an account in another organization.',
+  no_free_seat: 'No free licence seat was left for this user.',
+};
+
+export const skippedRowSchema = z.object({
+  /** 1-based position in `users` (the file's data rows). */
+  row: z.number().int(),
+  email: z.string(),
+  reason: z.enum(IMPORT_SKIP_REASONS),
+  message: z.string(),
+});
+export type SkippedRow = z.infer<typeof skippedRowSchema>;
+
+/** Seats of the organization's licences: null `free` when it has no licence (nothing is limited). */
+export const importSeatsSchema = z.object({ free: z.number().int().nullable(), needed: z.number().int() });
+
+export const bulkImportResponseSchema = z.object({
+  added: z.array(organizationUserSchema),
+  skipped: z.array(skippedRowSchema),
+  seats: importSeatsSchema,
+});
+export type BulkImportResponse = z.infer<typeof bulkImportResponseSchema>;
+
+/** POST /api/user/bulk/preview: what the import would do, computed by the same rules, nothing written. */
+export const bulkImportPreviewSchema = z.object({
+  toAdd: z.array(
+    z.object({
+      row: z.number().int(),
+      email: z.string(),
+      name: z.string(),
+      role: z.enum(IMPORT_ROLES),
+      licenseType: z.enum(LICENSE_TYPES).nullable(),
+    }),
+  ),
+  skipped: z.array(skippedRowSchema),
+  seats: importSeatsSchema,
+});
+export type BulkImportPreview = z.infer<typeof bulkImportPreviewSchema>;
+
+export interface CheckedImportRow {
+  row: number;
+  email: string;
+  name: string;
+  role: (typeof IMPORT_ROLES)[number];
+}
+
+/**
+ * The rules an import applies to each row without the database: a valid email, a name, an importable
+ * role, and the first row of an email wins. What the database decides (members, seats) comes after.
+ */
+export function checkImportRows(rows: readonly ImportRow[]): {
+  valid: CheckedImportRow[];
+  skipped: SkippedRow[];
+} {
+  const valid: CheckedImportRow[] = [];
+  const skipped: SkippedRow[] = [];
+  const seen = new Set<string>();
+  rows.forEach((input, index) => {
+    const row = index + 1;
+    const email = input.email.trim();
+    const reason = rejectImportRow(input, email, seen);
+    if (reason) {
+      skipped.push({ row, email, reason, message: IMPORT_SKIP_MESSAGE[reason] });
+      return;
+    }
+    const role = input.role.trim().toLowerCase() as CheckedImportRow['role'];
+    valid.push({ row, email, name: input.name.trim(), role });
+  });
+  return { valid, skipped };
+}
+
+function rejectImportRow(input: ImportRow, email: string, seen: Set<string>): ImportSkipReason | null {
+  if (!isEmail(email)) return 'invalid_email';
+  const key = email.toLowerCase();
+  if (seen.has(key)) return 'duplicate_in_file';
+  seen.add(key);
+  const name = input.name.trim();
+  if (!name || name.length > 200) return 'missing_name';
+  if (!(IMPORT_ROLES as readonly string[]).includes(input.role.trim().toLowerCase())) return 'invalid_role';
+  return null;
+}
+
+/** Column names of the import file (spec §3: CSV user rows). */
+export const IMPORT_CSV_COLUMNS = ['email', 'user_name', 'user_role'] as const;
+
+/** An account as POST /api/user/{id}/update answers it. */
+export const userAccountSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  locale: z.string(),
+});
+export type UserAccount = z.infer<typeof userAccountSchema>;

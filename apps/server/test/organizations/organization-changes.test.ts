@@ -1,9 +1,9 @@
-import { MSG } from '@allot/domain/messages';
+import { APP_MSG, MSG } from '@allot/domain/messages';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/rows';
 import { rebuildOrganizationCreditTotals } from '../../src/features/credits/organization-credit-totals';
-import { MSG_HAS_CHILDREN, MSG_ONLY_OWNER_MAKES_OWNER } from '../../src/features/organizations/write-service';
+import { MSG_HAS_CHILDREN } from '../../src/features/organizations/write-service';
 import { bearer, createTestApp, type TestApp } from '../support/test-app';
 import { PASSWORD } from '../support/world';
 
@@ -111,7 +111,7 @@ describe('POST /api/organization/create', () => {
       adminEmail: 'x@y.test',
     });
     expect(response.statusCode).toBe(403);
-    expect(response.json().message).toBe(MSG_ONLY_OWNER_MAKES_OWNER);
+    expect(response.json().message).toBe(APP_MSG.onlyOwnerMakesOwner);
   });
 });
 

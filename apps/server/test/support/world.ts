@@ -79,11 +79,14 @@ export async function createWorld(db: Db) {
         { accountId: await organizationPoolAccountId(tx, alpha, 'protected'), amount: 200 },
       ],
     });
-    await tx.execute(sql`
-      insert into licenses (organization_id, license_type, expire_at, max_users)
-      values (${alpha}, 'chorus', '2030-01-01T00:00:00Z', 25)`);
+    const [licence] = await rows<{ id: string }>(
+      tx,
+      sql`insert into licenses (organization_id, license_type, expire_at, max_users)
+          values (${alpha}, 'chorus', '2030-01-01T00:00:00Z', 25) returning id`,
+    );
+    if (!licence) throw new Error('licence insert failed');
 
-    return { orgs: { alpha, schoolA, annex, schoolB, beta }, users };
+    return { orgs: { alpha, schoolA, annex, schoolB, beta }, users, alphaLicenseId: licence.id };
   });
 }
 

@@ -37,6 +37,28 @@ export async function issueCode(
   return { code, token };
 }
 
+/** issueCode for many users at once (imports): one delete and one insert, a fresh code per user. */
+export async function issueCodes(
+  tx: Tx,
+  input: { userIds: readonly string[]; purpose: CodePurpose; lifetimeMinutes: number },
+): Promise<Map<string, string>> {
+  const codes = new Map<string, string>();
+  if (input.userIds.length === 0) return codes;
+  for (const userId of input.userIds) codes.set(userId, randomInt(0, 1_000_000).toString().padStart(6, '0'));
+  const records = [...codes].map(([userId, code]) => ({
+    user_id: userId,
+    code_hash: hashCode(userId, input.purpose, code).toString('hex'),
+  }));
+  const json = JSON.stringify(records);
+  await tx.execute(sql`delete from one_time_codes where purpose = ${input.purpose}
+    and user_id in (select user_id from json_to_recordset(${json}::json) as x(user_id uuid))`);
+  await tx.execute(sql`
+    insert into one_time_codes (user_id, purpose, code_hash, expires_at)
+    select user_id, ${input.purpose}, code_hash, now() + make_interval(mins => ${input.lifetimeMinutes})
+    from json_to_recordset(${json}::json) as x(user_id uuid, code_hash text)`);
+  return codes;
+}
+
 /**
  * Is this the live code (and token) of the user? A wrong code counts against the code. `consume`
  * deletes a right one: call it in the transaction of the change the code allows, so it is used once.

@@ -4,10 +4,10 @@ import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
-import { queueMail } from '../mail/outbox';
+import { queueMail, queueMails } from '../mail/outbox';
 import { type MailSettings, publicLink } from '../mail/public-links';
 import { invitationMail, verificationMail } from './account-mails';
-import { countCodeAttempt, issueCode, mayRequestMail, verifyCode } from './one-time-codes';
+import { countCodeAttempt, issueCode, issueCodes, mayRequestMail, verifyCode } from './one-time-codes';
 import { hashPassword } from './passwords';
 
 const PURPOSE = 'email_verification';
@@ -25,27 +25,41 @@ export async function queueInvitation(
   input: { userId: string; organizationId?: string },
   settings: MailSettings,
 ): Promise<void> {
-  const [user] = await rows<{ email: string; name: string; organization: string | null }>(
+  await queueInvitations(tx, { userIds: [input.userId], organizationId: input.organizationId }, settings);
+}
+
+/** queueInvitation for many accounts of one organization (imports): a few statements whatever the count. */
+export async function queueInvitations(
+  tx: Tx,
+  input: { userIds: readonly string[]; organizationId?: string },
+  settings: MailSettings,
+): Promise<void> {
+  if (input.userIds.length === 0) return;
+  const people = await rows<{ id: string; email: string; name: string }>(
     tx,
-    sql`select u.email, u.name,
-          (select name from organizations where id = ${input.organizationId ?? null}) as organization
-        from users u where u.id = ${input.userId}`,
+    sql`select id, email, name from users
+        where id in (select value::uuid from json_array_elements_text(${JSON.stringify(input.userIds)}::json))`,
   );
-  if (!user) throw new Error(`queueInvitation: no user ${input.userId}`);
-  const { code } = await issueCode(tx, {
-    userId: input.userId,
+  if (people.length !== new Set(input.userIds).size) throw new Error('queueInvitations: unknown user');
+  const [organization] = input.organizationId
+    ? await rows<{ name: string }>(tx, sql`select name from organizations where id = ${input.organizationId}`)
+    : [];
+  const codes = await issueCodes(tx, {
+    userIds: people.map((p) => p.id),
     purpose: PURPOSE,
     lifetimeMinutes: CODE_MINUTES,
   });
-  await queueMail(
+  await queueMails(
     tx,
-    invitationMail({
-      to: user.email,
-      name: user.name,
-      code,
-      link: verifyLink(settings, user.email),
-      organizationName: user.organization,
-    }),
+    people.map((person) =>
+      invitationMail({
+        to: person.email,
+        name: person.name,
+        code: codes.get(person.id) ?? '',
+        link: verifyLink(settings, person.email),
+        organizationName: organization?.name ?? null,
+      }),
+    ),
   );
 }
 

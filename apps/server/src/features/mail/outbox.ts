@@ -46,6 +46,24 @@ export async function queueMail(tx: Tx, mail: Mail): Promise<string> {
   return row.id;
 }
 
+/** Queues many mails with one statement per chunk (imports): the same guarantee as queueMail. */
+export async function queueMails(tx: Tx, mails: readonly Mail[]): Promise<void> {
+  // Chunks keep one statement's JSON to a few MB.
+  for (let start = 0; start < mails.length; start += 500) {
+    const chunk = mails.slice(start, start + 500).map((m) => ({
+      kind: m.kind,
+      to: m.to,
+      subject: m.subject,
+      text: m.text,
+      html: m.html,
+    }));
+    await tx.execute(sql`insert into mail_outbox (kind, to_address, subject, text_body, html_body)
+      select kind, "to", subject, text, html
+      from json_to_recordset(${JSON.stringify(chunk)}::json)
+        as x(kind text, "to" text, subject text, text text, html text)`);
+  }
+}
+
 export interface ProcessOutboxOptions {
   /** Delay before the next attempt after `attempts` failed ones (tests make it short). */
   retryDelay?: (attempts: number) => number;

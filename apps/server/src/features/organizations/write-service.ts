@@ -1,3 +1,4 @@
+import { APP_MSG } from '@allot/domain/messages';
 import type { CreateOrganizationRequest, UpdateOrganizationRequest } from '@allot/domain/organizations';
 import { ROLE_RANK } from '@allot/domain/roles';
 import { sql } from 'drizzle-orm';
@@ -14,7 +15,6 @@ import { insertOrganization, renameInTree } from './tree';
 
 const FULL = { licenses: true, subOrganizations: false, credits: true, permissionsAndRole: true };
 
-export const MSG_ONLY_OWNER_MAKES_OWNER = 'Only an owner can make someone the owner of an organization.';
 export const MSG_HAS_CHILDREN = 'This organization still has sub-organizations. Delete them first.';
 export const MSG_ROOT_DELETE = 'Only a system admin can delete a top-level organization.';
 
@@ -32,7 +32,7 @@ export async function createOrganization(
   if (parentId) {
     const access = await requireOrganizationAccess(db, user, parentId, ['create_child_org']);
     if (input.adminEmail && ROLE_RANK[access.role] > ROLE_RANK.organization_owner) {
-      throw AppError.forbidden(MSG_ONLY_OWNER_MAKES_OWNER);
+      throw AppError.forbidden(APP_MSG.onlyOwnerMakesOwner);
     }
   } else if (!user.isSystemAdmin) {
     throw AppError.forbidden();

@@ -1,4 +1,3 @@
-import type { LicenseType } from '@allot/domain/organizations';
 import { buildPagination, type PaginationQuery } from '@allot/domain/pagination';
 import type { Role } from '@allot/domain/roles';
 import type { ORGANIZATION_USER_SORT_KEYS, USER_SEARCH_SORT_KEYS } from '@allot/domain/users';
@@ -8,6 +7,7 @@ import { containsPattern, rowsForSearch } from '../../lib/search';
 import type { AuthUser } from '../auth/sessions';
 import { requireOrganizationAccess } from '../organizations/access';
 import { managedScope, rootCondition } from '../organizations/queries';
+import { type MemberRow, memberColumns, memberJoins, toOrganizationUser } from './queries';
 
 const searchFilter = (search: string): SQL =>
   search.trim()
@@ -37,37 +37,15 @@ export async function listOrganizationUsers(
     role: sql`case m.role when 'organization_owner' then 1 when 'organization_admin' then 2 else 3 end`,
     credits: sql`coalesce(a.balance, 0)`,
   };
-  const page = await run<{
-    id: string;
-    name: string;
-    email: string;
-    locale: string;
-    role: Role;
-    credits: string | number | null;
-    license_id: string | null;
-    license_type: LicenseType | null;
-  }>(
+  const page = await run<MemberRow>(
     db,
-    sql`select u.id, u.name, u.email, u.locale, m.role, coalesce(a.balance, 0) as credits,
-          l.id as license_id, l.license_type
-        from memberships m
-        join users u on u.id = m.user_id
-        left join credit_accounts a on a.user_id = u.id
-        left join licenses l on l.id = m.license_id
+    sql`select ${memberColumns} from memberships m ${memberJoins}
         where ${filter}
         order by ${sortBy[query.key]} ${direction(query.order)}, u.id
         limit ${query.limit} offset ${(query.page - 1) * query.limit}`,
   );
   return {
-    data: page.map((r) => ({
-      id: r.id,
-      name: r.name,
-      email: r.email,
-      locale: r.locale,
-      role: r.role,
-      credits: Number(r.credits ?? 0),
-      licence: r.license_id && r.license_type ? { id: r.license_id, licenseType: r.license_type } : null,
-    })),
+    data: page.map(toOrganizationUser),
     pagination: buildPagination(query, total),
   };
 }

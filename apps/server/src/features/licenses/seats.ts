@@ -1,0 +1,61 @@
+import { LICENSE_TYPES, type LicenseType } from '@allot/domain/organizations';
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import { rows } from '../../db/rows';
+
+export interface SeatLicense {
+  id: string;
+  licenseType: LicenseType;
+  maxUsers: number;
+  usedSeats: number;
+}
+
+/**
+ * The organization's licences with their seats in use, locked until the transaction ends: every change of
+ * seats in one organization takes these locks first, so two imports cannot both count the same free seat.
+ * In the order seats are handed out: the types' order of CONTRACT §7.
+ */
+export async function lockOrganizationSeats(tx: Tx, organizationId: string): Promise<SeatLicense[]> {
+  const locked = await rows<{ id: string; license_type: LicenseType; max_users: number }>(
+    tx,
+    sql`select id, license_type, max_users from licenses where organization_id = ${organizationId}
+        order by id for update`,
+  );
+  if (locked.length === 0) return [];
+  const used = await rows<{ license_id: string; used: string | number }>(
+    tx,
+    sql`select license_id, count(*) as used from memberships
+        where organization_id = ${organizationId} and license_id is not null group by license_id`,
+  );
+  const usedBy = new Map(used.map((u) => [u.license_id, Number(u.used)]));
+  return locked
+    .map((l) => ({
+      id: l.id,
+      licenseType: l.license_type,
+      maxUsers: Number(l.max_users),
+      usedSeats: usedBy.get(l.id) ?? 0,
+    }))
+    .sort((a, b) => LICENSE_TYPES.indexOf(a.licenseType) - LICENSE_TYPES.indexOf(b.licenseType));
+}
+
+export const freeSeats = (license: SeatLicense) => Math.max(license.maxUsers - license.usedSeats, 0);
+
+/**
+ * Seats for `count` new members (CONTRACT §6): of the preferred licence when one is named, else of the
+ * first licence type with a free seat, then the next. Returns one licence per member, in order, as far as
+ * seats go; an organization without licences gives every member no seat (null) and no limit.
+ */
+export function allocateSeats(
+  licenses: readonly SeatLicense[],
+  count: number,
+  preferredLicenseId?: string,
+): (SeatLicense | null)[] {
+  if (licenses.length === 0) return Array.from({ length: count }, () => null);
+  const pool = preferredLicenseId ? licenses.filter((l) => l.id === preferredLicenseId) : licenses;
+  const seats: SeatLicense[] = [];
+  for (const license of pool) {
+    const take = Math.min(freeSeats(license), count - seats.length);
+    for (let i = 0; i < take; i++) seats.push(license);
+  }
+  return seats;
+}

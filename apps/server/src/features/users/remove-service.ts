@@ -1,0 +1,58 @@
+import { APP_MSG } from '@allot/domain/messages';
+import type { RemoveUsersRequest } from '@allot/domain/users';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { rows } from '../../db/rows';
+import { AppError } from '../../http/app-error';
+import type { AuthUser } from '../auth/sessions';
+import { organizationPoolAccountId, postCreditTransaction } from '../credits/journal';
+import { requireOrganizationAccess } from '../organizations/access';
+import { lockMembers, requireNotAbove } from './member-guards';
+import { lockOrganization } from './role-service';
+
+/**
+ * POST /api/user/remove (CONTRACT §6): ends these memberships, which frees their seats, and moves the
+ * credits the users hold into the organization's shared pool, logged, in one transaction. The owner stays
+ * until another member is made owner. The accounts stay (the journal names them; they may join again).
+ */
+export async function removeUsers(db: Db, user: AuthUser, input: RemoveUsersRequest) {
+  const access = await requireOrganizationAccess(db, user, input.organizationId, ['manage_users']);
+  return db.transaction(async (tx) => {
+    const organization = await lockOrganization(tx, input.organizationId);
+    const members = await lockMembers(tx, input.organizationId, input.userIds);
+    requireNotAbove(access.role, members);
+    if (members.some((m) => m.role === 'organization_owner')) {
+      throw new AppError(422, 'business_rule', APP_MSG.ownerCannotBeRemoved);
+    }
+    const userIds = members.map((m) => m.userId);
+    const shared = await organizationPoolAccountId(tx, input.organizationId, 'shared');
+    // Every account of the move locked in id order before reading the balances: the whole balance moves.
+    const accounts = await rows<{ id: string; user_id: string | null; balance: string | number }>(
+      tx,
+      sql`select id, user_id, balance from credit_accounts
+          where id = ${shared}
+             or user_id in (select value::uuid from json_array_elements_text(${JSON.stringify(userIds)}::json))
+          order by id for update`,
+    );
+    const held = accounts.filter((a) => a.user_id !== null && Number(a.balance) > 0);
+    const creditsReturned = held.reduce((sum, a) => sum + Number(a.balance), 0);
+    if (creditsReturned > 0) {
+      const names = members.filter((m) => held.some((a) => a.user_id === m.userId)).map((m) => m.name);
+      await postCreditTransaction(tx, {
+        action: 'reclaim_users',
+        actorId: user.userId,
+        description:
+          names.length === 1
+            ? `${names[0]} was removed from ${organization.name}: their credits went back to the shared pool`
+            : `${names.length} users were removed from ${organization.name}: their credits went back to the shared pool`,
+        lines: [
+          ...held.map((a) => ({ accountId: a.id, amount: -Number(a.balance) })),
+          { accountId: shared, amount: creditsReturned },
+        ],
+      });
+    }
+    await tx.execute(sql`delete from memberships where organization_id = ${input.organizationId}
+      and user_id in (select value::uuid from json_array_elements_text(${JSON.stringify(userIds)}::json))`);
+    return { removed: userIds, creditsReturned };
+  });
+}

@@ -1,0 +1,71 @@
+import { APP_MSG } from '@allot/domain/messages';
+import type { RoleChange, UpdateUserRoleRequest } from '@allot/domain/users';
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { rows } from '../../db/rows';
+import { AppError } from '../../http/app-error';
+import type { AuthUser } from '../auth/sessions';
+import { requireOrganizationAccess } from '../organizations/access';
+import { lockMembers, requireAssignable, requireNotAbove } from './member-guards';
+
+/**
+ * Makes a member the owner: the current owner (if another) becomes an admin first (one owner per
+ * organization). Call with the organization row locked, so that two transfers do not cross.
+ */
+export async function transferOwnership(
+  tx: Tx,
+  organizationId: string,
+  userId: string,
+): Promise<RoleChange[]> {
+  const demoted = await rows<{ user_id: string }>(
+    tx,
+    sql`update memberships set role = 'organization_admin', updated_at = now()
+        where organization_id = ${organizationId} and role = 'organization_owner' and user_id <> ${userId}
+        returning user_id`,
+  );
+  await tx.execute(sql`update memberships set role = 'organization_owner', updated_at = now()
+    where organization_id = ${organizationId} and user_id = ${userId}`);
+  return [
+    { userId, organizationId, roleName: 'organization_owner' },
+    ...demoted.map((d) => ({ userId: d.user_id, organizationId, roleName: 'organization_admin' as const })),
+  ];
+}
+
+/** Locks the organization row against deletion and crossing role changes; `404` when it is gone. */
+export async function lockOrganization(tx: Tx, organizationId: string): Promise<{ name: string }> {
+  const [org] = await rows<{ name: string }>(
+    tx,
+    sql`select name from organizations where id = ${organizationId} and deleted_at is null for update`,
+  );
+  if (!org) throw AppError.notFound();
+  return org;
+}
+
+/**
+ * POST /api/user/{id}/update/role (CONTRACT §2): needs assign_roles; roles up to the caller's own;
+ * owner only from an owner; the owner's own role changes only by a transfer. Answers every change made.
+ */
+export async function updateUserRole(
+  db: Db,
+  user: AuthUser,
+  userId: string,
+  input: UpdateUserRoleRequest,
+): Promise<RoleChange[]> {
+  const access = await requireOrganizationAccess(db, user, input.organizationId, ['assign_roles']);
+  requireAssignable(access.role, input.role);
+  return db.transaction(async (tx) => {
+    await lockOrganization(tx, input.organizationId);
+    const [member] = await lockMembers(tx, input.organizationId, [userId]);
+    if (!member) throw AppError.notFound();
+    requireNotAbove(access.role, [member]);
+    const unchanged = [{ userId, organizationId: input.organizationId, roleName: member.role }];
+    if (member.role === input.role) return unchanged;
+    if (member.role === 'organization_owner') {
+      throw new AppError(422, 'business_rule', APP_MSG.ownerRoleChanges);
+    }
+    if (input.role === 'organization_owner') return transferOwnership(tx, input.organizationId, userId);
+    await tx.execute(sql`update memberships set role = ${input.role}, updated_at = now()
+      where organization_id = ${input.organizationId} and user_id = ${userId}`);
+    return [{ userId, organizationId: input.organizationId, roleName: input.role }];
+  });
+}

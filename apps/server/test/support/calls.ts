@@ -1,0 +1,17 @@
+import { bearer, type TestApp } from './test-app';
+import type { World } from './world';
+import { PASSWORD } from './world';
+
+type Who = keyof World['users'];
+
+/** Signs in the given people of the test world once and calls the API as any of them. */
+export async function signedInCalls(t: TestApp, people: readonly Who[]) {
+  const tokens = new Map<Who, string>();
+  for (const who of people) tokens.set(who, await t.login(t.world.users[who].email, PASSWORD));
+  const headers = (who: Who) => bearer(tokens.get(who) ?? 'not-signed-in');
+  return {
+    post: (who: Who, url: string, payload: object) =>
+      t.app.inject({ method: 'POST', url, headers: headers(who), payload }),
+    get: (who: Who, url: string) => t.app.inject({ method: 'GET', url, headers: headers(who) }),
+  };
+}

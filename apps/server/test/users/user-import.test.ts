@@ -1,0 +1,151 @@
+import { MSG } from '@allot/domain/messages';
+import { IMPORT_SKIP_MESSAGE } from '@allot/domain/users';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rows } from '../../src/db/rows';
+import { signedInCalls } from '../support/calls';
+import { mailsTo } from '../support/outbox';
+import { createTestApp, type TestApp } from '../support/test-app';
+
+let t: TestApp;
+let api: Awaited<ReturnType<typeof signedInCalls>>;
+beforeAll(async () => {
+  t = await createTestApp();
+  api = await signedInCalls(t, ['owner', 'admin', 'schoolAdmin', 'betaOwner']);
+});
+afterAll(() => t.close());
+
+const licenceFor = async (organizationId: string, seats: number) => {
+  await t.db.execute(sql`insert into licenses (organization_id, license_type, expire_at, max_users)
+    values (${organizationId}, 'chorus', now() + interval '1 year', ${seats})`);
+};
+const seatsUsed = async (organizationId: string) =>
+  Number(
+    (
+      await rows<{ used: string }>(
+        t.db,
+        sql`select count(*) as used from memberships where organization_id = ${organizationId} and license_id is not null`,
+      )
+    )[0]?.used,
+  );
+
+describe('POST /api/user/bulk', () => {
+  it('adds the good rows, explains every skipped one, and the preview said so beforehand', async () => {
+    const users = [
+      { email: 'ann@import.test', name: 'Ann', role: 'user' },
+      { email: 'ANN@import.test', name: 'Ann Again', role: 'user' },
+      { email: 'bob@import.test', name: 'Bob', role: 'organization_owner' },
+      { email: 'not an email', name: 'Nobody', role: 'user' },
+      { email: 'teacher@school-a.test', name: 'Tia', role: 'user' },
+      { email: 'owner@beta.test', name: 'Bo', role: 'user' },
+      { email: 'cid@import.test', name: ' ', role: 'user' },
+      { email: ' dee@import.test ', name: 'Dee', role: 'Organization_Admin' },
+    ];
+    const body = { organizationId: t.world.orgs.schoolA, users };
+    const preview = await api.post('schoolAdmin', '/api/user/bulk/preview', body);
+    expect(preview.statusCode).toBe(200);
+    const expectedSkipped = [
+      [2, 'duplicate_in_file'],
+      [3, 'invalid_role'],
+      [4, 'invalid_email'],
+      [5, 'already_member'],
+      [6, 'email_taken'],
+      [7, 'missing_name'],
+    ].map(([row, reason]) => ({
+      row,
+      email: users[(row as number) - 1]?.email.trim(),
+      reason,
+      message: IMPORT_SKIP_MESSAGE[reason as keyof typeof IMPORT_SKIP_MESSAGE],
+    }));
+    expect(preview.json()).toEqual({
+      toAdd: [
+        { row: 1, email: 'ann@import.test', name: 'Ann', role: 'user', licenseType: null },
+        { row: 8, email: 'dee@import.test', name: 'Dee', role: 'organization_admin', licenseType: null },
+      ],
+      skipped: expectedSkipped,
+      seats: { free: null, needed: 2 },
+    });
+    expect(await mailsTo(t.db, 'ann@import.test')).toEqual([]);
+
+    const response = await api.post('schoolAdmin', '/api/user/bulk', body);
+    expect(response.statusCode).toBe(200);
+    const result = response.json();
+    expect(result.added.map((u: { email: string; role: string }) => [u.email, u.role])).toEqual([
+      ['ann@import.test', 'user'],
+      ['dee@import.test', 'organization_admin'],
+    ]);
+    expect(result.skipped).toEqual(expectedSkipped);
+    expect((await mailsTo(t.db, 'dee@import.test')).map((m) => m.kind)).toEqual(['invitation']);
+
+    const again = await api.post('schoolAdmin', '/api/user/bulk', body);
+    expect(again.json().added).toEqual([]);
+    expect(
+      again.json().skipped.filter((s: { reason: string }) => s.reason === 'already_member'),
+    ).toHaveLength(3);
+  });
+
+  it('stops at the seat limit with the spec’s 402 text; the rows added stay', async () => {
+    const { schoolB } = t.world.orgs;
+    await licenceFor(schoolB, 3);
+    const users = Array.from({ length: 5 }, (_, i) => ({
+      email: `seat-${i}@import.test`,
+      name: `Seat ${i}`,
+      role: 'user',
+    }));
+    const preview = await api.post('owner', '/api/user/bulk/preview', { organizationId: schoolB, users });
+    expect(preview.json().seats).toEqual({ free: 3, needed: 5 });
+    expect(preview.json().skipped.map((s: { row: number; reason: string }) => [s.row, s.reason])).toEqual([
+      [4, 'no_free_seat'],
+      [5, 'no_free_seat'],
+    ]);
+
+    const response = await api.post('owner', '/api/user/bulk', { organizationId: schoolB, users });
+    expect(response.statusCode).toBe(402);
+    const body = response.json();
+    expect(body.error).toBe('seat_limit');
+    expect(body.message).toBe(MSG.bulkLicenceLimit);
+    expect(body.details.added.map((u: { email: string }) => u.email)).toEqual([
+      'seat-0@import.test',
+      'seat-1@import.test',
+      'seat-2@import.test',
+    ]);
+    expect(body.details.skipped.map((s: { email: string }) => s.email)).toEqual([
+      'seat-3@import.test',
+      'seat-4@import.test',
+    ]);
+    expect(await seatsUsed(schoolB)).toBe(3);
+    expect(await rows(t.db, sql`select 1 from users where email = 'seat-4@import.test'`)).toEqual([]);
+  });
+
+  it('two imports at once never hand out more seats than the licence has', async () => {
+    const { annex } = t.world.orgs;
+    await licenceFor(annex, 10);
+    const batch = (prefix: string) =>
+      Array.from({ length: 8 }, (_, i) => ({
+        email: `${prefix}-${i}@import.test`,
+        name: prefix,
+        role: 'user',
+      }));
+    const answers = await Promise.all([
+      api.post('owner', '/api/user/bulk', { organizationId: annex, users: batch('left') }),
+      api.post('admin', '/api/user/bulk', { organizationId: annex, users: batch('right') }),
+    ]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 402]);
+    const added = answers.flatMap((a) => (a.statusCode === 200 ? a.json().added : a.json().details.added));
+    expect(added).toHaveLength(10);
+    expect(await seatsUsed(annex)).toBe(10);
+  });
+
+  it('is 404 for another tenant and 400 for an empty file', async () => {
+    const stranger = await api.post('betaOwner', '/api/user/bulk', {
+      organizationId: t.world.orgs.alpha,
+      users: [{ email: 'x@import.test', name: 'X', role: 'user' }],
+    });
+    expect(stranger.statusCode).toBe(404);
+    const empty = await api.post('owner', '/api/user/bulk', {
+      organizationId: t.world.orgs.alpha,
+      users: [],
+    });
+    expect(empty.statusCode).toBe(400);
+  });
+});
