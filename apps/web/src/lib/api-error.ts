@@ -1,3 +1,5 @@
+import { MSG } from '@allot/domain/messages';
+
 /** A failed API call: the HTTP status plus the error body of CONTRACT §1. */
 export class ApiError extends Error {
   readonly status: number;
@@ -18,4 +20,9 @@ export const NETWORK_ERROR_STATUS = 0;
 
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
+}
+
+/** The text to show for a failed call: the server's message, or the catch-all of the spec. */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : MSG.somethingWentWrong;
 }

@@ -6,10 +6,10 @@ import { useDocumentTitle } from '@mantine/hooks';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
+import { FormAlert } from '../../../components/form-alert';
 import { isApiError } from '../../../lib/api-error';
 import { forgotPassword } from '../api/forgot-password';
 import { AuthCard } from './auth-card';
-import { FormAlert } from './form-alert';
 
 /** /forgot: asks for the email; the answer is the same whether or not it has an account. */
 export function ForgotPasswordScreen() {

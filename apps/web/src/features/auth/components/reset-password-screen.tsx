@@ -3,13 +3,13 @@ import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { FormAlert } from '../../../components/form-alert';
 import { isApiError } from '../../../lib/api-error';
 import { serverFieldErrors } from '../../../lib/form-errors';
 import { checkResetCode } from '../api/check-reset-code';
 import { resetPassword } from '../api/reset-password';
 import { AuthCard } from './auth-card';
 import { CodeForm } from './code-form';
-import { FormAlert } from './form-alert';
 import { NewPasswordForm } from './new-password-form';
 
 type Step = { name: 'code' } | { name: 'password'; code: string } | { name: 'done' };

@@ -1,22 +1,12 @@
-import { MSG } from '@allot/domain/messages';
 import { ORGANIZATION_TYPE_LABEL, type OrganizationSummary } from '@allot/domain/organizations';
 import { ActionIcon, Anchor, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
-import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
+import type { DataTableColumn } from 'mantine-datatable';
 import { Link } from 'react-router';
+import { type PagedTableState, SelectablePagedTable } from '../../../components/selectable-paged-table';
 import { formatCount } from '../../../lib/format';
 
-interface SubOrganizationsTableProps {
-  records: OrganizationSummary[];
-  totalRecords: number;
-  page: number;
-  pageSize: number;
-  onPageChange: (page: number) => void;
-  sortStatus: DataTableSortStatus<OrganizationSummary>;
-  onSortStatusChange: (status: DataTableSortStatus<OrganizationSummary>) => void;
-  selected: OrganizationSummary[];
-  onSelectedChange: (selected: OrganizationSummary[]) => void;
-  fetching: boolean;
+interface SubOrganizationsTableProps extends PagedTableState<OrganizationSummary> {
   onEdit?: (organization: OrganizationSummary) => void;
   onDelete?: (organization: OrganizationSummary) => void;
 }
@@ -35,20 +25,7 @@ function CreditsCell({ credits }: { credits: OrganizationSummary['credits'] }) {
 }
 
 /** The direct children of an organization: server-side search, sort and pagination. */
-export function SubOrganizationsTable({
-  records,
-  totalRecords,
-  page,
-  pageSize,
-  onPageChange,
-  sortStatus,
-  onSortStatusChange,
-  selected,
-  onSelectedChange,
-  fetching,
-  onEdit,
-  onDelete,
-}: SubOrganizationsTableProps) {
+export function SubOrganizationsTable({ onEdit, onDelete, ...state }: SubOrganizationsTableProps) {
   const columns: DataTableColumn<OrganizationSummary>[] = [
     {
       accessor: 'name',
@@ -124,30 +101,5 @@ export function SubOrganizationsTable({
     });
   }
 
-  return (
-    <DataTable
-      aria-label="Sub organizations"
-      withTableBorder
-      borderRadius="md"
-      highlightOnHover
-      verticalSpacing="sm"
-      minHeight={records.length === 0 ? 220 : undefined}
-      records={records}
-      columns={columns}
-      idAccessor="id"
-      totalRecords={totalRecords}
-      recordsPerPage={pageSize}
-      page={page}
-      onPageChange={onPageChange}
-      paginationText={({ from, to, totalRecords: total }) => `${from}–${to} of ${formatCount(total)}`}
-      sortStatus={sortStatus}
-      onSortStatusChange={onSortStatusChange}
-      selectedRecords={selected}
-      onSelectedRecordsChange={onSelectedChange}
-      allRecordsSelectionCheckboxProps={{ 'aria-label': 'Select all on this page' }}
-      getRecordSelectionCheckboxProps={(organization) => ({ 'aria-label': `Select ${organization.name}` })}
-      fetching={fetching}
-      noRecordsText={MSG.noSearchResults}
-    />
-  );
+  return <SelectablePagedTable label="Sub organizations" columns={columns} {...state} />;
 }

@@ -1,12 +1,212 @@
-import { IconUsers } from '@tabler/icons-react';
-import { ComingSoonPage } from '../../../components/coming-soon-page';
+import 'mantine-datatable/styles.css';
+import { DEFAULT_PAGE_SIZE } from '@allot/domain/pagination';
+import type { OrganizationUser } from '@allot/domain/users';
+import { Button, Card, EmptyState, Group, Stack, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue, useDisclosure, useDocumentTitle } from '@mantine/hooks';
+import { IconFileImport, IconLock, IconSearch, IconUserPlus, IconUsers } from '@tabler/icons-react';
+import type { DataTableSortStatus } from 'mantine-datatable';
+import { useState } from 'react';
+import { LoadError } from '../../../components/load-error';
+import { useCurrentOrganization } from '../../organizations/api/use-current-organization';
+import { type OrganizationUserSortKey, useOrganizationUsers } from '../api/get-organization-users';
+import { useUserPermissions } from '../hooks/use-user-permissions';
+import { AddUserModal } from './add-user-modal';
+import { ChangeLicenceModal } from './change-licence-modal';
+import { ChangeRoleModal } from './change-role-modal';
+import { EditUserModal } from './edit-user-modal';
+import { ImportUsersModal } from './import-users-modal';
+import { LicenceSeats } from './licence-seats';
+import { RemoveUsersModal } from './remove-users-modal';
+import { UserRowActions } from './user-row-actions';
+import { UsersSelectionToolbar } from './users-selection-toolbar';
+import { UsersTable } from './users-table';
 
+const INITIAL_SORT: DataTableSortStatus<OrganizationUser> = { columnAccessor: 'name', direction: 'asc' };
+
+/** Users (spec §2): the members of the current organization, added one by one or from a CSV file. */
 export function UsersScreen() {
+  const organization = useCurrentOrganization();
+  useDocumentTitle(`Users · ${organization.name} · Allot`);
+  const permissions = useUserPermissions(organization);
+  const licenses = organization.licenses ?? [];
+
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), 300);
+  const [page, setPage] = useState(1);
+  const [sortStatus, setSortStatus] = useState(INITIAL_SORT);
+  const [selected, setSelected] = useState<OrganizationUser[]>([]);
+  const [adding, { open: openAdd, close: closeAdd }] = useDisclosure(false);
+  const [importing, { open: openImport, close: closeImport }] = useDisclosure(false);
+  const [changingLicence, { open: openLicence, close: closeLicence }] = useDisclosure(false);
+  const [editing, setEditing] = useState<OrganizationUser | null>(null);
+  const [changingRole, setChangingRole] = useState<OrganizationUser | null>(null);
+  const [removing, setRemoving] = useState<OrganizationUser[]>([]);
+
+  // A new search text starts on page 1 (adjusted while rendering, not in an effect).
+  const [searched, setSearched] = useState(debounced);
+  if (searched !== debounced) {
+    setSearched(debounced);
+    setPage(1);
+    setSelected([]);
+  }
+
+  const { data, isPending, isError, error, refetch, isRefetching, isFetching } = useOrganizationUsers(
+    organization.id,
+    {
+      page,
+      limit: DEFAULT_PAGE_SIZE,
+      search: debounced,
+      key: sortStatus.columnAccessor as OrganizationUserSortKey,
+      order: sortStatus.direction,
+    },
+    permissions.canManage,
+  );
+
+  if (!permissions.canManage) {
+    return (
+      <Stack gap="lg">
+        <Title order={1} fz="h2">
+          Users
+        </Title>
+        <Card py="xl">
+          <EmptyState
+            icon={<IconLock />}
+            title="No access"
+            description={`Managing the users of ${organization.name} needs the manage users permission.`}
+            variant="light"
+          />
+        </Card>
+      </Stack>
+    );
+  }
+
+  const actions = (
+    <Group gap="sm">
+      <Button
+        variant="default"
+        leftSection={<IconFileImport size={16} aria-hidden="true" />}
+        onClick={openImport}
+      >
+        Import CSV
+      </Button>
+      <Button leftSection={<IconUserPlus size={16} aria-hidden="true" />} onClick={openAdd}>
+        Add user
+      </Button>
+    </Group>
+  );
+  const nothingYet = data !== undefined && data.pagination.total === 0 && debounced === '';
+  const removeSelected = (ids: string[]) =>
+    setSelected((current) => current.filter((u) => !ids.includes(u.id)));
+
   return (
-    <ComingSoonPage
-      title="Users"
-      icon={<IconUsers />}
-      description="Listing, adding, importing and editing the users of this organization arrive in a coming release."
-    />
+    <Stack gap="lg">
+      <Group justify="space-between" align="center">
+        <Title order={1} fz="h2">
+          Users
+        </Title>
+        {!nothingYet && actions}
+      </Group>
+
+      <LicenceSeats licenses={licenses} />
+
+      {isError && !data ? (
+        <LoadError
+          title="Users could not be loaded"
+          error={error}
+          onRetry={() => void refetch()}
+          retrying={isRefetching}
+        />
+      ) : nothingYet ? (
+        <Card py="xl">
+          <EmptyState
+            icon={<IconUsers />}
+            title="No users yet"
+            description={`Add the people of ${organization.name} one by one, or import them from a CSV file.`}
+            variant="light"
+          >
+            <Group mt="md" justify="center">
+              {actions}
+            </Group>
+          </EmptyState>
+        </Card>
+      ) : (
+        <Stack gap="sm">
+          <TextInput
+            aria-label="Search users"
+            placeholder="Search by name or email"
+            leftSection={<IconSearch size={16} aria-hidden="true" />}
+            value={search}
+            onChange={(event) => setSearch(event.currentTarget.value)}
+            type="search"
+            maw={360}
+          />
+          {isError && (
+            <LoadError
+              title="Users could not be refreshed"
+              error={error}
+              onRetry={() => void refetch()}
+              retrying={isRefetching}
+            />
+          )}
+          <UsersSelectionToolbar
+            selected={selected.length}
+            onClear={() => setSelected([])}
+            onChangeLicence={licenses.length > 0 ? openLicence : undefined}
+            onRemove={() => setRemoving(selected)}
+          />
+          <UsersTable
+            records={data?.data ?? []}
+            totalRecords={data?.pagination.total ?? 0}
+            page={page}
+            pageSize={DEFAULT_PAGE_SIZE}
+            onPageChange={setPage}
+            sortStatus={sortStatus}
+            onSortStatusChange={(status) => {
+              setSortStatus(status);
+              setPage(1);
+            }}
+            selected={selected}
+            onSelectedChange={setSelected}
+            fetching={isPending || (isFetching && !isRefetching)}
+            renderActions={(user) => (
+              <UserRowActions
+                user={user}
+                onEdit={permissions.canEdit(user) ? () => setEditing(user) : undefined}
+                onChangeRole={permissions.canChangeRole(user) ? () => setChangingRole(user) : undefined}
+                onRemove={permissions.canRemove(user) ? () => setRemoving([user]) : undefined}
+              />
+            )}
+          />
+        </Stack>
+      )}
+
+      <AddUserModal
+        opened={adding}
+        onClose={closeAdd}
+        organization={organization}
+        roles={permissions.roles}
+      />
+      <ImportUsersModal opened={importing} onClose={closeImport} organization={organization} />
+      <EditUserModal user={editing} onClose={() => setEditing(null)} />
+      <ChangeRoleModal
+        user={changingRole}
+        organization={organization}
+        roles={permissions.roles}
+        onClose={() => setChangingRole(null)}
+      />
+      <ChangeLicenceModal
+        opened={changingLicence}
+        users={selected}
+        organization={organization}
+        onClose={closeLicence}
+        onChanged={() => setSelected([])}
+      />
+      <RemoveUsersModal
+        users={removing}
+        organization={organization}
+        onClose={() => setRemoving([])}
+        onRemoved={removeSelected}
+      />
+    </Stack>
   );
 }

@@ -1,0 +1,46 @@
+import type { Pagination } from '@allot/domain/pagination';
+import type { ORGANIZATION_USER_SORT_KEYS, OrganizationUser } from '@allot/domain/users';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+export type OrganizationUserSortKey = (typeof ORGANIZATION_USER_SORT_KEYS)[number];
+
+export interface OrganizationUserListParams {
+  page: number;
+  limit: number;
+  search: string;
+  key: OrganizationUserSortKey;
+  order: 'asc' | 'desc';
+}
+
+export interface OrganizationUserPage {
+  data: OrganizationUser[];
+  pagination: Pagination;
+}
+
+/** GET /api/organization/{id}/users: the members with role, credits and licence (manage_users). */
+export function getOrganizationUsers(
+  organizationId: string,
+  params: OrganizationUserListParams,
+  signal?: AbortSignal,
+) {
+  return api.get<OrganizationUserPage>(`/organization/${encodeURIComponent(organizationId)}/users`, {
+    query: { ...params, withCredits: true },
+    signal,
+  });
+}
+
+export const organizationUsersQueryOptions = (organizationId: string, params: OrganizationUserListParams) =>
+  queryOptions({
+    queryKey: ['users', 'organization', organizationId, params],
+    queryFn: ({ signal }) => getOrganizationUsers(organizationId, params, signal),
+    placeholderData: keepPreviousData,
+  });
+
+export function useOrganizationUsers(
+  organizationId: string,
+  params: OrganizationUserListParams,
+  enabled = true,
+) {
+  return useQuery({ ...organizationUsersQueryOptions(organizationId, params), enabled });
+}

@@ -1,0 +1,94 @@
+import { MSG } from '@allot/domain/messages';
+import { emailSchema, type OrganizationUser, userNameSchema } from '@allot/domain/users';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { FormAlert } from '../../../components/form-alert';
+import { isApiError } from '../../../lib/api-error';
+import { applyServerErrors } from '../../../lib/form-errors';
+import { useUpdateUser } from '../api/update-user';
+
+const schema = z.object({ name: userNameSchema, email: emailSchema });
+type Values = z.infer<typeof schema>;
+const FIELDS = ['name', 'email'] as const;
+
+/** The only language of the panel (spec §1). */
+const LOCALE_LABEL = 'English (US)';
+
+interface EditUserModalProps {
+  /** The user to edit; null keeps the dialog closed. */
+  user: OrganizationUser | null;
+  onClose: () => void;
+}
+
+/** Edit name and email (POST /api/user/{id}/update); the locale is en-us, shown but fixed. */
+export function EditUserModal({ user, onClose }: EditUserModalProps) {
+  return (
+    <Modal
+      opened={user !== null}
+      onClose={onClose}
+      title={user ? `Edit ${user.name}` : 'Edit user'}
+      size="md"
+      centered
+    >
+      {user && <EditUserForm key={user.id} user={user} onClose={onClose} />}
+    </Modal>
+  );
+}
+
+function EditUserForm({ user, onClose }: { user: OrganizationUser; onClose: () => void }) {
+  const update = useUpdateUser();
+  const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting, isDirty },
+  } = useForm<Values>({
+    resolver: zodResolver(schema),
+    defaultValues: { name: user.name, email: user.email },
+  });
+
+  async function submit(values: Values) {
+    setFormError(null);
+    try {
+      await update.mutateAsync({ id: user.id, ...values, locale: 'en-us' });
+      notifications.show({ color: 'green', title: 'Changes saved', message: `${values.name} was updated.` });
+      onClose();
+    } catch (error) {
+      if (isApiError(error) && error.status === 409) {
+        setError('email', { message: MSG.emailTaken }, { shouldFocus: true });
+        return;
+      }
+      setFormError(applyServerErrors(error, FIELDS, (field, message) => setError(field, { message })));
+    }
+  }
+
+  return (
+    <form noValidate onSubmit={handleSubmit(submit)} aria-label="Edit user">
+      <Stack gap="md">
+        {formError && <FormAlert title="Not saved">{formError}</FormAlert>}
+        <TextInput label="Name" required data-autofocus error={errors.name?.message} {...register('name')} />
+        <TextInput label="Email" type="email" required error={errors.email?.message} {...register('email')} />
+        <TextInput
+          label="Language"
+          value={LOCALE_LABEL}
+          readOnly
+          disabled
+          description="The panel and its emails are in English (US) only."
+        />
+        <Group justify="flex-end" mt="xs">
+          <Button variant="default" onClick={onClose} disabled={isSubmitting}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={isSubmitting} disabled={!isDirty}>
+            Save changes
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,111 @@
+import { IMPORT_CSV_COLUMNS } from '@allot/domain/users';
+import { Button, Code, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { IconFileSpreadsheet } from '@tabler/icons-react';
+import { type DragEvent, useRef, useState } from 'react';
+import { FormAlert } from '../../../components/form-alert';
+
+interface ImportFileStepProps {
+  /** Called with the chosen file; reading and checking it is the caller's. */
+  onFile: (file: File) => void;
+  /** The file being read and previewed, if any. */
+  checking: string | null;
+  error: string | null;
+}
+
+function isCsv(file: File): boolean {
+  return /\.csv$/i.test(file.name) || file.type === 'text/csv';
+}
+
+/** Step 1 of the import: the file format, then a drop area with a button that opens the file chooser. */
+export function ImportFileStep({ onFile, checking, error }: ImportFileStepProps) {
+  const input = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+  const [wrongType, setWrongType] = useState<string | null>(null);
+
+  function take(file: File | undefined) {
+    if (!file) return;
+    if (!isCsv(file)) {
+      setWrongType(`${file.name} is not a CSV file. Choose a file whose name ends in .csv.`);
+      return;
+    }
+    setWrongType(null);
+    onFile(file);
+  }
+
+  function onDrop(event: DragEvent) {
+    event.preventDefault();
+    setDragging(false);
+    if (!checking) take(event.dataTransfer.files[0]);
+  }
+
+  const shownError = wrongType ?? error;
+  return (
+    <Stack gap="md">
+      {shownError && <FormAlert title="The file cannot be imported">{shownError}</FormAlert>}
+      <Text size="sm">
+        One user per row, with a header row naming the columns{' '}
+        {IMPORT_CSV_COLUMNS.map((column, index) => (
+          <span key={column}>
+            {index > 0 && ', '}
+            <Code>{column}</Code>
+          </span>
+        ))}
+        . The role is <Code>user</Code> (Teacher) or <Code>organization_admin</Code> (Admin). Commas or
+        semicolons separate the columns. You see what will happen before anything is added.
+      </Text>
+      <Paper
+        withBorder
+        p="xl"
+        radius="md"
+        onDragOver={(event) => {
+          event.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+        style={{
+          borderStyle: 'dashed',
+          borderWidth: 2,
+          borderColor: dragging ? 'var(--mantine-color-indigo-5)' : undefined,
+          background: dragging ? 'var(--mantine-color-indigo-0)' : 'var(--mantine-color-gray-0)',
+        }}
+      >
+        <Stack align="center" gap="sm">
+          {checking ? (
+            <Group gap="sm" aria-live="polite">
+              <Loader size="sm" />
+              <Text size="sm">Checking {checking}…</Text>
+            </Group>
+          ) : (
+            <>
+              <IconFileSpreadsheet
+                size={40}
+                stroke={1.4}
+                color="var(--mantine-color-indigo-6)"
+                aria-hidden="true"
+              />
+              <Text size="sm" fw={500}>
+                Drag a CSV file here, or
+              </Text>
+              <Button variant="light" onClick={() => input.current?.click()}>
+                Choose a CSV file
+              </Button>
+            </>
+          )}
+        </Stack>
+        <input
+          ref={input}
+          type="file"
+          accept=".csv,text/csv"
+          aria-label="CSV file"
+          hidden
+          onChange={(event) => {
+            take(event.currentTarget.files?.[0]);
+            // The same file can be chosen again after fixing it.
+            event.currentTarget.value = '';
+          }}
+        />
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,79 @@
+import { MSG } from '@allot/domain/messages';
+import type { BulkImportResponse } from '@allot/domain/users';
+import { Alert, Button, Group, List, ScrollArea, Stack, Text, Title } from '@mantine/core';
+import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
+import { formatCount } from '../../../lib/format';
+import { SkippedRowsTable } from './skipped-rows-table';
+
+interface ImportResultStepProps {
+  result: BulkImportResponse;
+  /** The server stopped at the licence seat limit (402): only some users were added. */
+  limitReached: boolean;
+  onDone: () => void;
+}
+
+/** Step 3: who was added and which rows were skipped, and why. */
+export function ImportResultStep({ result, limitReached, onDone }: ImportResultStepProps) {
+  const added = result.added.length;
+  return (
+    <Stack gap="md">
+      {limitReached ? (
+        <Alert
+          color="orange"
+          variant="light"
+          icon={<IconAlertTriangle aria-hidden="true" />}
+          title="Licence limit reached"
+          role="alert"
+        >
+          {MSG.bulkLicenceLimit}
+        </Alert>
+      ) : (
+        <Alert
+          color="green"
+          variant="light"
+          icon={<IconCircleCheck aria-hidden="true" />}
+          title="Import finished"
+        >
+          {formatCount(added)} {added === 1 ? 'user was' : 'users were'} added and invited by email
+          {result.skipped.length > 0
+            ? `; ${formatCount(result.skipped.length)} ${result.skipped.length === 1 ? 'row was' : 'rows were'} skipped.`
+            : '.'}
+        </Alert>
+      )}
+      <Stack gap={6}>
+        <Title order={3} fz="sm">
+          Added ({formatCount(added)})
+        </Title>
+        {added === 0 ? (
+          <Text size="sm" c="dimmed">
+            Nobody was added.
+          </Text>
+        ) : (
+          <ScrollArea.Autosize mah={160} type="auto">
+            <List size="sm" spacing={2} aria-label="Added users">
+              {result.added.map((user) => (
+                <List.Item key={user.id}>
+                  {user.name}{' '}
+                  <Text span c="dimmed" inherit>
+                    {user.email}
+                  </Text>
+                </List.Item>
+              ))}
+            </List>
+          </ScrollArea.Autosize>
+        )}
+      </Stack>
+      {result.skipped.length > 0 && (
+        <Stack gap={6}>
+          <Title order={3} fz="sm">
+            Skipped ({formatCount(result.skipped.length)})
+          </Title>
+          <SkippedRowsTable rows={result.skipped} caption="Skipped rows" />
+        </Stack>
+      )}
+      <Group justify="flex-end">
+        <Button onClick={onDone}>Done</Button>
+      </Group>
+    </Stack>
+  );
+}

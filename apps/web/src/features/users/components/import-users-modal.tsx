@@ -1,0 +1,112 @@
+import { MSG } from '@allot/domain/messages';
+import {
+  type BulkImportPreview,
+  type BulkImportResponse,
+  bulkImportResponseSchema,
+  type ImportRow,
+} from '@allot/domain/users';
+import { Modal } from '@mantine/core';
+import { useState } from 'react';
+import { errorText, isApiError } from '../../../lib/api-error';
+import { useImportUsers } from '../api/import-users';
+import { usePreviewUserImport } from '../api/preview-user-import';
+import { parseUserCsv } from '../csv/parse-user-csv';
+import { ImportFileStep } from './import-file-step';
+import { ImportPreviewStep } from './import-preview-step';
+import { ImportResultStep } from './import-result-step';
+
+type Step =
+  | { name: 'file'; checking: string | null; error: string | null }
+  | { name: 'preview'; fileName: string; rows: ImportRow[]; preview: BulkImportPreview; error: string | null }
+  | { name: 'result'; result: BulkImportResponse; limitReached: boolean };
+
+const FIRST: Step = { name: 'file', checking: null, error: null };
+
+interface ImportUsersModalProps {
+  opened: boolean;
+  onClose: () => void;
+  organization: { id: string; name: string };
+}
+
+/**
+ * "Import CSV": read the file in the browser, show the server's preview (POST /api/user/bulk/preview),
+ * and only then import (POST /api/user/bulk) and show who was added and who was skipped.
+ */
+export function ImportUsersModal({ opened, onClose, organization }: ImportUsersModalProps) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={`Import users into ${organization.name}`}
+      size="xl"
+      centered
+    >
+      {opened && <ImportUsersFlow organizationId={organization.id} onClose={onClose} />}
+    </Modal>
+  );
+}
+
+function ImportUsersFlow({ organizationId, onClose }: { organizationId: string; onClose: () => void }) {
+  const preview = usePreviewUserImport();
+  const importUsers = useImportUsers();
+  const [step, setStep] = useState<Step>(FIRST);
+
+  async function check(file: File) {
+    setStep({ name: 'file', checking: file.name, error: null });
+    let text: string;
+    try {
+      text = await file.text();
+    } catch {
+      setStep({ name: 'file', checking: null, error: `${file.name} could not be read.` });
+      return;
+    }
+    const parsed = parseUserCsv(text);
+    if (!parsed.ok) {
+      setStep({ name: 'file', checking: null, error: `${file.name}: ${parsed.error}` });
+      return;
+    }
+    try {
+      const answer = await preview.mutateAsync({ organizationId, users: parsed.rows });
+      setStep({ name: 'preview', fileName: file.name, rows: parsed.rows, preview: answer, error: null });
+    } catch (error) {
+      setStep({ name: 'file', checking: null, error: errorText(error) });
+    }
+  }
+
+  async function run(current: Extract<Step, { name: 'preview' }>) {
+    setStep({ ...current, error: null });
+    try {
+      const result = await importUsers.mutateAsync({ organizationId, users: current.rows });
+      setStep({ name: 'result', result, limitReached: false });
+    } catch (error) {
+      if (isApiError(error) && error.status === 402) {
+        const partial = bulkImportResponseSchema.safeParse(error.details);
+        if (partial.success) {
+          setStep({ name: 'result', result: partial.data, limitReached: true });
+          return;
+        }
+        setStep({ ...current, error: MSG.bulkLicenceLimit });
+        return;
+      }
+      const message = isApiError(error) && error.status >= 500 ? MSG.bulkImportFailed : errorText(error);
+      setStep({ ...current, error: message });
+    }
+  }
+
+  if (step.name === 'result') {
+    return <ImportResultStep result={step.result} limitReached={step.limitReached} onDone={onClose} />;
+  }
+  if (step.name === 'preview') {
+    return (
+      <ImportPreviewStep
+        fileName={step.fileName}
+        preview={step.preview}
+        importing={importUsers.isPending}
+        error={step.error}
+        onImport={() => void run(step)}
+        onChooseAnother={() => setStep(FIRST)}
+      />
+    );
+  }
+  return <ImportFileStep onFile={(file) => void check(file)} checking={step.checking} error={step.error} />;
+}

@@ -1,0 +1,80 @@
+import { LICENSE_TYPE_LABEL } from '@allot/domain/organizations';
+import { ROLE_LABEL } from '@allot/domain/roles';
+import type { OrganizationUser } from '@allot/domain/users';
+import { Badge, Text } from '@mantine/core';
+import type { DataTableColumn } from 'mantine-datatable';
+import type { ReactNode } from 'react';
+import { type PagedTableState, SelectablePagedTable } from '../../../components/selectable-paged-table';
+import { formatCount } from '../../../lib/format';
+
+const ROLE_COLOR: Record<OrganizationUser['role'], string> = {
+  system_admin: 'grape',
+  organization_owner: 'indigo',
+  organization_admin: 'teal',
+  user: 'gray',
+};
+
+interface UsersTableProps extends PagedTableState<OrganizationUser> {
+  /** The actions of one row; none renders no actions column. */
+  renderActions?: (user: OrganizationUser) => ReactNode;
+}
+
+/** The members of an organization: server-side search, sort and pagination, selectable rows. */
+export function UsersTable({ renderActions, ...state }: UsersTableProps) {
+  const columns: DataTableColumn<OrganizationUser>[] = [
+    {
+      accessor: 'name',
+      title: 'Name',
+      sortable: true,
+      render: (user) => (
+        <Text size="sm" fw={600}>
+          {user.name}
+        </Text>
+      ),
+    },
+    { accessor: 'email', title: 'Email', sortable: true },
+    {
+      accessor: 'role',
+      title: 'Role',
+      sortable: true,
+      width: 120,
+      render: (user) => (
+        <Badge variant="light" color={ROLE_COLOR[user.role]} radius="sm">
+          {ROLE_LABEL[user.role]}
+        </Badge>
+      ),
+    },
+    {
+      accessor: 'licence',
+      title: 'Licence',
+      width: 140,
+      render: (user) =>
+        user.licence ? (
+          LICENSE_TYPE_LABEL[user.licence.licenseType]
+        ) : (
+          <Text span c="dimmed" size="sm" aria-label="No licence">
+            —
+          </Text>
+        ),
+    },
+    {
+      accessor: 'credits',
+      title: 'Credits',
+      sortable: true,
+      width: 110,
+      textAlign: 'right',
+      render: (user) => formatCount(user.credits),
+    },
+  ];
+  if (renderActions) {
+    columns.push({
+      accessor: 'actions',
+      title: 'Actions',
+      textAlign: 'right',
+      width: 90,
+      render: renderActions,
+    });
+  }
+
+  return <SelectablePagedTable label="Users" columns={columns} {...state} />;
+}

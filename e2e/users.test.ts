@@ -1,0 +1,567 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { DEMO_PASSWORD, DEMO_ROOT } from '../apps/server/src/seed/demo-accounts';
+import { apiToken, callApi } from './support/api';
+import { failedResource, screenshot } from './support/browser';
+import { browserSuite, signIn, uniqueName } from './support/suite';
+import './support/context';
+
+const baseUrl = inject('baseUrl');
+const { newPage } = browserSuite(baseUrl);
+
+const OWNER = 'owner@riverside.test';
+const OWNER_NAME = 'Olivia Owens';
+const ADMIN = 'admin@riverside.test';
+const NO_RESULTS = 'No search results found. Please try again.';
+const EMAIL_TAKEN = 'This email is already registered. Please use a different one.';
+const BULK_LICENCE_LIMIT =
+  'You are trying to add users more than that is allowed in the license. Only some users were added.';
+const ANNEX = 'Northside Annex';
+
+interface License {
+  id: string;
+  licenseType: string;
+  maxUsers: number;
+  usedSeats: number;
+}
+interface CreatedUser {
+  id: string;
+  name: string;
+  email: string;
+}
+
+let ownerToken: string;
+let riversideId: string;
+const csvDir = mkdtempSync(join(tmpdir(), 'allot-e2e-csv-'));
+
+beforeAll(async () => {
+  ownerToken = await apiToken(baseUrl, OWNER, DEMO_PASSWORD);
+  const mine = await callApi<{ id: string; name: string }[]>(baseUrl, 'GET', '/organization', {
+    token: ownerToken,
+  });
+  const riverside = mine.body.find((o) => o.name === DEMO_ROOT);
+  if (!riverside) throw new Error(`${OWNER} does not hold ${DEMO_ROOT}`);
+  riversideId = riverside.id;
+});
+
+afterAll(() => rmSync(csvDir, { recursive: true, force: true }));
+
+/** An address no other test or earlier run used. */
+function uniqueEmail(prefix: string): string {
+  return `${uniqueName(prefix).replace(/\s+/g, '-').toLowerCase()}@example.test`;
+}
+
+async function licences(organizationId = riversideId): Promise<License[]> {
+  const answer = await callApi<{ licenses: License[] }>(
+    baseUrl,
+    'GET',
+    `/organization/${organizationId}?licenses=true`,
+    {
+      token: ownerToken,
+    },
+  );
+  return answer.body.licenses;
+}
+
+async function licence(type: string): Promise<License> {
+  const found = (await licences()).find((l) => l.licenseType === type);
+  if (!found) throw new Error(`${DEMO_ROOT} has no ${type} licence`);
+  return found;
+}
+
+/** A member created through the API (the test is about something else). */
+async function createUser(
+  organizationId: string,
+  name: string,
+  options: { role?: string; licenseId?: string; email?: string } = {},
+): Promise<CreatedUser> {
+  const answer = await callApi<CreatedUser>(baseUrl, 'POST', '/user/create', {
+    token: ownerToken,
+    body: {
+      email: options.email ?? uniqueEmail(name),
+      name,
+      organizationId,
+      role: options.role ?? 'user',
+      ...(options.licenseId ? { licenseId: options.licenseId } : {}),
+    },
+  });
+  expect(answer.status).toBe(201);
+  return answer.body;
+}
+
+/** Clean-up: the seats and the list go back to how they were. Members already gone are fine. */
+async function removeUsers(organizationId: string, userIds: string[]): Promise<void> {
+  for (const userId of userIds) {
+    await callApi(baseUrl, 'POST', '/user/remove', {
+      token: ownerToken,
+      body: { organizationId, userIds: [userId] },
+    });
+  }
+}
+
+async function userIdsByEmail(organizationId: string, search: string): Promise<string[]> {
+  const answer = await callApi<{ data: CreatedUser[] }>(
+    baseUrl,
+    'GET',
+    `/organization/${organizationId}/users?limit=100&search=${encodeURIComponent(search)}`,
+    { token: ownerToken },
+  );
+  return answer.body.data.map((u) => u.id);
+}
+
+function mainNav(page: Page) {
+  return page.getByRole('navigation', { name: 'Main' });
+}
+
+async function openUsers(page: Page): Promise<void> {
+  await mainNav(page).getByRole('link', { name: 'Users', exact: true }).click();
+  await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+  await page.getByRole('table', { name: 'Users' }).getByRole('row').nth(1).waitFor();
+}
+
+/** Types a search and waits until the table shows only rows that match it (the search is debounced). */
+async function searchUsers(page: Page, text: string): Promise<void> {
+  await page.getByRole('searchbox', { name: 'Search users' }).fill(text);
+  const rows = page.getByRole('table', { name: 'Users' }).locator('tbody tr');
+  const matching = async () =>
+    (await rows.allInnerTexts()).every((line) => line.toLowerCase().includes(text.trim().toLowerCase()));
+  await expect.poll(matching, { timeout: 5_000 }).toBe(true);
+}
+
+function row(page: Page, text: string) {
+  return page.getByRole('table', { name: 'Users' }).getByRole('row').filter({ hasText: text });
+}
+
+/** The text of a row's role badge, e.g. "Owner". */
+async function roleOf(page: Page, text: string): Promise<string> {
+  return ((await row(page, text).locator('.mantine-Badge-root').textContent()) ?? '').trim();
+}
+
+/** "used / max" of a licence type in the seats summary above the table. */
+async function seatsUsed(page: Page, label: string): Promise<number> {
+  const text = (await page.getByRole('group', { name: `${label} seats` }).textContent()) ?? '';
+  const match = /(\d+) \/ (\d+)/.exec(text);
+  return match ? Number(match[1]) : Number.NaN;
+}
+
+async function openRowAction(page: Page, name: string, action: string): Promise<void> {
+  await page.getByRole('button', { name: `Actions for ${name}` }).click();
+  await page.getByRole('menuitem', { name: action }).click();
+}
+
+/** Picks an option of a Mantine Select inside the open dialog. */
+async function choose(page: Page, label: string, option: string | RegExp): Promise<void> {
+  await page.getByRole('dialog').getByRole('combobox', { name: label }).click();
+  await page.getByRole('option', { name: option }).click();
+}
+
+function writeCsv(name: string, content: string): string {
+  const path = join(csvDir, name);
+  writeFileSync(path, content, 'utf8');
+  return path;
+}
+
+describe('users: add, edit, remove', () => {
+  test('the owner adds a user: validation, the new row and one more seat used', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    const email = uniqueEmail('e2e-add');
+    const name = uniqueName('Ada Added');
+    try {
+      await signIn(page, OWNER, DEMO_PASSWORD);
+      await openUsers(page);
+      await page.getByRole('group', { name: 'Chorus seats' }).waitFor();
+      await page.getByRole('group', { name: 'TLE Teacher seats' }).waitFor();
+      const before = await seatsUsed(page, 'Chorus');
+      expect(before).toBe((await licence('chorus')).usedSeats);
+      await screenshot(page, 'users-owner');
+
+      await page.getByRole('button', { name: 'Add user' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add user' });
+      await dialog.getByText('The person receives an invitation email', { exact: false }).waitFor();
+      await dialog.getByRole('button', { name: 'Add user' }).click();
+      await expect.poll(() => dialog.getByText('Field is required.').count(), { timeout: 5_000 }).toBe(2);
+      await dialog.getByRole('textbox', { name: 'Email' }).fill('not-an-email');
+      await dialog.getByRole('button', { name: 'Add user' }).click();
+      await dialog.getByText('Invalid e-mail.', { exact: true }).waitFor();
+      await screenshot(page, 'users-add-errors');
+
+      // An email that is taken is refused on the email field, in the spec's words.
+      await dialog.getByRole('textbox', { name: 'Email' }).fill(ADMIN);
+      await dialog.getByRole('textbox', { name: 'Name' }).fill(name);
+      await dialog.getByRole('button', { name: 'Add user' }).click();
+      await dialog.getByText(EMAIL_TAKEN, { exact: true }).waitFor();
+      await screenshot(page, 'users-add-email-taken');
+
+      await dialog.getByRole('textbox', { name: 'Email' }).fill(email);
+      await choose(page, 'Licence', /^Chorus · /);
+      await screenshot(page, 'users-add-filled');
+      await dialog.getByRole('button', { name: 'Add user' }).click();
+      await dialog.waitFor({ state: 'detached' });
+
+      await expect.poll(() => seatsUsed(page, 'Chorus'), { timeout: 5_000 }).toBe(before + 1);
+      await searchUsers(page, email);
+      await row(page, email).getByText(name).waitFor();
+      await expect.poll(() => roleOf(page, email), { timeout: 5_000 }).toBe('Teacher');
+      await row(page, email).getByText('Chorus', { exact: true }).waitFor();
+      await screenshot(page, 'users-added');
+      expect(unexpectedErrors(failedResource(409))).toEqual([]);
+    } finally {
+      await removeUsers(riversideId, await userIdsByEmail(riversideId, email));
+    }
+  });
+
+  test('edit a user, then remove them through the confirmation: the seat is freed', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    const chorus = await licence('chorus');
+    const user = await createUser(riversideId, uniqueName('Rita Remove'), { licenseId: chorus.id });
+    try {
+      await signIn(page, OWNER, DEMO_PASSWORD);
+      await openUsers(page);
+      const before = await seatsUsed(page, 'Chorus');
+      await searchUsers(page, user.email);
+      await row(page, user.email).waitFor();
+
+      // Edit: the email of another account is refused; a new name is saved.
+      await openRowAction(page, user.name, 'Edit');
+      const edit = page.getByRole('dialog', { name: `Edit ${user.name}` });
+      await expect(edit.getByRole('textbox', { name: 'Language' }).inputValue()).resolves.toBe(
+        'English (US)',
+      );
+      await edit.getByRole('textbox', { name: 'Email' }).fill(OWNER);
+      await edit.getByRole('button', { name: 'Save changes' }).click();
+      await edit.getByText(EMAIL_TAKEN, { exact: true }).waitFor();
+      await screenshot(page, 'users-edit-email-taken');
+      const renamed = `${user.name} Jr`;
+      await edit.getByRole('textbox', { name: 'Email' }).fill(user.email);
+      await edit.getByRole('textbox', { name: 'Name' }).fill(renamed);
+      await edit.getByRole('button', { name: 'Save changes' }).click();
+      await edit.waitFor({ state: 'detached' });
+      await row(page, user.email).getByText(renamed, { exact: true }).waitFor();
+
+      // Remove, with the keyboard: the actions menu opens with Enter.
+      await page.getByRole('button', { name: `Actions for ${renamed}` }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('menuitem', { name: 'Remove' }).press('Enter');
+      const confirm = page.getByRole('dialog', { name: `Remove ${renamed}?` });
+      await confirm.getByText(/credits go back to the shared pool/).waitFor();
+      await screenshot(page, 'users-remove-confirm');
+      await confirm.getByRole('button', { name: 'Remove user' }).click();
+      await confirm.waitFor({ state: 'detached' });
+      await page.getByText(NO_RESULTS, { exact: true }).waitFor();
+      await expect.poll(() => seatsUsed(page, 'Chorus'), { timeout: 5_000 }).toBe(before - 1);
+      await screenshot(page, 'users-removed');
+      expect(unexpectedErrors(failedResource(409))).toEqual([]);
+    } finally {
+      await removeUsers(riversideId, [user.id]);
+    }
+  });
+});
+
+describe('users: roles', () => {
+  test('making a member owner asks first, naming the owner who becomes an admin', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    const school = uniqueName('E2E Roles School');
+    const created = await callApi<{ id: string }>(baseUrl, 'POST', '/organization/create', {
+      token: ownerToken,
+      body: { name: school, type: 'school', phoneNumber: '555 010 3000', parentOrganizationId: riversideId },
+    });
+    expect(created.status).toBe(201);
+    const schoolId = created.body.id;
+    try {
+      await signIn(page, OWNER, DEMO_PASSWORD);
+      await page.goto(`/${schoolId}/users`);
+      await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+      await page.getByText('No users yet', { exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Import CSV' }).waitFor();
+      await screenshot(page, 'users-empty');
+
+      const oldOwner = await createUser(schoolId, uniqueName('Oscar Oldowner'), {
+        role: 'organization_owner',
+      });
+      const next = await createUser(schoolId, uniqueName('Nina Nextowner'));
+      await page.reload();
+      await page.getByRole('table', { name: 'Users' }).getByRole('row').nth(2).waitFor();
+      await expect.poll(() => roleOf(page, oldOwner.email), { timeout: 5_000 }).toBe('Owner');
+      // Ownership moves by making someone else owner: the owner's row offers no role change.
+      await page.getByRole('button', { name: `Actions for ${oldOwner.name}` }).click();
+      await page.getByRole('menuitem', { name: 'Edit' }).waitFor();
+      await expect.poll(() => page.getByRole('menuitem').count(), { timeout: 5_000 }).toBe(1);
+      await page.keyboard.press('Escape');
+
+      await openRowAction(page, next.name, 'Change role');
+      const dialog = page.getByRole('dialog', { name: `Change the role of ${next.name}` });
+      await choose(page, 'New role', 'Owner');
+      await dialog.getByRole('button', { name: 'Continue' }).click();
+      await dialog.getByText(`Make ${next.name} the owner of ${school}?`).waitFor();
+      const notice = await dialog.getByText(/becomes an admin/).textContent();
+      expect(notice).toContain(`The current owner, ${oldOwner.name}, becomes an admin.`);
+      await screenshot(page, 'users-role-owner-confirm');
+      await dialog.getByRole('button', { name: 'Make owner' }).click();
+      await dialog.waitFor({ state: 'detached' });
+
+      await expect.poll(() => roleOf(page, next.email), { timeout: 5_000 }).toBe('Owner');
+      await expect.poll(() => roleOf(page, oldOwner.email), { timeout: 5_000 }).toBe('Admin');
+      await screenshot(page, 'users-role-owner-changed');
+      expect(unexpectedErrors()).toEqual([]);
+    } finally {
+      await callApi(baseUrl, 'DELETE', `/organization/${schoolId}/delete`, { token: ownerToken });
+    }
+  });
+
+  test('an admin is not offered the Owner role and cannot act on the owner', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    const user = await createUser(riversideId, uniqueName('Theo Teacher'));
+    try {
+      await signIn(page, ADMIN, DEMO_PASSWORD);
+      await openUsers(page);
+      await searchUsers(page, user.email);
+      await row(page, user.email).waitFor();
+      await openRowAction(page, user.name, 'Change role');
+      const dialog = page.getByRole('dialog', { name: `Change the role of ${user.name}` });
+      await dialog.getByRole('combobox', { name: 'New role' }).click();
+      await page.getByRole('option', { name: 'Admin', exact: true }).waitFor();
+      await page.getByRole('option', { name: 'Teacher', exact: true }).waitFor();
+      await expect.poll(() => page.getByRole('option').count(), { timeout: 5_000 }).toBe(2);
+      await screenshot(page, 'users-role-admin-options');
+      await page.keyboard.press('Escape');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+
+      // The same in the add dialog.
+      await page.getByRole('button', { name: 'Add user' }).click();
+      const add = page.getByRole('dialog', { name: 'Add user' });
+      await add.getByRole('combobox', { name: 'Role' }).click();
+      await page.getByRole('option', { name: 'Teacher', exact: true }).waitFor();
+      await expect.poll(() => page.getByRole('option').count(), { timeout: 5_000 }).toBe(2);
+      await page.keyboard.press('Escape');
+      await add.getByRole('button', { name: 'Cancel' }).click();
+      await add.waitFor({ state: 'detached' });
+
+      // The owner's row has no actions for an admin.
+      await searchUsers(page, OWNER);
+      await expect.poll(() => roleOf(page, OWNER), { timeout: 5_000 }).toBe('Owner');
+      await expect
+        .poll(() => page.getByRole('button', { name: `Actions for ${OWNER_NAME}` }).count(), {
+          timeout: 5_000,
+        })
+        .toBe(0);
+      expect(unexpectedErrors()).toEqual([]);
+    } finally {
+      await removeUsers(riversideId, [user.id]);
+    }
+  });
+});
+
+describe('users: licences', () => {
+  test('change the licence of selected users; the refusal when seats run out is shown', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    const chorus = await licence('chorus');
+    const tle = await licence('tle_teacher');
+    const prefix = uniqueName('Lic');
+    const first = await createUser(riversideId, `${prefix} First`, { licenseId: chorus.id });
+    const second = await createUser(riversideId, `${prefix} Second`, { licenseId: chorus.id });
+    // Fill TLE Teacher up to one free seat (named apart, so that the search below finds only the two).
+    const fillers: CreatedUser[] = [];
+    const filler = uniqueName('Filler');
+    for (let i = tle.usedSeats; i < tle.maxUsers - 1; i += 1) {
+      fillers.push(await createUser(riversideId, `${filler} ${i}`, { licenseId: tle.id }));
+    }
+    try {
+      await signIn(page, OWNER, DEMO_PASSWORD);
+      await openUsers(page);
+      await expect.poll(() => seatsUsed(page, 'TLE Teacher'), { timeout: 5_000 }).toBe(tle.maxUsers - 1);
+      await searchUsers(page, prefix);
+      await row(page, first.email).waitFor();
+      await row(page, second.email).waitFor();
+
+      await page.getByRole('checkbox', { name: `Select ${first.name}` }).check();
+      await page.getByRole('region', { name: 'Selected users' }).getByText('1 selected').waitFor();
+      await page.getByRole('button', { name: 'Change licence' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Change licence' });
+      await choose(page, 'Licence', `TLE Teacher · 1 of ${tle.maxUsers} seats free`);
+      await screenshot(page, 'users-licence-dialog');
+      await dialog.getByRole('button', { name: 'Change licence' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await row(page, first.email).getByText('TLE Teacher', { exact: true }).waitFor();
+      await expect.poll(() => seatsUsed(page, 'TLE Teacher'), { timeout: 5_000 }).toBe(tle.maxUsers);
+      await screenshot(page, 'users-licence-changed');
+
+      await page.getByRole('checkbox', { name: `Select ${second.name}` }).check();
+      await page.getByRole('button', { name: 'Change licence' }).click();
+      await choose(page, 'Licence', 'TLE Teacher · no free seat');
+      await dialog.getByRole('button', { name: 'Change licence' }).click();
+      await dialog.getByText('Not enough available TLE Teacher licenses.', { exact: true }).waitFor();
+      await screenshot(page, 'users-licence-refused');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await row(page, second.email).getByText('Chorus', { exact: true }).waitFor();
+      expect(unexpectedErrors(failedResource(422))).toEqual([]);
+    } finally {
+      await removeUsers(riversideId, [first.id, second.id, ...fillers.map((u) => u.id)]);
+    }
+  });
+});
+
+describe('users: CSV import', () => {
+  test('a file with BOM, semicolons, CRLF and quotes: preview with reasons, then the result', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    const domain = `${uniqueName('imp').replace(/\s+/g, '-').toLowerCase()}.test`;
+    const quoted = `Quinn "Q" O'Hara; Jr`;
+    const lines = [
+      ' Email ; User_Name ; USER_ROLE ',
+      `quinn@${domain};"Quinn ""Q"" O'Hara; Jr";user`,
+      `casey@${domain};"Casey, Admin";organization_admin`,
+      `QUINN@${domain};Quinn Again;user`,
+      `owen@${domain};Owen Owner;organization_owner`,
+      'not-an-email;Nobody;user',
+    ];
+    const file = writeCsv(`${domain}.csv`, `\uFEFF${lines.join('\r\n')}\r\n`);
+    try {
+      await signIn(page, OWNER, DEMO_PASSWORD);
+      await openUsers(page);
+      const seats = await licences();
+      const free = seats.reduce((sum, l) => sum + l.maxUsers - l.usedSeats, 0);
+      const usedBefore = seats.reduce((sum, l) => sum + l.usedSeats, 0);
+
+      await page.getByRole('button', { name: 'Import CSV' }).click();
+      const dialog = page.getByRole('dialog', { name: `Import users into ${DEMO_ROOT}` });
+      await dialog.getByRole('button', { name: 'Choose a CSV file' }).waitFor();
+      await screenshot(page, 'users-import-start');
+      await dialog.getByLabel('CSV file').setInputFiles(file);
+
+      const toAdd = dialog.getByRole('table', { name: 'Users to add' });
+      await toAdd.getByText(quoted, { exact: true }).waitFor();
+      await toAdd.getByText('Casey, Admin', { exact: true }).waitFor();
+      await dialog.getByRole('group', { name: 'To add' }).getByText('2 users').waitFor();
+      await dialog.getByRole('group', { name: 'Skipped' }).getByText('3 rows').waitFor();
+      await dialog
+        .getByRole('group', { name: 'Licence seats' })
+        .getByText(`Takes 2 of ${free} free seats`, { exact: true })
+        .waitFor();
+      const skipped = dialog.getByRole('table', { name: 'Rows that will be skipped' });
+      const reasons = [
+        ['3', `QUINN@${domain}`, 'This email is already on an earlier row of the file.'],
+        ['4', `owen@${domain}`, 'The role must be user or organization_admin.'],
+        ['5', 'not-an-email', 'Invalid e-mail.'],
+      ];
+      for (const [rowNumber, email, reason] of reasons) {
+        const line = skipped.getByRole('row').filter({ hasText: email ?? '' });
+        await expect
+          .poll(() => line.innerText(), { timeout: 5_000 })
+          .toBe(`${rowNumber}\t${email}\t${reason}`);
+      }
+      // Nothing is written before the import button.
+      expect(await userIdsByEmail(riversideId, domain)).toEqual([]);
+      await screenshot(page, 'users-import-preview');
+
+      await dialog.getByRole('button', { name: 'Import 2 users' }).click();
+      await dialog.getByText('2 users were added and invited by email; 3 rows were skipped.').waitFor();
+      const added = dialog.getByRole('list', { name: 'Added users' });
+      await added.getByText(`quinn@${domain}`).waitFor();
+      await added.getByText(`casey@${domain}`).waitFor();
+      await dialog.getByRole('table', { name: 'Skipped rows' }).getByText('Invalid e-mail.').waitFor();
+      await screenshot(page, 'users-import-result');
+      await dialog.getByRole('button', { name: 'Done' }).click();
+      await dialog.waitFor({ state: 'detached' });
+
+      await searchUsers(page, domain);
+      await expect.poll(() => roleOf(page, `casey@${domain}`), { timeout: 5_000 }).toBe('Admin');
+      await expect.poll(() => roleOf(page, `quinn@${domain}`), { timeout: 5_000 }).toBe('Teacher');
+      const used = async () => (await seatsUsed(page, 'Chorus')) + (await seatsUsed(page, 'TLE Teacher'));
+      await expect.poll(used, { timeout: 5_000 }).toBe(usedBefore + 2);
+
+      // Remove both through the selection toolbar.
+      await page.getByRole('checkbox', { name: 'Select all on this page' }).check();
+      await page.getByRole('region', { name: 'Selected users' }).getByText('2 selected').waitFor();
+      await page
+        .getByRole('region', { name: 'Selected users' })
+        .getByRole('button', { name: 'Remove' })
+        .click();
+      const confirm = page.getByRole('dialog', { name: 'Remove 2 users?' });
+      await confirm.getByText(quoted).waitFor();
+      await screenshot(page, 'users-remove-selected-confirm');
+      await confirm.getByRole('button', { name: 'Remove 2 users' }).click();
+      await confirm.waitFor({ state: 'detached' });
+      await page.getByText(NO_RESULTS, { exact: true }).waitFor();
+      await expect.poll(used, { timeout: 5_000 }).toBe(usedBefore);
+      expect(unexpectedErrors()).toEqual([]);
+    } finally {
+      await removeUsers(riversideId, await userIdsByEmail(riversideId, domain));
+    }
+  });
+
+  test('when the seats run out the import stops part-way: the spec message and both lists', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    const found = await callApi<{ data: { id: string; name: string }[] }>(
+      baseUrl,
+      'GET',
+      `/organization/search?search=${encodeURIComponent(ANNEX)}`,
+      { token: ownerToken },
+    );
+    const annexId = found.body.data.find((o) => o.name === ANNEX)?.id ?? '';
+    const [chorus] = await licences(annexId);
+    if (!chorus) throw new Error(`${ANNEX} has no licence`);
+    const free = chorus.maxUsers - chorus.usedSeats;
+    const domain = `${uniqueName('full').replace(/\s+/g, '-').toLowerCase()}.test`;
+    const emails = Array.from({ length: free + 1 }, (_, i) => `person${i + 1}@${domain}`);
+    const file = writeCsv(
+      `${domain}.csv`,
+      ['email,user_name,user_role', ...emails.map((e, i) => `${e},Person ${i + 1},user`)].join('\n'),
+    );
+    try {
+      await signIn(page, OWNER, DEMO_PASSWORD);
+      await page.goto(`/${annexId}/users`);
+      await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+      await page.getByRole('button', { name: 'Import CSV' }).click();
+      const dialog = page.getByRole('dialog', { name: `Import users into ${ANNEX}` });
+      await dialog.getByLabel('CSV file').setInputFiles(file);
+      await dialog
+        .getByRole('group', { name: 'Licence seats' })
+        .getByText(`Needs ${free + 1} seats, only ${free} free`, { exact: true })
+        .waitFor();
+      await dialog.getByText('Not enough seats', { exact: true }).waitFor();
+      const lastRow = dialog
+        .getByRole('table', { name: 'Rows that will be skipped' })
+        .getByRole('row')
+        .filter({
+          hasText: emails.at(-1) ?? '',
+        });
+      await lastRow.getByText('No free licence seat was left for this user.').waitFor();
+      await screenshot(page, 'users-import-preview-seats-short');
+
+      await dialog.getByRole('button', { name: `Import ${free} ${free === 1 ? 'user' : 'users'}` }).click();
+      await dialog.getByText(BULK_LICENCE_LIMIT, { exact: true }).waitFor();
+      const added = dialog.getByRole('list', { name: 'Added users' });
+      for (const email of emails.slice(0, free)) await added.getByText(email).waitFor();
+      await dialog
+        .getByRole('table', { name: 'Skipped rows' })
+        .getByText(emails.at(-1) ?? '')
+        .waitFor();
+      await screenshot(page, 'users-import-seat-limit');
+      await dialog.getByRole('button', { name: 'Done' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await expect.poll(() => seatsUsed(page, 'Chorus'), { timeout: 5_000 }).toBe(chorus.maxUsers);
+      expect(unexpectedErrors(failedResource(402))).toEqual([]);
+    } finally {
+      await removeUsers(annexId, await userIdsByEmail(annexId, domain));
+    }
+  });
+
+  test('a file without a required column says which one is missing', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    const file = writeCsv('missing-role.csv', 'email;user_name\r\nsomeone@example.test;Some One\r\n');
+    await signIn(page, OWNER, DEMO_PASSWORD);
+    await openUsers(page);
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    const dialog = page.getByRole('dialog', { name: `Import users into ${DEMO_ROOT}` });
+    await dialog.getByLabel('CSV file').setInputFiles(file);
+    await dialog.getByText('missing-role.csv: The file has no user_role column.', { exact: true }).waitFor();
+    await screenshot(page, 'users-import-missing-column');
+    // Still on the first step: another file can be chosen.
+    await dialog.getByRole('button', { name: 'Choose a CSV file' }).waitFor();
+    expect(unexpectedErrors()).toEqual([]);
+  });
+});
