@@ -22,8 +22,8 @@ const PG_URL =
 function importFile() {
   return Array.from({ length: ROWS }, (_, i) => {
     if (i % 100 === 99) return { email: `teacher-${i - 50}@bench.test`, name: `Repeat ${i}`, role: 'user' };
-    if (i % 150 === 149) return { email: `teacher-${i}@bench.test`, name: `Teacher ${i}`, role: 'principal' };
-    if (i % 200 === 199) return { email: `teacher-${i}.bench.test`, name: `Teacher ${i}`, role: 'user' };
+    if (i % 150 === 148) return { email: `teacher-${i}@bench.test`, name: `Teacher ${i}`, role: 'principal' };
+    if (i % 200 === 197) return { email: `teacher-${i}.bench.test`, name: `Teacher ${i}`, role: 'user' };
     return {
       email: `teacher-${i}@bench.test`,
       name: `Teacher ${i}`,

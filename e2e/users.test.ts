@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { checkImportRows, IMPORT_SKIP_MESSAGE } from '@allot/domain/users';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEMO_PASSWORD, DEMO_ROOT } from '../apps/server/src/seed/demo-accounts';
@@ -547,6 +548,69 @@ describe('users: CSV import', () => {
       expect(unexpectedErrors(failedResource(402))).toEqual([]);
     } finally {
       await removeUsers(annexId, await userIdsByEmail(annexId, domain));
+    }
+  });
+
+  test('a 10,000-row file with mistakes: every skipped row explained, the seat limit kept', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    const school = 'Lakeside Middle';
+    const found = await callApi<{ data: { id: string; name: string }[] }>(
+      baseUrl,
+      'GET',
+      `/organization/search?search=${encodeURIComponent(school)}`,
+      { token: ownerToken },
+    );
+    const schoolId = found.body.data.find((o) => o.name === school)?.id ?? '';
+    const [seats] = await licences(schoolId);
+    if (!seats) throw new Error(`${school} has no licence`);
+    const free = seats.maxUsers - seats.usedSeats;
+    const domain = `${uniqueName('big').replace(/\s+/g, '-').toLowerCase()}.test`;
+    // About 1 in 100 rows repeats an earlier email, 1 in 150 has a bad role, 1 in 200 a bad email.
+    const rows = Array.from({ length: 10_000 }, (_, i) => {
+      if (i % 100 === 99) return { email: `t${i - 50}@${domain}`, name: `Repeat ${i}`, role: 'user' };
+      if (i % 150 === 148) return { email: `t${i}@${domain}`, name: `Teacher ${i}`, role: 'principal' };
+      if (i % 200 === 197) return { email: `t${i}.${domain}`, name: `Teacher ${i}`, role: 'user' };
+      return { email: `t${i}@${domain}`, name: `Teacher ${i}`, role: 'user' };
+    });
+    const checked = checkImportRows(rows);
+    const count = (reason: string) => checked.skipped.filter((r) => r.reason === reason).length;
+    const expected = [
+      `${count('invalid_email')} × ${IMPORT_SKIP_MESSAGE.invalid_email}`,
+      `${count('invalid_role')} × ${IMPORT_SKIP_MESSAGE.invalid_role}`,
+      `${count('duplicate_in_file').toLocaleString('en-US')} × ${IMPORT_SKIP_MESSAGE.duplicate_in_file}`,
+      `${(checked.valid.length - free).toLocaleString('en-US')} × ${IMPORT_SKIP_MESSAGE.no_free_seat}`,
+    ];
+    const file = writeCsv(
+      `${domain}.csv`,
+      ['email,user_name,user_role', ...rows.map((r) => `${r.email},${r.name},${r.role}`)].join('\r\n'),
+    );
+    try {
+      await signIn(page, OWNER, DEMO_PASSWORD);
+      await page.goto(`/${schoolId}/users`);
+      await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+      await page.getByRole('button', { name: 'Import CSV' }).click();
+      const dialog = page.getByRole('dialog', { name: `Import users into ${school}` });
+      await dialog.getByLabel('CSV file').setInputFiles(file);
+      const reasons = dialog.getByRole('list', { name: 'Rows that will be skipped by reason' });
+      await reasons.waitFor({ timeout: 20_000 });
+      const lines = (await reasons.getByRole('listitem').allInnerTexts()).map((line) => line.trim());
+      expect(lines.sort()).toEqual([...expected].sort());
+      await dialog
+        .getByText(`The first 200 of ${(10_000 - free).toLocaleString('en-US')} rows are shown.`)
+        .waitFor();
+      await screenshot(page, 'users-import-10000-preview');
+
+      await dialog.getByRole('button', { name: `Import ${free} ${free === 1 ? 'user' : 'users'}` }).click();
+      await dialog.getByText(BULK_LICENCE_LIMIT, { exact: true }).waitFor({ timeout: 30_000 });
+      await screenshot(page, 'users-import-10000-result');
+      await dialog.getByRole('button', { name: 'Done' }).click();
+      await expect
+        .poll(async () => (await licences(schoolId))[0]?.usedSeats, { timeout: 5_000 })
+        .toBe(seats.maxUsers);
+      expect(await userIdsByEmail(schoolId, domain)).toHaveLength(free);
+      expect(unexpectedErrors(failedResource(402))).toEqual([]);
+    } finally {
+      await removeUsers(schoolId, await userIdsByEmail(schoolId, domain));
     }
   });
 

@@ -7,10 +7,7 @@ import type { ReactNode } from 'react';
 import { FormAlert } from '../../../components/form-alert';
 import { formatCount } from '../../../lib/format';
 import { importSeatsText } from './import-seats-text';
-import { SkippedRowsTable } from './skipped-rows-table';
-
-/** Rows of the "to add" list drawn at once; a long file says how many more. */
-const SHOWN_ROWS = 200;
+import { SHOWN_ROWS, SkippedRowsTable } from './skipped-rows-table';
 
 function Figure({ label, value, hint }: { label: string; value: string; hint?: ReactNode }) {
   return (

@@ -3,7 +3,7 @@ import type { BulkImportResponse } from '@allot/domain/users';
 import { Alert, Button, Group, List, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
 import { formatCount } from '../../../lib/format';
-import { SkippedRowsTable } from './skipped-rows-table';
+import { SHOWN_ROWS, SkippedRowsTable } from './skipped-rows-table';
 
 interface ImportResultStepProps {
   result: BulkImportResponse;
@@ -51,7 +51,7 @@ export function ImportResultStep({ result, limitReached, onDone }: ImportResultS
         ) : (
           <ScrollArea.Autosize mah={160} type="auto">
             <List size="sm" spacing={2} aria-label="Added users">
-              {result.added.map((user) => (
+              {result.added.slice(0, SHOWN_ROWS).map((user) => (
                 <List.Item key={user.id}>
                   {user.name}{' '}
                   <Text span c="dimmed" inherit>
@@ -61,6 +61,11 @@ export function ImportResultStep({ result, limitReached, onDone }: ImportResultS
               ))}
             </List>
           </ScrollArea.Autosize>
+        )}
+        {added > SHOWN_ROWS && (
+          <Text size="xs" c="dimmed">
+            and {formatCount(added - SHOWN_ROWS)} more: the users table lists everyone.
+          </Text>
         )}
       </Stack>
       {result.skipped.length > 0 && (

@@ -1,35 +1,87 @@
-import type { SkippedRow } from '@allot/domain/users';
-import { ScrollArea, Table, Text } from '@mantine/core';
+import { IMPORT_SKIP_MESSAGE, IMPORT_SKIP_REASONS, type SkippedRow } from '@allot/domain/users';
+import { Button, Group, List, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
+import { formatCount } from '../../../lib/format';
 
-/** Rows of the file that are (or were) not imported, each with its reason. */
+/** Rows drawn at once: a file of 10,000 rows must not become 10,000 table rows in a dialog. */
+export const SHOWN_ROWS = 200;
+
+function downloadSkipped(rows: SkippedRow[]) {
+  const quote = (value: string | number) => `"${String(value).replaceAll('"', '""')}"`;
+  const lines = [
+    ['row', 'email', 'reason'].join(','),
+    ...rows.map((r) => [r.row, r.email, r.message].map(quote).join(',')),
+  ];
+  const url = URL.createObjectURL(new Blob([`${lines.join('\r\n')}\r\n`], { type: 'text/csv' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = 'skipped-rows.csv';
+  link.click();
+  URL.revokeObjectURL(url);
+}
+
+/**
+ * Rows of the file that are (or were) not imported: how many for each reason, the first rows with
+ * their reason, and every row as a CSV download when there are more than fit.
+ */
 export function SkippedRowsTable({ rows, caption }: { rows: SkippedRow[]; caption: string }) {
   if (rows.length === 0) return null;
+  const byReason = IMPORT_SKIP_REASONS.map((reason) => ({
+    reason,
+    count: rows.filter((r) => r.reason === reason).length,
+  })).filter((r) => r.count > 0);
   return (
-    <ScrollArea.Autosize mah={220} type="auto">
-      <Table striped withTableBorder fz="sm" aria-label={caption} stickyHeader>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th w={70}>Row</Table.Th>
-            <Table.Th>Email</Table.Th>
-            <Table.Th>Reason</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((row) => (
-            <Table.Tr key={`${row.row}-${row.reason}`}>
-              <Table.Td>{row.row}</Table.Td>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                {row.email || (
-                  <Text span c="dimmed" fs="italic" inherit>
-                    empty
-                  </Text>
-                )}
-              </Table.Td>
-              <Table.Td>{row.message}</Table.Td>
-            </Table.Tr>
+    <Stack gap={6}>
+      {byReason.length > 1 && (
+        <List size="sm" spacing={0} aria-label={`${caption} by reason`}>
+          {byReason.map(({ reason, count }) => (
+            <List.Item key={reason}>
+              {formatCount(count)} × {IMPORT_SKIP_MESSAGE[reason]}
+            </List.Item>
           ))}
-        </Table.Tbody>
-      </Table>
-    </ScrollArea.Autosize>
+        </List>
+      )}
+      <ScrollArea.Autosize mah={220} type="auto">
+        <Table striped withTableBorder fz="sm" aria-label={caption} stickyHeader>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={70}>Row</Table.Th>
+              <Table.Th>Email</Table.Th>
+              <Table.Th>Reason</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.slice(0, SHOWN_ROWS).map((row) => (
+              <Table.Tr key={`${row.row}-${row.reason}`}>
+                <Table.Td>{row.row}</Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                  {row.email || (
+                    <Text span c="dimmed" fs="italic" inherit>
+                      empty
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>{row.message}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea.Autosize>
+      {rows.length > SHOWN_ROWS && (
+        <Group justify="space-between">
+          <Text size="xs" c="dimmed">
+            The first {formatCount(SHOWN_ROWS)} of {formatCount(rows.length)} rows are shown.
+          </Text>
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconDownload size={14} aria-hidden="true" />}
+            onClick={() => downloadSkipped(rows)}
+          >
+            Download all skipped rows
+          </Button>
+        </Group>
+      )}
+    </Stack>
   );
 }
