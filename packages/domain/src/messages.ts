@@ -59,7 +59,6 @@ export const APP_MSG = {
   codeFormat: 'Enter the 6-digit code from the email.',
   tooManyCodeAttempts: 'Too many attempts. Please wait 15 minutes and try again.',
   passwordRequired: 'Choose a password to finish setting up your account.',
-  userNotCreated: 'User could not be created. Please try again.',
   noFreeSeat: 'There is no free licence seat left in this organization.',
   onlyOwnerMakesOwner: 'Only an owner can make someone the owner of an organization.',
   roleTooHigh: 'You can only give roles up to your own.',
