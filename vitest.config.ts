@@ -16,6 +16,7 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       'packages/domain',
+      'apps/web',
       serverOn('pglite'),
       ...(process.env.TEST_DATABASE_URL ? [serverOn('postgres')] : []),
       'e2e',
