@@ -11,8 +11,9 @@ export function containsPattern(search: string): string {
  * statement, planned once per connection. With a search, the best plan depends on the text ('a', 'maple'
  * and 'garcia' want different ones), so it is planned for its own value every time: as a named statement,
  * PostgreSQL switches to one generic plan after five calls, and for a common word that plan took 60 s
- * instead of 0.4 s (docs/decisions/002).
+ * instead of 0.4 s (docs/decisions/002). `bounded`: a list whose every plan reads little (one parent's
+ * children) stays prepared.
  */
-export function rowsForSearch(search: string): typeof rows {
-  return search.trim() ? rows : preparedRows;
+export function rowsForSearch(search: string, bounded = false): typeof rows {
+  return search.trim() && !bounded ? rows : preparedRows;
 }

@@ -8,6 +8,7 @@ describe('searched lists', () => {
   it('are planned for their own text; only lists without search text are prepared', () => {
     for (const search of ['garcia', 'ava garcia', 'a', ' x ']) expect(rowsForSearch(search)).toBe(rows);
     for (const search of ['', '   ']) expect(rowsForSearch(search)).toBe(preparedRows);
+    expect(rowsForSearch('garcia', true)).toBe(preparedRows);
   });
 
   it('match the text literally, wildcards included', () => {
