@@ -228,6 +228,8 @@ export async function seedScale(db: Db, options: { users: number; log?: (line: s
   }
   await db.execute(sql`drop table scale_schools`);
   await db.execute(sql`drop table scale_orgs`);
-  await step('analyze', () => db.execute(sql`analyze`));
+  // Vacuum too: it flushes the GIN pending lists and sets the visibility map; measured before it, the
+  // searches took 2.5 to 3 times as long.
+  await step('vacuum analyze', () => db.execute(sql`vacuum analyze`));
   return true;
 }
