@@ -103,6 +103,11 @@ export async function updateOrganization(
 export async function deleteOrganization(db: Db, user: AuthUser, id: string) {
   await requireOrganizationAccess(db, user, id, ['delete_org']);
   await db.transaction(async (tx) => {
+    // The pool accounts first, in id order, then the row: the credit journal locks accounts before the
+    // organization rows it updates, and the opposite order here could leave both waiting for each other.
+    await tx.execute(sql`select id from credit_accounts
+      where organization_id in (select id from organizations where id = ${id} union select parent_id from organizations where id = ${id})
+      order by id for update`);
     const [org] = await rows<{ parent_id: string | null; name: string }>(
       tx,
       sql`select parent_id, name from organizations where id = ${id} and deleted_at is null for update`,

@@ -18,7 +18,7 @@ import { lockOrganization } from './role-service';
 export async function removeUsers(db: Db, user: AuthUser, input: RemoveUsersRequest) {
   const access = await requireOrganizationAccess(db, user, input.organizationId, ['manage_users']);
   return db.transaction(async (tx) => {
-    const organization = await lockOrganization(tx, input.organizationId);
+    const organization = await lockOrganization(tx, input.organizationId, 'key share');
     const members = await lockMembers(tx, input.organizationId, input.userIds);
     requireNotAbove(access.role, members);
     if (members.some((m) => m.role === 'organization_owner')) {

@@ -31,11 +31,21 @@ export async function transferOwnership(
   ];
 }
 
-/** Locks the organization row against deletion and crossing role changes; `404` when it is gone. */
-export async function lockOrganization(tx: Tx, organizationId: string): Promise<{ name: string }> {
+/**
+ * Locks the organization row against deletion (which locks it `for update` first); `404` when it is gone.
+ * `update` also serializes role changes (two transfers must not cross). `key share` only holds off the
+ * deletion: a change that then locks credit accounts must not hold the row the credit journal updates
+ * after locking its accounts, or the two would wait for each other.
+ */
+export async function lockOrganization(
+  tx: Tx,
+  organizationId: string,
+  strength: 'update' | 'key share' = 'update',
+): Promise<{ name: string }> {
   const [org] = await rows<{ name: string }>(
     tx,
-    sql`select name from organizations where id = ${organizationId} and deleted_at is null for update`,
+    sql`select name from organizations where id = ${organizationId} and deleted_at is null
+        for ${sql.raw(strength === 'update' ? 'update' : 'key share')}`,
   );
   if (!org) throw AppError.notFound();
   return org;
