@@ -188,6 +188,11 @@ export const bulkImportPreviewSchema = z.object({
 });
 export type BulkImportPreview = z.infer<typeof bulkImportPreviewSchema>;
 
+/** A skipped row with the sentence of its reason. */
+export function skippedRow(row: number, email: string, reason: ImportSkipReason): SkippedRow {
+  return { row, email, reason, message: IMPORT_SKIP_MESSAGE[reason] };
+}
+
 export interface CheckedImportRow {
   row: number;
   email: string;
@@ -211,7 +216,7 @@ export function checkImportRows(rows: readonly ImportRow[]): {
     const email = input.email.trim();
     const reason = rejectImportRow(input, email, seen);
     if (reason) {
-      skipped.push({ row, email, reason, message: IMPORT_SKIP_MESSAGE[reason] });
+      skipped.push(skippedRow(row, email, reason));
       return;
     }
     const role = input.role.trim().toLowerCase() as CheckedImportRow['role'];

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@allot/domain/errors';
-import { APP_MSG } from '@allot/domain/messages';
+import { APP_MSG, MSG } from '@allot/domain/messages';
 
 /** The one error type services throw; the error handler turns it into CONTRACT §1's body. */
 export class AppError extends Error {
@@ -23,5 +23,9 @@ export class AppError extends Error {
   }
   static notFound() {
     return new AppError(404, 'not_found', APP_MSG.notFound);
+  }
+  /** CONTRACT §6: an email belongs to one account; the text also lands on the form's email field. */
+  static emailTaken() {
+    return new AppError(409, 'email_taken', MSG.emailTaken, { fields: { email: MSG.emailTaken } });
   }
 }

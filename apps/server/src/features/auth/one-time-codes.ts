@@ -2,6 +2,7 @@ import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { APP_MSG } from '@allot/domain/messages';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
+import { jsonParam, uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import { isUuid } from '../../lib/ids';
@@ -49,13 +50,12 @@ export async function issueCodes(
     user_id: userId,
     code_hash: hashCode(userId, input.purpose, code).toString('hex'),
   }));
-  const json = JSON.stringify(records);
   await tx.execute(sql`delete from one_time_codes where purpose = ${input.purpose}
-    and user_id in (select user_id from json_to_recordset(${json}::json) as x(user_id uuid))`);
+    and user_id in ${uuidsIn([...codes.keys()])}`);
   await tx.execute(sql`
     insert into one_time_codes (user_id, purpose, code_hash, expires_at)
     select user_id, ${input.purpose}, code_hash, now() + make_interval(mins => ${input.lifetimeMinutes})
-    from json_to_recordset(${json}::json) as x(user_id uuid, code_hash text)`);
+    from json_to_recordset(${jsonParam(records)}) as x(user_id uuid, code_hash text)`);
   return codes;
 }
 

@@ -2,6 +2,7 @@ import { CODE_MINUTES, type ResendVerificationRequest, type VerifyEmailRequest }
 import { APP_MSG, MSG } from '@allot/domain/messages';
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import { queueMail, queueMails } from '../mail/outbox';
@@ -38,7 +39,7 @@ export async function queueInvitations(
   const people = await rows<{ id: string; email: string; name: string }>(
     tx,
     sql`select id, email, name from users
-        where id in (select value::uuid from json_array_elements_text(${JSON.stringify(input.userIds)}::json))`,
+        where id in ${uuidsIn(input.userIds)}`,
   );
   if (people.length !== new Set(input.userIds).size) throw new Error('queueInvitations: unknown user');
   const [organization] = input.organizationId

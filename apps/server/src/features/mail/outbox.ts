@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { jsonParam } from '../../db/json-params';
 import { rows } from '../../db/rows';
 
 export interface Mail {
@@ -59,7 +60,7 @@ export async function queueMails(tx: Tx, mails: readonly Mail[]): Promise<void> 
     }));
     await tx.execute(sql`insert into mail_outbox (kind, to_address, subject, text_body, html_body)
       select kind, "to", subject, text, html
-      from json_to_recordset(${JSON.stringify(chunk)}::json)
+      from json_to_recordset(${jsonParam(chunk)})
         as x(kind text, "to" text, subject text, text text, html text)`);
   }
 }

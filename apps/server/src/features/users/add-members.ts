@@ -1,12 +1,8 @@
 import { APP_MSG } from '@allot/domain/messages';
-import {
-  IMPORT_SKIP_MESSAGE,
-  type ImportSkipReason,
-  type MemberRole,
-  type SkippedRow,
-} from '@allot/domain/users';
+import { type ImportSkipReason, type MemberRole, type SkippedRow, skippedRow } from '@allot/domain/users';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
+import { jsonParam } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import { queueInvitations } from '../auth/verification-service';
@@ -37,12 +33,7 @@ export interface MemberPlan {
   seats: { free: number | null; needed: number };
 }
 
-const skip = (c: Candidate, reason: ImportSkipReason): SkippedRow => ({
-  row: c.row,
-  email: c.email,
-  reason,
-  message: IMPORT_SKIP_MESSAGE[reason],
-});
+const skip = (c: Candidate, reason: ImportSkipReason) => skippedRow(c.row, c.email, reason);
 
 /**
  * What adding these people to the organization would do, decided in the caller's transaction: who is
@@ -71,7 +62,7 @@ export async function planMembers(
           (u.email_verified_at is null or u.password_hash is null) as invite,
           exists (select 1 from memberships m where m.user_id = u.id and m.organization_id = ${organizationId}) as member_here,
           (u.is_system_admin or exists (select 1 from memberships m where m.user_id = u.id)) as taken
-        from json_to_recordset(${JSON.stringify(candidates.map((c) => ({ n: c.row, email: c.email })))}::json)
+        from json_to_recordset(${jsonParam(candidates.map((c) => ({ n: c.row, email: c.email })))})
           as x(n int, email text)
         join users u on lower(u.email) = lower(x.email)`,
   );
@@ -108,22 +99,22 @@ export async function planMembers(
 /**
  * Writes a plan: the new accounts, the memberships with their seats, the invitations. A few set-based
  * statements whatever the count. Answers the ids added, in plan order; a person whose email or membership
- * appeared meanwhile (a concurrent import) is left out and reported in `lost`.
+ * appeared meanwhile (a concurrent import) is left out and reported in `lost` as registered.
  */
 export async function applyMemberPlan(
   tx: Tx,
   organizationId: string,
   plan: MemberPlan,
   mail: MailSettings,
-): Promise<{ userIds: string[]; lost: PlannedMember[] }> {
+): Promise<{ userIds: string[]; lost: SkippedRow[] }> {
   const fresh = plan.toAdd.filter((m) => m.existingUserId === null);
   const created = fresh.length
     ? await rows<{ id: string; email: string }>(
         tx,
         sql`insert into users (email, name)
-            select email, name from json_to_recordset(${JSON.stringify(
+            select email, name from json_to_recordset(${jsonParam(
               fresh.map((m) => ({ email: m.email, name: m.name })),
-            )}::json) as x(email text, name text)
+            )}) as x(email text, name text)
             on conflict (lower(email)) do nothing
             returning id, email`,
       )
@@ -142,7 +133,7 @@ export async function applyMemberPlan(
         tx,
         sql`insert into memberships (user_id, organization_id, role, license_id)
             select user_id, ${organizationId}, role, license_id
-            from json_to_recordset(${JSON.stringify(memberships)}::json)
+            from json_to_recordset(${jsonParam(memberships)})
               as x(user_id uuid, role text, license_id uuid)
             on conflict do nothing
             returning user_id`,
@@ -160,6 +151,8 @@ export async function applyMemberPlan(
   );
   return {
     userIds: added.map(({ userId }) => userId as string),
-    lost: withIds.filter(({ userId }) => userId === null || !joinedIds.has(userId)).map((w) => w.member),
+    lost: withIds
+      .filter(({ userId }) => userId === null || !joinedIds.has(userId))
+      .map(({ member }) => skip(member, 'email_taken')),
   };
 }

@@ -6,7 +6,6 @@ import {
   type BulkImportResponse,
   type CreateUserRequest,
   checkImportRows,
-  IMPORT_SKIP_MESSAGE,
   type OrganizationUser,
 } from '@allot/domain/users';
 import type { Db, Tx } from '../../db/client';
@@ -43,7 +42,7 @@ export async function createUser(
     );
     const refused = plan.skipped[0];
     if (refused?.reason === 'already_member' || refused?.reason === 'email_taken') {
-      throw new AppError(409, 'email_taken', MSG.emailTaken, { fields: { email: MSG.emailTaken } });
+      throw AppError.emailTaken();
     }
     if (refused?.reason === 'no_free_seat') {
       const named = plan.licenses.find((l) => l.id === input.licenseId);
@@ -55,8 +54,7 @@ export async function createUser(
     const { userIds } = await applyMemberPlan(tx, input.organizationId, plan, mail);
     const [created] = userIds;
     // Lost to a concurrent request that registered the same email a moment earlier.
-    if (!created)
-      throw new AppError(409, 'email_taken', MSG.emailTaken, { fields: { email: MSG.emailTaken } });
+    if (!created) throw AppError.emailTaken();
     if (input.role === 'organization_owner') await transferOwnership(tx, input.organizationId, created);
     return created;
   });
@@ -110,17 +108,9 @@ export async function importUsers(
   await requireOrganizationAccess(db, user, input.organizationId, ['manage_users']);
   const result = await db.transaction(async (tx) => {
     await lockOrganization(tx, input.organizationId);
-    const plan: MemberPlan = await planImport(tx, input);
+    const plan = await planImport(tx, input);
     const { userIds, lost } = await applyMemberPlan(tx, input.organizationId, plan, mail);
-    const skipped = [
-      ...plan.skipped,
-      ...lost.map((m) => ({
-        row: m.row,
-        email: m.email,
-        reason: 'email_taken' as const,
-        message: IMPORT_SKIP_MESSAGE.email_taken,
-      })),
-    ].sort((a, b) => a.row - b.row);
+    const skipped = [...plan.skipped, ...lost].sort((a, b) => a.row - b.row);
     return { userIds, skipped, seats: plan.seats };
   });
   const answer: BulkImportResponse = {

@@ -3,6 +3,7 @@ import { ROLE_RANK, type Role } from '@allot/domain/roles';
 import type { MemberRole } from '@allot/domain/users';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
+import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import { isUuid } from '../../lib/ids';
@@ -29,7 +30,7 @@ export async function lockMembers(
     tx,
     sql`select m.user_id, u.name, m.role, m.license_id from memberships m join users u on u.id = m.user_id
         where m.organization_id = ${organizationId}
-          and m.user_id in (select value::uuid from json_array_elements_text(${JSON.stringify(unique)}::json))
+          and m.user_id in ${uuidsIn(unique)}
         order by m.user_id for update of m`,
   );
   if (locked.length !== unique.length) throw AppError.notFound();

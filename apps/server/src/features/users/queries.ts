@@ -3,6 +3,7 @@ import type { Role } from '@allot/domain/roles';
 import type { OrganizationUser } from '@allot/domain/users';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
+import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 
 /** The columns of a member as lists show it; joins `memberships m`, `users u`, credit account `a`, licence `l`. */
@@ -47,7 +48,7 @@ export async function findMembers(
     tx,
     sql`select ${memberColumns} from memberships m ${memberJoins}
         where m.organization_id = ${organizationId}
-          and m.user_id in (select value::uuid from json_array_elements_text(${JSON.stringify(userIds)}::json))`,
+          and m.user_id in ${uuidsIn(userIds)}`,
   );
   const byId = new Map(found.map((r) => [r.id, toOrganizationUser(r)]));
   return userIds.flatMap((id) => byId.get(id) ?? []);

@@ -2,6 +2,7 @@ import { APP_MSG } from '@allot/domain/messages';
 import type { RemoveUsersRequest } from '@allot/domain/users';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../auth/sessions';
@@ -31,7 +32,7 @@ export async function removeUsers(db: Db, user: AuthUser, input: RemoveUsersRequ
       tx,
       sql`select id, user_id, balance from credit_accounts
           where id = ${shared}
-             or user_id in (select value::uuid from json_array_elements_text(${JSON.stringify(userIds)}::json))
+             or user_id in ${uuidsIn(userIds)}
           order by id for update`,
     );
     const held = accounts.filter((a) => a.user_id !== null && Number(a.balance) > 0);
@@ -52,7 +53,7 @@ export async function removeUsers(db: Db, user: AuthUser, input: RemoveUsersRequ
       });
     }
     await tx.execute(sql`delete from memberships where organization_id = ${input.organizationId}
-      and user_id in (select value::uuid from json_array_elements_text(${JSON.stringify(userIds)}::json))`);
+      and user_id in ${uuidsIn(userIds)}`);
     return { removed: userIds, creditsReturned };
   });
 }

@@ -9,6 +9,7 @@ import type {
 } from '@allot/domain/users';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import { isUuid } from '../../lib/ids';
@@ -19,9 +20,6 @@ import type { MailSettings } from '../mail/public-links';
 import { effectiveRole, requireOrganizationAccess } from '../organizations/access';
 import { lockMembers, requireNotAbove } from './member-guards';
 import { findMembers } from './queries';
-
-const emailTaken = () =>
-  new AppError(409, 'email_taken', MSG.emailTaken, { fields: { email: MSG.emailTaken } });
 
 /**
  * POST /api/user/{id}/update: name, email, locale of an account. The account may belong to several
@@ -69,7 +67,7 @@ export async function updateUser(
         tx,
         sql`select 1 from users where lower(email) = ${input.email.toLowerCase()} and id <> ${userId}`,
       );
-      if (taken.length > 0) throw emailTaken();
+      if (taken.length > 0) throw AppError.emailTaken();
     }
     const [row] = await rows<UserAccount>(
       tx,
@@ -117,7 +115,7 @@ export async function updateUserLicenses(
     if (moving.length === 0) return;
     await tx.execute(sql`update memberships set license_id = ${license.id}, updated_at = now()
       where organization_id = ${input.organizationId}
-        and user_id in (select value::uuid from json_array_elements_text(${JSON.stringify(moving.map((m) => m.userId))}::json))`);
+        and user_id in ${uuidsIn(moving.map((m) => m.userId))}`);
   });
   return findMembers(db, input.organizationId, userIds);
 }
