@@ -1,8 +1,11 @@
-import { isApiError } from './api-error';
+import { errorText, isApiError } from './api-error';
 
-/** The field messages of a 400 answer (`details.fields`, CONTRACT §1), or an empty object. */
+/**
+ * The field messages of a failed answer (`details.fields`, CONTRACT §1: a 400, or a 409 such as
+ * `email_taken` that names its field), or an empty object.
+ */
 export function serverFieldErrors(error: unknown): Record<string, string> {
-  if (!isApiError(error) || error.status !== 400) return {};
+  if (!isApiError(error)) return {};
   const fields = (error.details as { fields?: unknown } | undefined)?.fields;
   if (!fields || typeof fields !== 'object') return {};
   return Object.fromEntries(
@@ -30,5 +33,5 @@ export function applyServerErrors<F extends string>(
     }
   }
   if (placed > 0 && placed === Object.keys(fields).length) return null;
-  return error instanceof Error ? error.message : 'Something went wrong, please try again later.';
+  return errorText(error);
 }

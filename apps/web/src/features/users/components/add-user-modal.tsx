@@ -9,7 +9,6 @@ import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { FormAlert } from '../../../components/form-alert';
-import { isApiError } from '../../../lib/api-error';
 import { applyServerErrors } from '../../../lib/form-errors';
 import { useCreateUser } from '../api/create-user';
 import { AUTOMATIC_LICENCE, LicenceSelect } from './licence-select';
@@ -76,11 +75,12 @@ function AddUserForm({ onClose, organization, roles }: AddUserModalProps) {
       });
       onClose();
     } catch (error) {
-      if (isApiError(error) && error.status === 409) {
-        setError('email', { message: MSG.emailTaken }, { shouldFocus: true });
-        return;
-      }
-      setFormError(applyServerErrors(error, FIELDS, (field, message) => setError(field, { message })));
+      // A 409 email_taken names the email field: the spec's text lands there.
+      setFormError(
+        applyServerErrors(error, FIELDS, (field, message) =>
+          setError(field, { message }, { shouldFocus: true }),
+        ),
+      );
     }
   }
 

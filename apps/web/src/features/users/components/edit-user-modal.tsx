@@ -1,4 +1,3 @@
-import { MSG } from '@allot/domain/messages';
 import { emailSchema, type OrganizationUser, userNameSchema } from '@allot/domain/users';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
@@ -7,7 +6,6 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { FormAlert } from '../../../components/form-alert';
-import { isApiError } from '../../../lib/api-error';
 import { applyServerErrors } from '../../../lib/form-errors';
 import { useUpdateUser } from '../api/update-user';
 
@@ -59,11 +57,12 @@ function EditUserForm({ user, onClose }: { user: OrganizationUser; onClose: () =
       notifications.show({ color: 'green', title: 'Changes saved', message: `${values.name} was updated.` });
       onClose();
     } catch (error) {
-      if (isApiError(error) && error.status === 409) {
-        setError('email', { message: MSG.emailTaken }, { shouldFocus: true });
-        return;
-      }
-      setFormError(applyServerErrors(error, FIELDS, (field, message) => setError(field, { message })));
+      // A 409 email_taken names the email field: the spec's text lands there.
+      setFormError(
+        applyServerErrors(error, FIELDS, (field, message) =>
+          setError(field, { message }, { shouldFocus: true }),
+        ),
+      );
     }
   }
 
