@@ -1,12 +1,13 @@
 import type { Organization } from '@allot/domain/organizations';
 import { PICKER_PAGE_SIZE } from '@allot/domain/pagination';
-import { Button, Card, Container, EmptyState, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Container, EmptyState, Group, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue, useDisclosure, useDocumentTitle } from '@mantine/hooks';
-import { IconBuildingCommunity, IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconBuildingCommunity, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { LoadError } from '../../../components/load-error';
 import { PagedSection } from '../../../components/paged-section';
+import { SearchInput } from '../../../components/search-input';
 import { askedForPicker } from '../../../lib/home-link';
 import { useSession } from '../../../lib/session';
 import { useOrganizations } from '../api/get-organizations';
@@ -92,13 +93,11 @@ export function HomeScreen() {
             Add organization
           </Button>
         </Group>
-        <TextInput
-          aria-label="Search organizations and users"
+        <SearchInput
+          label="Search organizations and users"
           placeholder="Search organizations by name, users by name or email"
-          leftSection={<IconSearch size={16} aria-hidden="true" />}
           value={search}
-          onChange={(event) => setSearch(event.currentTarget.value)}
-          type="search"
+          onChange={setSearch}
           maw={560}
         />
         {debounced ? <SearchResults search={debounced} /> : <MyOrganizations />}

@@ -1,12 +1,13 @@
 import 'mantine-datatable/styles.css';
 import type { OrganizationSortKey, OrganizationSummary } from '@allot/domain/organizations';
-import { DEFAULT_PAGE_SIZE } from '@allot/domain/pagination';
-import { Button, Card, EmptyState, Group, Stack, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue, useDisclosure, useDocumentTitle } from '@mantine/hooks';
-import { IconBuildingCommunity, IconPlus, IconSearch } from '@tabler/icons-react';
+import { Button, Card, EmptyState, Group, Stack, Title } from '@mantine/core';
+import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
+import { IconBuildingCommunity, IconPlus } from '@tabler/icons-react';
 import type { DataTableSortStatus } from 'mantine-datatable';
 import { useState } from 'react';
 import { LoadError } from '../../../components/load-error';
+import { SearchInput } from '../../../components/search-input';
+import { usePagedList } from '../../../lib/use-paged-list';
 import { useCurrentOrganization } from '../../organizations/api/use-current-organization';
 import { CreateOrganizationModal } from '../../organizations/components/create-organization-modal';
 import { DeleteOrganizationModal } from '../../organizations/components/delete-organization-modal';
@@ -30,32 +31,15 @@ export function SubOrganizationsScreen() {
   const canUpdate = can('update_org');
   const canDelete = can('delete_org');
 
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), 300);
-  const [page, setPage] = useState(1);
-  const [sortStatus, setSortStatus] = useState(INITIAL_SORT);
-  const [selected, setSelected] = useState<OrganizationSummary[]>([]);
+  const list = usePagedList<OrganizationSummary, OrganizationSortKey>(INITIAL_SORT);
+  const { selected, setSelected } = list;
   const [creating, { open: openCreate, close: closeCreate }] = useDisclosure(false);
   const [editing, setEditing] = useState<EditableOrganization | null>(null);
   const [deleting, setDeleting] = useState<OrganizationSummary | null>(null);
 
-  // A new search text starts on page 1 (adjusted while rendering, not in an effect).
-  const [searched, setSearched] = useState(debounced);
-  if (searched !== debounced) {
-    setSearched(debounced);
-    setPage(1);
-    setSelected([]);
-  }
-
   const { data, isPending, isError, error, refetch, isRefetching, isFetching } = useSubOrganizations(
     organization.id,
-    {
-      page,
-      limit: DEFAULT_PAGE_SIZE,
-      search: debounced,
-      key: sortStatus.columnAccessor as OrganizationSortKey,
-      order: sortStatus.direction,
-    },
+    list.query,
   );
 
   const createButton = canCreate && (
@@ -63,7 +47,7 @@ export function SubOrganizationsScreen() {
       Create sub-organization
     </Button>
   );
-  const nothingYet = data !== undefined && data.pagination.total === 0 && debounced === '';
+  const nothingYet = data !== undefined && data.pagination.total === 0 && list.debounced === '';
 
   return (
     <Stack gap="lg">
@@ -94,14 +78,11 @@ export function SubOrganizationsScreen() {
         </Card>
       ) : (
         <Stack gap="sm">
-          <TextInput
-            aria-label="Search sub-organizations"
+          <SearchInput
+            label="Search sub-organizations"
             placeholder="Search by name"
-            leftSection={<IconSearch size={16} aria-hidden="true" />}
-            value={search}
-            onChange={(event) => setSearch(event.currentTarget.value)}
-            type="search"
-            maw={360}
+            value={list.search}
+            onChange={list.setSearch}
           />
           {isError && (
             <LoadError
@@ -115,16 +96,7 @@ export function SubOrganizationsScreen() {
           <SubOrganizationsTable
             records={data?.data ?? []}
             totalRecords={data?.pagination.total ?? 0}
-            page={page}
-            pageSize={DEFAULT_PAGE_SIZE}
-            onPageChange={setPage}
-            sortStatus={sortStatus}
-            onSortStatusChange={(status) => {
-              setSortStatus(status);
-              setPage(1);
-            }}
-            selected={selected}
-            onSelectedChange={setSelected}
+            {...list.table}
             fetching={isPending || (isFetching && !isRefetching)}
             onEdit={canUpdate ? (child) => setEditing(child) : undefined}
             onDelete={canDelete ? (child) => setDeleting(child) : undefined}

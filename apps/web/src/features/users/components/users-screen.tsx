@@ -1,12 +1,13 @@
 import 'mantine-datatable/styles.css';
-import { DEFAULT_PAGE_SIZE } from '@allot/domain/pagination';
 import type { OrganizationUser } from '@allot/domain/users';
-import { Button, Card, EmptyState, Group, Stack, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue, useDisclosure, useDocumentTitle } from '@mantine/hooks';
-import { IconFileImport, IconLock, IconSearch, IconUserPlus, IconUsers } from '@tabler/icons-react';
+import { Button, Card, EmptyState, Group, Stack, Title } from '@mantine/core';
+import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
+import { IconFileImport, IconLock, IconUserPlus, IconUsers } from '@tabler/icons-react';
 import type { DataTableSortStatus } from 'mantine-datatable';
 import { useState } from 'react';
 import { LoadError } from '../../../components/load-error';
+import { SearchInput } from '../../../components/search-input';
+import { usePagedList } from '../../../lib/use-paged-list';
 import { useCurrentOrganization } from '../../organizations/api/use-current-organization';
 import { type OrganizationUserSortKey, useOrganizationUsers } from '../api/get-organization-users';
 import { useUserPermissions } from '../hooks/use-user-permissions';
@@ -30,11 +31,8 @@ export function UsersScreen() {
   const permissions = useUserPermissions(organization);
   const licenses = organization.licenses ?? [];
 
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), 300);
-  const [page, setPage] = useState(1);
-  const [sortStatus, setSortStatus] = useState(INITIAL_SORT);
-  const [selected, setSelected] = useState<OrganizationUser[]>([]);
+  const list = usePagedList<OrganizationUser, OrganizationUserSortKey>(INITIAL_SORT);
+  const { selected, setSelected } = list;
   const [adding, { open: openAdd, close: closeAdd }] = useDisclosure(false);
   const [importing, { open: openImport, close: closeImport }] = useDisclosure(false);
   const [changingLicence, { open: openLicence, close: closeLicence }] = useDisclosure(false);
@@ -42,23 +40,9 @@ export function UsersScreen() {
   const [changingRole, setChangingRole] = useState<OrganizationUser | null>(null);
   const [removing, setRemoving] = useState<OrganizationUser[]>([]);
 
-  // A new search text starts on page 1 (adjusted while rendering, not in an effect).
-  const [searched, setSearched] = useState(debounced);
-  if (searched !== debounced) {
-    setSearched(debounced);
-    setPage(1);
-    setSelected([]);
-  }
-
   const { data, isPending, isError, error, refetch, isRefetching, isFetching } = useOrganizationUsers(
     organization.id,
-    {
-      page,
-      limit: DEFAULT_PAGE_SIZE,
-      search: debounced,
-      key: sortStatus.columnAccessor as OrganizationUserSortKey,
-      order: sortStatus.direction,
-    },
+    list.query,
     permissions.canManage,
   );
 
@@ -94,7 +78,7 @@ export function UsersScreen() {
       </Button>
     </Group>
   );
-  const nothingYet = data !== undefined && data.pagination.total === 0 && debounced === '';
+  const nothingYet = data !== undefined && data.pagination.total === 0 && list.debounced === '';
   const removeSelected = (ids: string[]) =>
     setSelected((current) => current.filter((u) => !ids.includes(u.id)));
 
@@ -131,14 +115,11 @@ export function UsersScreen() {
         </Card>
       ) : (
         <Stack gap="sm">
-          <TextInput
-            aria-label="Search users"
+          <SearchInput
+            label="Search users"
             placeholder="Search by name or email"
-            leftSection={<IconSearch size={16} aria-hidden="true" />}
-            value={search}
-            onChange={(event) => setSearch(event.currentTarget.value)}
-            type="search"
-            maw={360}
+            value={list.search}
+            onChange={list.setSearch}
           />
           {isError && (
             <LoadError
@@ -157,16 +138,7 @@ export function UsersScreen() {
           <UsersTable
             records={data?.data ?? []}
             totalRecords={data?.pagination.total ?? 0}
-            page={page}
-            pageSize={DEFAULT_PAGE_SIZE}
-            onPageChange={setPage}
-            sortStatus={sortStatus}
-            onSortStatusChange={(status) => {
-              setSortStatus(status);
-              setPage(1);
-            }}
-            selected={selected}
-            onSelectedChange={setSelected}
+            {...list.table}
             fetching={isPending || (isFetching && !isRefetching)}
             renderActions={(user) => (
               <UserRowActions
