@@ -102,18 +102,23 @@ export const organizationClosure = pgTable(
      * whole subtree.
      */
     name: text('name').notNull().default(''),
+    /**
+     * The name in lower case, for "names containing …" (`like lower(pattern)`). Kept out of the name btree
+     * below on purpose: there, an index-only scan could check a search against every name of a subtree, and
+     * the planner, which prices the check too low, took that walk over the trigram index (13 ms instead of
+     * 3 ms for a district). Lower case also spares the per-row lower() of ILIKE.
+     */
+    searchName: text('search_name').notNull().generatedAlwaysAs(sql`lower(name)`),
   },
   (t) => [
     primaryKey({ columns: [t.ancestorId, t.descendantId] }),
     index('organization_closure_descendant_idx').on(t.descendantId, t.depth),
-    // Without descendant_id: a search must not walk the subtree in name order through this index
-    // (the planner prices ILIKE too low) when the trigram index below finds the matches directly.
     index('organization_closure_ancestor_name_idx').on(t.ancestorId, t.name),
     // btree_gin (migration 0007) puts the ancestor and the name's trigrams in one GIN index.
-    index('organization_closure_ancestor_name_trgm_idx').using(
+    index('organization_closure_ancestor_search_trgm_idx').using(
       'gin',
       t.ancestorId,
-      t.name.op('gin_trgm_ops'),
+      t.searchName.op('gin_trgm_ops'),
     ),
   ],
 );

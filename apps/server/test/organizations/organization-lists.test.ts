@@ -118,6 +118,10 @@ describe('GET /api/organization/search and /api/user/search', () => {
   it('finds organizations only in the caller’s subtrees', async () => {
     const forSchoolAdmin = (await get('/api/organization/search?search=alpha', 'schoolAdmin')).json();
     expect(names(forSchoolAdmin)).toEqual(['Alpha Annex', 'Alpha School A']);
+    const upper = (await get('/api/organization/search?search=ALPHA%20S', 'schoolAdmin')).json();
+    expect(names(upper)).toEqual(['Alpha School A']);
+    const underscore = (await get('/api/organization/search?search=alpha_', 'owner')).json();
+    expect(underscore.pagination.total).toBe(0);
     const forBeta = (await get('/api/organization/search?search=alpha', 'betaOwner')).json();
     expect(forBeta.data).toEqual([]);
     const forSystem = (await get('/api/organization/search?search=network', 'systemAdmin')).json();
@@ -181,5 +185,27 @@ describe('parents, credits and users of an organization', () => {
       ['teacher@school-a.test', 'user'],
     ]);
     expect(body.data[0]).toMatchObject({ locale: 'en-us', credits: 0, licence: null });
+  });
+
+  it('searches members by name or email, case-insensitively and literally, and keeps the sort', async () => {
+    const emails = async (query: string) => {
+      const body = (await get(`/api/organization/${t.world.orgs.schoolA}/users?${query}`, 'admin')).json();
+      return [body.data.map((u: { email: string }) => u.email), body.pagination.total];
+    };
+    expect(await emails('search=SCHOOL-A&key=email&order=desc')).toEqual([
+      ['teacher@school-a.test', 'admin@school-a.test'],
+      2,
+    ]);
+    expect(await emails('search=tia')).toEqual([['teacher@school-a.test'], 1]);
+    // '%' and '_' are characters to find, not wildcards.
+    expect(await emails('search=%25')).toEqual([[], 0]);
+    expect(await emails('search=admin_school')).toEqual([[], 0]);
+  });
+
+  it('answers 404 for an id that is not a uuid, before any query', async () => {
+    for (const path of ['', '/sub-organizations', '/parent-organizations', '/credits', '/users']) {
+      const response = await get(`/api/organization/not-a-uuid${path}`, 'owner');
+      expect(response.statusCode, path).toBe(404);
+    }
   });
 });

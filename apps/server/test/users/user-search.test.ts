@@ -34,7 +34,7 @@ const caller = (key: keyof World['users'], isSystemAdmin = false): AuthUser => (
 describe('user search', () => {
   it('answers the same whether it starts from the subtree’s members or from the search index', async () => {
     for (const who of ['owner', 'schoolAdmin', 'betaOwner'] as const) {
-      for (const search of ['', 'member', 'school-a', 'MEMBER 1', 'o', 'nobody-here']) {
+      for (const search of ['', 'member', 'school-a', 'MEMBER 1', 'o', 'nobody-here', 'member_', '%']) {
         for (const key of ['name', 'email'] as const) {
           for (const page of [1, 2]) {
             const query = {
@@ -94,5 +94,23 @@ describe('user search', () => {
       order: 'asc',
     });
     expect(forBeta.pagination.total).toBe(0);
+  });
+
+  it('finds % and _ literally on both paths', async () => {
+    for (const scopeFirstMaxOrganizations of [1e9, 0]) {
+      for (const search of ['%', 'member_']) {
+        const result = await searchUsers(
+          database.db,
+          caller('owner'),
+          { page: 1, limit: 100, search, key: 'name', order: 'asc' },
+          { scopeFirstMaxOrganizations },
+        );
+        expect({ search, scopeFirstMaxOrganizations, total: result.pagination.total }).toEqual({
+          search,
+          scopeFirstMaxOrganizations,
+          total: 0,
+        });
+      }
+    }
   });
 });

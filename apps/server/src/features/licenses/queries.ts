@@ -1,27 +1,37 @@
 import type { License, LicenseType } from '@allot/domain/organizations';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { preparedRows } from '../../db/prepared-rows';
 
-/** An organization's licences with the seats in use. */
-export async function findOrganizationLicenses(db: Tx, organizationId: string): Promise<License[]> {
-  const result = await preparedRows<{
-    id: string;
-    organization_id: string;
-    license_type: string;
-    expire_at: string | Date;
-    max_users: number;
-    used_seats: number | string;
-    metadata: Record<string, unknown> | null;
-  }>(
-    db,
-    sql`
+export type LicenseRow = {
+  id: string;
+  organization_id: string;
+  license_type: string;
+  expire_at: string | Date;
+  max_users: number;
+  used_seats: number | string;
+  metadata: Record<string, unknown> | null;
+};
+
+/** An organization's licences with the seats in use, as a JSON array (to embed in a larger read). */
+export function organizationLicensesJson(organizationId: string): SQL {
+  return sql`(select coalesce(json_agg(l order by l.license_type), '[]'::json) from (
     select l.id, l.organization_id, l.license_type, l.expire_at, l.max_users, l.metadata,
       (select count(*) from memberships m where m.license_id = l.id) as used_seats
-    from licenses l where l.organization_id = ${organizationId}
-    order by l.license_type`,
+    from licenses l where l.organization_id = ${organizationId}) l)`;
+}
+
+/** An organization's licences with the seats in use. */
+export async function findOrganizationLicenses(db: Tx, organizationId: string): Promise<License[]> {
+  const [row] = await preparedRows<{ licenses: LicenseRow[] }>(
+    db,
+    sql`select ${organizationLicensesJson(organizationId)} as licenses`,
   );
-  return result.map((r) => ({
+  return (row?.licenses ?? []).map(toLicense);
+}
+
+export function toLicense(r: LicenseRow): License {
+  return {
     id: r.id,
     organizationId: r.organization_id,
     licenseType: r.license_type as LicenseType,
@@ -29,5 +39,5 @@ export async function findOrganizationLicenses(db: Tx, organizationId: string): 
     maxUsers: Number(r.max_users),
     usedSeats: Number(r.used_seats),
     metadata: r.metadata ?? {},
-  }));
+  };
 }

@@ -7,7 +7,7 @@ import {
   type Role,
   strongestRole,
 } from '@allot/domain/roles';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { preparedRows } from '../../db/prepared-rows';
 import { rows } from '../../db/rows';
@@ -16,27 +16,22 @@ import { isUuid } from '../../lib/ids';
 import type { AuthUser } from '../auth/sessions';
 
 /**
- * The caller's effective role on an organization: system admin everywhere, else the strongest role
- * held on it or on any ancestor (one indexed lookup through the closure table).
- * Null when the organization does not exist or the caller holds nothing above it.
+ * The roles that reach an organization, as a SQL expression (text[]) to select inside a read's own query,
+ * so that checking access costs no round trip of its own: a system admin's on any live organization, else
+ * those the caller holds on it or on any ancestor (one indexed lookup through the closure table). Empty
+ * when the organization does not exist or the caller holds nothing above it. An id that is no uuid names
+ * no organization: `404` before any query.
  */
-export async function effectiveRole(db: Tx, user: AuthUser, organizationId: string): Promise<Role | null> {
-  if (!isUuid(organizationId)) return null;
+export function rolesHeldSql(user: AuthUser, organizationId: string): SQL {
+  if (!isUuid(organizationId)) throw AppError.notFound();
   if (user.isSystemAdmin) {
-    const found = await preparedRows(
-      db,
-      sql`select 1 from organizations where id = ${organizationId} and deleted_at is null`,
-    );
-    return found.length > 0 ? 'system_admin' : null;
+    return sql`(select case when exists (
+        select 1 from organizations where id = ${organizationId} and deleted_at is null)
+      then array['system_admin'] else array[]::text[] end)`;
   }
-  const held = await preparedRows<{ role: string }>(
-    db,
-    sql`
-    select m.role from organization_closure c
+  return sql`(select coalesce(array_agg(m.role::text), array[]::text[]) from organization_closure c
     join memberships m on m.organization_id = c.ancestor_id and m.user_id = ${user.userId}
-    where c.descendant_id = ${organizationId}`,
-  );
-  return strongestRole(held.map((r) => r.role).filter(isRole));
+    where c.descendant_id = ${organizationId})`;
 }
 
 export interface OrganizationAccess {
@@ -45,20 +40,43 @@ export interface OrganizationAccess {
 }
 
 /**
- * Guards every call that names an organization: `404` when the caller cannot see it (unknown id,
- * another tenant, or only a teacher there), `403` when it can see it but lacks a required permission.
+ * Guards every call that names an organization, given the roles `rolesHeldSql` read: `404` when the
+ * caller cannot see it (unknown id, another tenant, or only a teacher there), `403` when it can see it but
+ * lacks a required permission.
  */
+export function accessFromRoles(
+  held: readonly string[] | null | undefined,
+  required: readonly Permission[] = [],
+): OrganizationAccess {
+  const role = strongestRole((held ?? []).filter(isRole));
+  if (!hasPanelAccess(role) || role === null) throw AppError.notFound();
+  const permissions = permissionsOf(role);
+  if (!hasPermissions(required, { role, permissions })) throw AppError.forbidden();
+  return { role, permissions };
+}
+
+/** The caller's effective role on an organization (see `rolesHeldSql`); null when it holds none there. */
+export async function effectiveRole(db: Tx, user: AuthUser, organizationId: string): Promise<Role | null> {
+  if (!isUuid(organizationId)) return null;
+  const [row] = await preparedRows<{ roles: string[] }>(
+    db,
+    sql`select ${rolesHeldSql(user, organizationId)} as roles`,
+  );
+  return strongestRole((row?.roles ?? []).filter(isRole));
+}
+
+/** `accessFromRoles` as a query of its own, for calls that read or write more afterwards. */
 export async function requireOrganizationAccess(
   db: Tx,
   user: AuthUser,
   organizationId: string,
   required: readonly Permission[] = [],
 ): Promise<OrganizationAccess> {
-  const role = await effectiveRole(db, user, organizationId);
-  if (!hasPanelAccess(role) || role === null) throw AppError.notFound();
-  const permissions = permissionsOf(role);
-  if (!hasPermissions(required, { role, permissions })) throw AppError.forbidden();
-  return { role, permissions };
+  const [row] = await preparedRows<{ roles: string[] }>(
+    db,
+    sql`select ${rolesHeldSql(user, organizationId)} as roles`,
+  );
+  return accessFromRoles(row?.roles, required);
 }
 
 /** Strongest role the user holds on any organization (what sign in reports). */

@@ -5,7 +5,7 @@ import type { Tx } from '../../db/client';
 import { preparedRows } from '../../db/prepared-rows';
 import { containsPattern, rowsForSearch } from '../../lib/search';
 
-type SummaryRow = {
+export type SummaryRow = {
   id: string;
   name: string;
   type: string;
@@ -36,15 +36,23 @@ function summarise(base: SQL) {
     ) owner on true`;
 }
 
-/** Summaries of the live organizations picked by `where` (over `o`), by name. */
-export async function selectOrganizationSummaries(db: Tx, where: SQL, options: { limit?: number } = {}) {
+/**
+ * The summaries of the live organizations picked by `where` (over `o`), by name, as a JSON array (to embed in
+ * a larger read; `toSummary` maps its elements).
+ */
+export function organizationSummariesJson(where: SQL, options: { limit?: number } = {}): SQL {
   const base = sql`select * from organizations o where o.deleted_at is null and (${where})
     order by o.name, o.id ${options.limit === undefined ? sql`` : sql`limit ${options.limit}`}`;
-  const result = await preparedRows<SummaryRow>(
+  return sql`(select coalesce(json_agg(s order by s.name, s.id), '[]'::json) from (${summarise(base)}) s)`;
+}
+
+/** Summaries of the live organizations picked by `where` (over `o`), by name. */
+export async function selectOrganizationSummaries(db: Tx, where: SQL, options: { limit?: number } = {}) {
+  const [row] = await preparedRows<{ summaries: SummaryRow[] }>(
     db,
-    sql`select * from (${summarise(base)}) s order by s.name, s.id`,
+    sql`select ${organizationSummariesJson(where, options)} as summaries`,
   );
-  return result.map(toSummary);
+  return (row?.summaries ?? []).map(toSummary);
 }
 
 /**
@@ -59,6 +67,8 @@ export interface OrganizationSource {
   id: SQL;
   name: SQL;
   total?: SQL;
+  /** The condition "the name contains the search", given its ILIKE-style pattern (`containsPattern`). */
+  nameContains: (pattern: string) => SQL;
   /**
    * Searched, it still reads at most one parent's children whatever the plan, so a searched list may stay
    * a prepared statement (checked: eight alternating searches on one connection kept to a few ms).
@@ -75,6 +85,7 @@ export function childrenOf(parentId: string): OrganizationSource {
     id: sql`o.id`,
     name: sql`o.name`,
     total: sql`select sub_organizations_count from organizations where id = ${parentId}`,
+    nameContains: (pattern) => sql`o.name ilike ${pattern}`,
     boundedSearch: true,
   };
 }
@@ -89,6 +100,7 @@ export function allOrganizations(): OrganizationSource {
     name: sql`o.name`,
     total: sql`select coalesce(sum(descendants_count + 1), 0) from organizations
                where parent_id is null and deleted_at is null`,
+    nameContains: (pattern) => sql`o.name ilike ${pattern}`,
   };
 }
 
@@ -99,7 +111,14 @@ export function allOrganizations(): OrganizationSource {
 export function subtreesOf(roots: string[]): OrganizationSource {
   if (roots.length === 0) {
     const none = sql`from organizations o where false`;
-    return { from: none, hits: none, id: sql`o.id`, name: sql`o.name`, total: sql`select 0` };
+    return {
+      from: none,
+      hits: none,
+      id: sql`o.id`,
+      name: sql`o.name`,
+      total: sql`select 0`,
+      nameContains: () => sql`false`,
+    };
   }
   const isUnder = rootCondition(sql`c.ancestor_id`, roots);
   return {
@@ -108,6 +127,8 @@ export function subtreesOf(roots: string[]): OrganizationSource {
     id: sql`c.descendant_id`,
     name: sql`c.name`,
     total: sql`select coalesce(sum(descendants_count + 1), 0) from organizations where ${rootCondition(sql`id`, roots)}`,
+    // The lower-case copy and its trigram index (schema.ts: organization_closure.search_name).
+    nameContains: (pattern) => sql`c.search_name like lower(${pattern})`,
   };
 }
 
@@ -146,7 +167,9 @@ export async function pageOrganizationSummaries(
   db: Tx,
   source: OrganizationSource,
   query: PaginationQuery<OrganizationSortKey>,
-): Promise<{ data: OrganizationSummary[]; total: number }> {
+  /** Also selects these roles (`rolesHeldSql`), so that the access check rides on the same query. */
+  rolesHeld: SQL = sql`null`,
+): Promise<{ data: OrganizationSummary[]; total: number; rolesHeld: string[] | null }> {
   const search = query.search.trim();
   const dir = query.order === 'desc' ? sql`desc` : sql`asc`;
   const tieDir = query.key === 'credits' ? sql`asc` : dir;
@@ -160,7 +183,7 @@ export async function pageOrganizationSummaries(
     // A materialized CTE: the matches come from the trigram index, never from walking the name order.
     prefix = sql`with hits as materialized (
       select ${source.id} as id, ${source.name} as name ${source.hits}
-        and ${source.name} ilike ${containsPattern(search)})`;
+        and ${source.nameContains(containsPattern(search))})`;
     total = sql`select count(*) from hits`;
     base = sortBy
       ? sql`select o.* from hits h join organizations o on o.id = h.id
@@ -175,14 +198,19 @@ export async function pageOrganizationSummaries(
   const [result] = await rowsForSearch(search, source.boundedSearch)<{
     total: number | string | null;
     data: SummaryRow[] | null;
+    roles: string[] | null;
   }>(
     db,
     sql`${prefix}
-        select (${total}) as total,
+        select ${rolesHeld} as roles, (${total}) as total,
           (select coalesce(json_agg(p order by ${pageOrder(query.key, query.order)}), '[]'::json)
            from (${summarise(base)}) p) as data`,
   );
-  return { data: (result?.data ?? []).map(toSummary), total: Number(result?.total ?? 0) };
+  return {
+    data: (result?.data ?? []).map(toSummary),
+    total: Number(result?.total ?? 0),
+    rolesHeld: result?.roles ?? null,
+  };
 }
 
 /** The page's order again over its summary rows `p`: the sort key, then name and id. */
@@ -192,7 +220,7 @@ function pageOrder(key: OrganizationSortKey, order: 'asc' | 'desc'): SQL {
   return sql.raw(`${sortValue('p', key)} ${order}, p.name ${tie}, p.id ${tie}`);
 }
 
-function toSummary(row: SummaryRow): OrganizationSummary {
+export function toSummary(row: SummaryRow): OrganizationSummary {
   return {
     id: row.id,
     name: row.name,

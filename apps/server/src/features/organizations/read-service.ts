@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { preparedRows } from '../../db/prepared-rows';
 import type { AuthUser } from '../auth/sessions';
-import { requireOrganizationAccess } from './access';
+import { accessFromRoles, rolesHeldSql } from './access';
 import { allOrganizations, childrenOf, managedScope, pageOrganizationSummaries, subtreesOf } from './queries';
 
 /** Direct children of an organization, paginated (CONTRACT §4). */
@@ -14,8 +14,13 @@ export async function listSubOrganizations(
   id: string,
   query: PaginationQuery<OrganizationSortKey>,
 ) {
-  await requireOrganizationAccess(db, user, id);
-  const { data, total } = await pageOrganizationSummaries(db, childrenOf(id), query);
+  const { data, total, rolesHeld } = await pageOrganizationSummaries(
+    db,
+    childrenOf(id),
+    query,
+    rolesHeldSql(user, id),
+  );
+  accessFromRoles(rolesHeld);
   return { data, pagination: buildPagination(query, total) };
 }
 
@@ -34,18 +39,21 @@ export async function searchOrganizations(
 
 /** Ancestors from the root down to the parent. */
 export async function getParentOrganizations(db: Db, user: AuthUser, id: string) {
-  await requireOrganizationAccess(db, user, id);
-  return preparedRows<{ id: string; name: string }>(
+  const [row] = await preparedRows<{ roles: string[]; parents: { id: string; name: string }[] }>(
     db,
-    sql`select o.id, o.name from organization_closure c join organizations o on o.id = c.ancestor_id
-        where c.descendant_id = ${id} and c.depth > 0 order by c.depth desc`,
+    sql`select ${rolesHeldSql(user, id)} as roles,
+      (select coalesce(json_agg(json_build_object('id', o.id, 'name', o.name) order by c.depth desc), '[]'::json)
+       from organization_closure c join organizations o on o.id = c.ancestor_id
+       where c.descendant_id = ${id} and c.depth > 0) as parents`,
   );
+  accessFromRoles(row?.roles);
+  return row?.parents ?? [];
 }
 
 /** The two pools, the credits held by the organization's members, and the pools of its whole subtree below it. */
 export async function getOrganizationCredits(db: Db, user: AuthUser, id: string) {
-  await requireOrganizationAccess(db, user, id);
   const [row] = await preparedRows<{
+    roles: string[];
     shared: string | number;
     protected: string | number;
     users: string | number;
@@ -53,11 +61,12 @@ export async function getOrganizationCredits(db: Db, user: AuthUser, id: string)
   }>(
     db,
     // The pools and the pools below are kept on the organization by the credit journal.
-    sql`select o.shared_credits as shared, o.protected_credits as protected, o.subtree_credits as sub,
+    sql`select ${rolesHeldSql(user, id)} as roles, o.shared_credits as shared, o.protected_credits as protected, o.subtree_credits as sub,
       coalesce((select sum(a.balance) from memberships m join credit_accounts a on a.user_id = m.user_id
                 where m.organization_id = o.id), 0) as users
     from organizations o where o.id = ${id}`,
   );
+  accessFromRoles(row?.roles);
   return {
     shared: Number(row?.shared ?? 0),
     protected: Number(row?.protected ?? 0),

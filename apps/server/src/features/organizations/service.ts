@@ -1,11 +1,17 @@
 import type { Organization, OrganizationSummary } from '@allot/domain/organizations';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { preparedRows } from '../../db/prepared-rows';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../auth/sessions';
-import { findOrganizationLicenses } from '../licenses/queries';
-import { requireOrganizationAccess } from './access';
-import { selectOrganizationSummaries } from './queries';
+import { type LicenseRow, organizationLicensesJson, toLicense } from '../licenses/queries';
+import { accessFromRoles, rolesHeldSql } from './access';
+import {
+  organizationSummariesJson,
+  type SummaryRow,
+  selectOrganizationSummaries,
+  toSummary,
+} from './queries';
 
 /**
  * The embedded list of children is the first page of the sub-organizations table (by name, the
@@ -30,27 +36,38 @@ export interface OrganizationParts {
   permissionsAndRole: boolean;
 }
 
+/** One query: the access check, the summary and the parts asked for. */
 export async function getOrganization(
   db: Db,
   user: AuthUser,
   id: string,
   parts: OrganizationParts,
 ): Promise<Organization> {
-  const access = await requireOrganizationAccess(db, user, id);
-  const [summary] = await selectOrganizationSummaries(db, sql`o.id = ${id}`);
+  const [row] = await preparedRows<{
+    roles: string[];
+    summary: SummaryRow[];
+    licenses: LicenseRow[] | null;
+    children: SummaryRow[] | null;
+  }>(
+    db,
+    sql`select ${rolesHeldSql(user, id)} as roles,
+      ${organizationSummariesJson(sql`o.id = ${id}`)} as summary,
+      ${parts.licenses ? organizationLicensesJson(id) : sql`null`} as licenses,
+      ${
+        parts.subOrganizations
+          ? organizationSummariesJson(sql`o.parent_id = ${id}`, { limit: EMBEDDED_SUB_ORGANIZATIONS_LIMIT })
+          : sql`null`
+      } as children`,
+  );
+  const access = accessFromRoles(row?.roles);
+  const summary = row?.summary[0];
   if (!summary) throw AppError.notFound();
-  const { credits, ...organization } = summary;
+  const { credits, ...organization } = toSummary(summary);
   return {
     ...organization,
     ...(parts.credits ? { credits } : {}),
-    ...(parts.licenses ? { licenses: await findOrganizationLicenses(db, id) } : {}),
-    ...(parts.subOrganizations
-      ? {
-          subOrganizations: await selectOrganizationSummaries(db, sql`o.parent_id = ${id}`, {
-            limit: EMBEDDED_SUB_ORGANIZATIONS_LIMIT,
-          }),
-        }
-      : {}),
+    ...(parts.licenses ? { licenses: (row.licenses ?? []).map(toLicense) } : {}),
+    ...(parts.subOrganizations ? { subOrganizations: (row.children ?? []).map(toSummary) } : {}),
     ...(parts.permissionsAndRole
       ? {
           permissionsAndRole: {
