@@ -1,15 +1,15 @@
 import { MSG } from '@allot/domain/messages';
 import { createOrganizationRequestSchema, type Organization } from '@allot/domain/organizations';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconAlertCircle } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, FormProvider, useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { FormAlert } from '../../../components/form-alert';
 import { applyServerErrors } from '../../../lib/form-errors';
 import { useCreateOrganization } from '../api/create-organization';
-import { OrganizationTypeSelect } from './organization-type-select';
+import { OrganizationDetailsFields } from './organization-details-fields';
 import { ParentOrganizationSelect } from './parent-organization-select';
 
 type Input = z.input<typeof createOrganizationRequestSchema>;
@@ -58,13 +58,7 @@ function CreateOrganizationForm({
         : createOrganizationRequestSchema,
     [parentRequired],
   );
-  const {
-    register,
-    control,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<Input, unknown, Output>({
+  const form = useForm<Input, unknown, Output>({
     resolver: zodResolver(schema),
     defaultValues: {
       name: '',
@@ -75,6 +69,14 @@ function CreateOrganizationForm({
       adminEmail: '',
     },
   });
+
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = form;
 
   async function submit(values: Output) {
     setFormError(null);
@@ -95,91 +97,63 @@ function CreateOrganizationForm({
   }
 
   return (
-    <form
-      noValidate
-      onSubmit={handleSubmit(submit)}
-      aria-label={parent ? 'Create sub-organization' : 'Add organization'}
-    >
-      <Stack gap="md">
-        {formError && (
-          <Alert
-            color="red"
-            variant="light"
-            icon={<IconAlertCircle aria-hidden="true" />}
-            title="Not created"
-          >
-            {formError}
-          </Alert>
-        )}
-        <TextInput label="Name" required data-autofocus error={errors.name?.message} {...register('name')} />
-        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
-          <Controller
-            control={control}
-            name="type"
-            render={({ field }) => (
-              <OrganizationTypeSelect
-                value={field.value}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                error={errors.type?.message}
-              />
-            )}
-          />
-          <TextInput
-            label="Phone number"
-            type="tel"
-            required
-            error={errors.phoneNumber?.message}
-            {...register('phoneNumber')}
-          />
-        </SimpleGrid>
-        {parent ? (
-          <TextInput label="Parent organization" value={parent.name} readOnly disabled />
-        ) : (
-          <Controller
-            control={control}
-            name="parentOrganizationId"
-            render={({ field }) => (
-              <ParentOrganizationSelect
-                value={field.value}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                required={parentRequired}
-                description={mayCreateRoot ? 'Leave empty to create a top-level organization.' : undefined}
-                error={errors.parentOrganizationId?.message}
-              />
-            )}
-          />
-        )}
-        {canAppointOwner !== false && (
-          <Stack gap={6}>
-            <Text size="sm" fw={500}>
-              Owner (optional)
-            </Text>
-            <Text size="xs" c="dimmed" mt={-4}>
-              This person becomes the owner of the new organization and is invited by email if they have no
-              account yet. Only an owner can appoint an owner.
-            </Text>
-            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
-              <TextInput label="Admin name" error={errors.adminName?.message} {...register('adminName')} />
-              <TextInput
-                label="Admin email"
-                type="email"
-                error={errors.adminEmail?.message}
-                {...register('adminEmail')}
-              />
-            </SimpleGrid>
-          </Stack>
-        )}
-        <Group justify="flex-end" mt="xs">
-          <Button variant="default" onClick={onClose} disabled={isSubmitting}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={isSubmitting}>
-            {parent ? 'Create sub-organization' : 'Add organization'}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <FormProvider {...form}>
+      <form
+        noValidate
+        onSubmit={handleSubmit(submit)}
+        aria-label={parent ? 'Create sub-organization' : 'Add organization'}
+      >
+        <Stack gap="md">
+          {formError && <FormAlert title="Not created">{formError}</FormAlert>}
+          <OrganizationDetailsFields columns={2} />
+          {parent ? (
+            <TextInput label="Parent organization" value={parent.name} readOnly disabled />
+          ) : (
+            <Controller
+              control={control}
+              name="parentOrganizationId"
+              render={({ field }) => (
+                <ParentOrganizationSelect
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  required={parentRequired}
+                  description={mayCreateRoot ? 'Leave empty to create a top-level organization.' : undefined}
+                  error={errors.parentOrganizationId?.message}
+                />
+              )}
+            />
+          )}
+          {canAppointOwner !== false && (
+            <Stack gap={6}>
+              <Text size="sm" fw={500}>
+                Owner (optional)
+              </Text>
+              <Text size="xs" c="dimmed" mt={-4}>
+                This person becomes the owner of the new organization and is invited by email if they have no
+                account yet. Only an owner can appoint an owner.
+              </Text>
+              <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+                <TextInput label="Admin name" error={errors.adminName?.message} {...register('adminName')} />
+                <TextInput
+                  label="Admin email"
+                  type="email"
+                  error={errors.adminEmail?.message}
+                  {...register('adminEmail')}
+                />
+              </SimpleGrid>
+            </Stack>
+          )}
+          <Group justify="flex-end" mt="xs">
+            <Button variant="default" onClick={onClose} disabled={isSubmitting}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={isSubmitting}>
+              {parent ? 'Create sub-organization' : 'Add organization'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </FormProvider>
   );
 }

@@ -4,14 +4,14 @@ import {
   updateOrganizationRequestSchema,
 } from '@allot/domain/organizations';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconAlertCircle } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
+import { FormAlert } from '../../../components/form-alert';
 import { applyServerErrors } from '../../../lib/form-errors';
 import { useUpdateOrganization } from '../api/update-organization';
-import { OrganizationTypeSelect } from './organization-type-select';
+import { OrganizationDetailsFields } from './organization-details-fields';
 
 export interface EditableOrganization {
   id: string;
@@ -54,13 +54,7 @@ function EditOrganizationForm({
 }) {
   const update = useUpdateOrganization();
   const [formError, setFormError] = useState<string | null>(null);
-  const {
-    register,
-    control,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting, isDirty },
-  } = useForm<UpdateOrganizationRequest>({
+  const form = useForm<UpdateOrganizationRequest>({
     resolver: zodResolver(updateOrganizationRequestSchema),
     defaultValues: {
       name: organization.name,
@@ -68,6 +62,12 @@ function EditOrganizationForm({
       phoneNumber: organization.phoneNumber,
     },
   });
+
+  const {
+    handleSubmit,
+    setError,
+    formState: { isSubmitting, isDirty },
+  } = form;
 
   async function submit(values: UpdateOrganizationRequest) {
     setFormError(null);
@@ -81,42 +81,21 @@ function EditOrganizationForm({
   }
 
   return (
-    <form noValidate onSubmit={handleSubmit(submit)} aria-label="Edit organization">
-      <Stack gap="md">
-        {formError && (
-          <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden="true" />} title="Not saved">
-            {formError}
-          </Alert>
-        )}
-        <TextInput label="Name" required data-autofocus error={errors.name?.message} {...register('name')} />
-        <Controller
-          control={control}
-          name="type"
-          render={({ field }) => (
-            <OrganizationTypeSelect
-              value={field.value}
-              onChange={field.onChange}
-              onBlur={field.onBlur}
-              error={errors.type?.message}
-            />
-          )}
-        />
-        <TextInput
-          label="Phone number"
-          type="tel"
-          required
-          error={errors.phoneNumber?.message}
-          {...register('phoneNumber')}
-        />
-        <Group justify="flex-end" mt="xs">
-          <Button variant="default" onClick={onClose} disabled={isSubmitting}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={isSubmitting} disabled={!isDirty}>
-            Save changes
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <FormProvider {...form}>
+      <form noValidate onSubmit={handleSubmit(submit)} aria-label="Edit organization">
+        <Stack gap="md">
+          {formError && <FormAlert title="Not saved">{formError}</FormAlert>}
+          <OrganizationDetailsFields />
+          <Group justify="flex-end" mt="xs">
+            <Button variant="default" onClick={onClose} disabled={isSubmitting}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={isSubmitting} disabled={!isDirty}>
+              Save changes
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </FormProvider>
   );
 }
