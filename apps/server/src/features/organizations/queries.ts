@@ -237,22 +237,27 @@ export function toSummary(row: SummaryRow): OrganizationSummary {
 
 /**
  * Organizations where the user holds owner or admin directly, leaving out those inside another of them:
- * the roots of what it sees, each subtree once; and how many organizations those subtrees hold.
+ * the roots of what it sees, each subtree once (`organization_id`), and each subtree's size (`size`).
  */
+export function managedScopeSql(userId: string): SQL {
+  return sql`select m.organization_id, o.descendants_count + 1 as size from memberships m
+    join organizations o on o.id = m.organization_id
+    where m.user_id = ${userId} and m.role in ('organization_owner', 'organization_admin')
+      and not exists (
+        select 1 from organization_closure c
+        join memberships above on above.organization_id = c.ancestor_id
+        where c.descendant_id = m.organization_id and c.depth > 0 and above.user_id = ${userId}
+          and above.role in ('organization_owner', 'organization_admin'))`;
+}
+
+/** `managedScopeSql` as a query: the roots, and how many organizations their subtrees hold. */
 export async function managedScope(
   db: Tx,
   userId: string,
 ): Promise<{ roots: string[]; organizations: number }> {
   const found = await preparedRows<{ organization_id: string; size: number | string }>(
     db,
-    sql`select m.organization_id, o.descendants_count + 1 as size from memberships m
-        join organizations o on o.id = m.organization_id
-        where m.user_id = ${userId} and m.role in ('organization_owner', 'organization_admin')
-          and not exists (
-            select 1 from organization_closure c
-            join memberships above on above.organization_id = c.ancestor_id
-            where c.descendant_id = m.organization_id and c.depth > 0 and above.user_id = ${userId}
-              and above.role in ('organization_owner', 'organization_admin'))`,
+    managedScopeSql(userId),
   );
   return {
     roots: found.map((r) => r.organization_id),

@@ -6,7 +6,7 @@ import type { Db } from '../../db/client';
 import { containsPattern, rowsForSearch } from '../../lib/search';
 import type { AuthUser } from '../auth/sessions';
 import { accessFromRoles, rolesHeldSql } from '../organizations/access';
-import { managedScope, rootCondition } from '../organizations/queries';
+import { managedScopeSql, rootCondition } from '../organizations/queries';
 import { type MemberRow, memberColumns, memberJoins, toOrganizationUser } from './queries';
 
 /** Name or email contains the search: the form the trigram indexes serve, for searches over many users. */
@@ -70,9 +70,24 @@ export async function listOrganizationUsers(
 /** A subtree of at most this many organizations is read member by member when searched (see below). */
 const SCOPE_FIRST_MAX_ORGANIZATIONS = 1_000;
 
+type ScopeFacts = { small: boolean | null; roots: string[] | null };
+type UserSearchResult = {
+  total: string | number;
+  data: {
+    id: string;
+    name: string;
+    email: string;
+    organizations: { id: string; name: string; role: Role }[];
+  }[];
+};
+
 /**
  * Users who belong to an organization in the caller's subtrees (a system admin: every user), each with
- * the visible organizations they belong to. One query: the matching users once, counted, the page cut.
+ * the visible organizations they belong to. The matching users are found once, counted, and the page cut.
+ *
+ * Start from the smaller side. A small subtree (a school, a network) or a list without search text reads its
+ * members and filters them: one query, the caller's scope included. A large subtree searched (a district)
+ * asks the trigram indexes for candidates first and checks each against the scope.
  */
 export async function searchUsers(
   db: Db,
@@ -80,58 +95,79 @@ export async function searchUsers(
   query: PaginationQuery<(typeof USER_SEARCH_SORT_KEYS)[number]>,
   { scopeFirstMaxOrganizations = SCOPE_FIRST_MAX_ORGANIZATIONS } = {},
 ) {
-  // The organizations where the caller is owner or admin: their subtrees are what it sees.
-  const scope = user.isSystemAdmin ? null : await managedScope(db, user.userId);
-  if (scope && scope.roots.length === 0) return { data: [], pagination: buildPagination(query, 0) };
-  const inScope = (membership: SQL) =>
-    scope
-      ? sql`exists (select 1 from organization_closure c
-            where c.descendant_id = ${membership} and ${rootCondition(sql`c.ancestor_id`, scope.roots)})`
-      : sql`true`;
-  // Start from the smaller side. A small subtree (a school) reads its members and filters them; a large
-  // one (a district) asks the trigram indexes for candidates first and checks each against the scope
-  // (OFFSET 0 keeps that a per-candidate index probe instead of a join over every membership).
-  let matches: SQL;
-  // Read member by member, the plan does not depend on the search text: it may stay a prepared statement.
-  let memberByMember = false;
-  if (!scope) {
-    matches = sql`select u.id, u.name, u.email from users u where true ${searchFilter(query.search)}`;
-  } else if (!query.search.trim() || scope.organizations <= scopeFirstMaxOrganizations) {
-    memberByMember = true;
-    matches = sql`select u.id, u.name, u.email from (
-        select distinct m.user_id from organization_closure c
-        join memberships m on m.organization_id = c.descendant_id
-        where ${rootCondition(sql`c.ancestor_id`, scope.roots)} offset 0) members
-      join users u on u.id = members.user_id where true ${memberSearchFilter(query.search)}`;
-  } else {
-    matches = sql`select u.id, u.name, u.email from users u where true ${searchFilter(query.search)}
-      and exists (select 1 from memberships m where m.user_id = u.id and ${inScope(sql`m.organization_id`)} offset 0)`;
+  const answer = (result: UserSearchResult | undefined) => ({
+    data: result?.data ?? [],
+    pagination: buildPagination(query, Number(result?.total ?? 0)),
+  });
+  if (user.isSystemAdmin) {
+    const matches = sql`select u.id, u.name, u.email from users u where true ${searchFilter(query.search)}`;
+    return answer(await pageOfMatches(db, query, matches, () => sql`true`, false));
   }
+  // The organizations where the caller is owner or admin (CTE `scope`): their subtrees are what it sees.
+  const inScope = (membership: SQL) =>
+    sql`exists (select 1 from organization_closure c
+        where c.descendant_id = ${membership} and c.ancestor_id in (select organization_id from scope))`;
+  const sizeLimit = query.search.trim() ? scopeFirstMaxOrganizations : null;
+  const members = sql`select u.id, u.name, u.email from (
+      select distinct m.user_id from organization_closure c
+      join memberships m on m.organization_id = c.descendant_id
+      where c.ancestor_id in (select organization_id from scope)
+        and (select small from scope_size) offset 0) members
+    join users u on u.id = members.user_id where true ${memberSearchFilter(query.search)}`;
+  // Member by member, the plan does not depend on the search text: it stays a prepared statement.
+  const memberByMember = await pageOfMatches(db, query, members, inScope, true, {
+    prefix: sql`scope as materialized (${managedScopeSql(user.userId)}),
+      scope_size as materialized (
+        select ${sizeLimit}::bigint is null or coalesce(sum(size), 0) <= ${sizeLimit}::bigint as small from scope),`,
+    small: sql`(select small from scope_size)`,
+    roots: sql`(select array_agg(organization_id) from scope)`,
+  });
+  if (memberByMember.small !== false) return answer(memberByMember);
+
+  // A large subtree, searched: candidates from the trigram indexes, each checked against the scope with an
+  // index probe (OFFSET 0 keeps it one, instead of a join over every membership). The roots are passed as
+  // values, so that the search is planned for the size of their subtrees.
+  const roots = memberByMember.roots ?? [];
+  const inRoots = (membership: SQL) =>
+    sql`exists (select 1 from organization_closure c
+        where c.descendant_id = ${membership} and ${rootCondition(sql`c.ancestor_id`, roots)})`;
+  const candidates = sql`select u.id, u.name, u.email from users u where true ${searchFilter(query.search)}
+    and exists (select 1 from memberships m where m.user_id = u.id and ${inRoots(sql`m.organization_id`)} offset 0)`;
+  return answer(await pageOfMatches(db, query, candidates, inRoots, false));
+}
+
+/**
+ * The total of `matches` (users `id, name, email`) and its page, each user with its organizations that pass
+ * `visible`. `extra`: more CTEs before `matches`, and two more columns to answer: whether the scope was
+ * small enough to read member by member, and its roots.
+ */
+async function pageOfMatches(
+  db: Db,
+  query: PaginationQuery<(typeof USER_SEARCH_SORT_KEYS)[number]>,
+  matches: SQL,
+  visible: (membership: SQL) => SQL,
+  prepared: boolean,
+  extra: { prefix: SQL; small: SQL; roots: SQL } = { prefix: sql``, small: sql`null`, roots: sql`null` },
+): Promise<UserSearchResult & ScopeFacts> {
   const dir = direction(query.order);
   const sortBy = (alias: string) =>
     query.key === 'email' ? sql`lower(${sql.raw(alias)}.email) ${dir}` : sql`${sql.raw(alias)}.name ${dir}`;
-  const [result] = await rowsForSearch(query.search, memberByMember)<{
-    total: string | number;
-    data: {
-      id: string;
-      name: string;
-      email: string;
-      organizations: { id: string; name: string; role: Role }[];
-    }[];
-  }>(
+  const [result] = await rowsForSearch(query.search, prepared)<UserSearchResult & ScopeFacts>(
     db,
-    sql`with matches as materialized (${matches})
-        select (select count(*) from matches) as total,
+    sql`with ${extra.prefix} matches as materialized (${matches})
+        select ${extra.small} as small, ${extra.roots} as roots, (select count(*) from matches) as total,
           (select coalesce(json_agg(p order by ${sortBy('p')}, p.id), '[]'::json) from (
             select s.id, s.name, s.email,
               (select coalesce(json_agg(json_build_object('id', o.id, 'name', o.name, 'role', m.role) order by o.name), '[]'::json)
                from memberships m join organizations o on o.id = m.organization_id
-               where m.user_id = s.id and ${inScope(sql`m.organization_id`)}) as organizations
+               where m.user_id = s.id and ${visible(sql`m.organization_id`)}) as organizations
             from (select * from matches order by ${sortBy('matches')}, id
                   limit ${query.limit} offset ${(query.page - 1) * query.limit}) s) p) as data`,
   );
   return {
+    total: result?.total ?? 0,
     data: result?.data ?? [],
-    pagination: buildPagination(query, Number(result?.total ?? 0)),
+    small: result?.small ?? null,
+    roots: result?.roots ?? null,
   };
 }
