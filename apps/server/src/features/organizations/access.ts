@@ -55,14 +55,19 @@ export function accessFromRoles(
   return { role, permissions };
 }
 
-/** The caller's effective role on an organization (see `rolesHeldSql`); null when it holds none there. */
-export async function effectiveRole(db: Tx, user: AuthUser, organizationId: string): Promise<Role | null> {
-  if (!isUuid(organizationId)) return null;
+/** `rolesHeldSql` as a query of its own. */
+async function rolesHeld(db: Tx, user: AuthUser, organizationId: string): Promise<string[]> {
   const [row] = await preparedRows<{ roles: string[] }>(
     db,
     sql`select ${rolesHeldSql(user, organizationId)} as roles`,
   );
-  return strongestRole((row?.roles ?? []).filter(isRole));
+  return row?.roles ?? [];
+}
+
+/** The caller's effective role on an organization (see `rolesHeldSql`); null when it holds none there. */
+export async function effectiveRole(db: Tx, user: AuthUser, organizationId: string): Promise<Role | null> {
+  if (!isUuid(organizationId)) return null;
+  return strongestRole((await rolesHeld(db, user, organizationId)).filter(isRole));
 }
 
 /** `accessFromRoles` as a query of its own, for calls that read or write more afterwards. */
@@ -72,11 +77,7 @@ export async function requireOrganizationAccess(
   organizationId: string,
   required: readonly Permission[] = [],
 ): Promise<OrganizationAccess> {
-  const [row] = await preparedRows<{ roles: string[] }>(
-    db,
-    sql`select ${rolesHeldSql(user, organizationId)} as roles`,
-  );
-  return accessFromRoles(row?.roles, required);
+  return accessFromRoles(await rolesHeld(db, user, organizationId), required);
 }
 
 /** Strongest role the user holds on any organization (what sign in reports). */
