@@ -1,11 +1,12 @@
 import { MSG } from '@allot/domain/messages';
 import { createOrganizationRequestSchema, type Organization } from '@allot/domain/organizations';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMemo, useState } from 'react';
 import { Controller, FormProvider, useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { DialogActions } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { applyServerErrors } from '../../../lib/form-errors';
 import { useCreateOrganization } from '../api/create-organization';
@@ -144,14 +145,11 @@ function CreateOrganizationForm({
               </SimpleGrid>
             </Stack>
           )}
-          <Group justify="flex-end" mt="xs">
-            <Button variant="default" onClick={onClose} disabled={isSubmitting}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={isSubmitting}>
-              {parent ? 'Create sub-organization' : 'Add organization'}
-            </Button>
-          </Group>
+          <DialogActions
+            onCancel={onClose}
+            busy={isSubmitting}
+            submitLabel={parent ? 'Create sub-organization' : 'Add organization'}
+          />
         </Stack>
       </form>
     </FormProvider>

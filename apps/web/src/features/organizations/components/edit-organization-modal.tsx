@@ -4,10 +4,11 @@ import {
   updateOrganizationRequestSchema,
 } from '@allot/domain/organizations';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, Modal, Stack } from '@mantine/core';
+import { Modal, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
+import { DialogActions } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { applyServerErrors } from '../../../lib/form-errors';
 import { useUpdateOrganization } from '../api/update-organization';
@@ -86,14 +87,12 @@ function EditOrganizationForm({
         <Stack gap="md">
           {formError && <FormAlert title="Not saved">{formError}</FormAlert>}
           <OrganizationDetailsFields />
-          <Group justify="flex-end" mt="xs">
-            <Button variant="default" onClick={onClose} disabled={isSubmitting}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={isSubmitting} disabled={!isDirty}>
-              Save changes
-            </Button>
-          </Group>
+          <DialogActions
+            onCancel={onClose}
+            busy={isSubmitting}
+            submitLabel="Save changes"
+            submitDisabled={!isDirty}
+          />
         </Stack>
       </form>
     </FormProvider>

@@ -2,12 +2,13 @@ import { MSG } from '@allot/domain/messages';
 import type { License } from '@allot/domain/organizations';
 import { emailSchema, MEMBER_ROLES, type MemberRole, userNameSchema } from '@allot/domain/users';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconMailForward } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { DialogActions } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { applyServerErrors } from '../../../lib/form-errors';
 import { useCreateUser } from '../api/create-user';
@@ -144,14 +145,11 @@ function AddUserForm({ onClose, organization, roles }: AddUserModalProps) {
         {makingOwner && (
           <OwnerChangeNotice organizationName={organization.name} currentOwner={organization.adminName} />
         )}
-        <Group justify="flex-end" mt="xs">
-          <Button variant="default" onClick={onClose} disabled={isSubmitting}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={isSubmitting}>
-            {makingOwner ? 'Add as owner' : 'Add user'}
-          </Button>
-        </Group>
+        <DialogActions
+          onCancel={onClose}
+          busy={isSubmitting}
+          submitLabel={makingOwner ? 'Add as owner' : 'Add user'}
+        />
       </Stack>
     </form>
   );

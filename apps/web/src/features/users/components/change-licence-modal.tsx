@@ -1,8 +1,9 @@
 import { LICENSE_TYPE_LABEL, type License } from '@allot/domain/organizations';
 import type { OrganizationUser } from '@allot/domain/users';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { DialogActions } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { errorText } from '../../../lib/api-error';
 import { formatCount } from '../../../lib/format';
@@ -89,14 +90,7 @@ function ChangeLicenceForm({ users, organization, onClose, onChanged }: ChangeLi
           }}
           error={missing ? 'Field is required.' : undefined}
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} disabled={update.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={update.isPending}>
-            Change licence
-          </Button>
-        </Group>
+        <DialogActions onCancel={onClose} busy={update.isPending} submitLabel="Change licence" />
       </Stack>
     </form>
   );

@@ -3,6 +3,7 @@ import type { MemberRole, OrganizationUser } from '@allot/domain/users';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { DialogActions } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { errorText } from '../../../lib/api-error';
 import { useUpdateUserRole } from '../api/update-user-role';
@@ -119,14 +120,12 @@ function ChangeRoleForm({
           {user.email} is {withArticle(ROLE_LABEL[user.role])} of {organization.name}.
         </Text>
         <RoleSelect label="New role" roles={roles} value={role} onChange={setRole} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} disabled={update.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={update.isPending} disabled={!role || role === current}>
-            {role === 'organization_owner' && role !== current ? 'Continue' : 'Change role'}
-          </Button>
-        </Group>
+        <DialogActions
+          onCancel={onClose}
+          busy={update.isPending}
+          submitLabel={role === 'organization_owner' && role !== current ? 'Continue' : 'Change role'}
+          submitDisabled={!role || role === current}
+        />
       </Stack>
     </form>
   );

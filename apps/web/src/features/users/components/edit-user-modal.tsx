@@ -1,10 +1,11 @@
 import { emailSchema, type OrganizationUser, userNameSchema } from '@allot/domain/users';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Modal, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { DialogActions } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { applyServerErrors } from '../../../lib/form-errors';
 import { useUpdateUser } from '../api/update-user';
@@ -79,14 +80,12 @@ function EditUserForm({ user, onClose }: { user: OrganizationUser; onClose: () =
           disabled
           description="The panel and its emails are in English (US) only."
         />
-        <Group justify="flex-end" mt="xs">
-          <Button variant="default" onClick={onClose} disabled={isSubmitting}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={isSubmitting} disabled={!isDirty}>
-            Save changes
-          </Button>
-        </Group>
+        <DialogActions
+          onCancel={onClose}
+          busy={isSubmitting}
+          submitLabel="Save changes"
+          submitDisabled={!isDirty}
+        />
       </Stack>
     </form>
   );
