@@ -1,7 +1,5 @@
 import type { License, LicenseType } from '@allot/domain/organizations';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Tx } from '../../db/client';
-import { preparedRows } from '../../db/prepared-rows';
 
 export type LicenseRow = {
   id: string;
@@ -19,15 +17,6 @@ export function organizationLicensesJson(organizationId: string): SQL {
     select l.id, l.organization_id, l.license_type, l.expire_at, l.max_users, l.metadata,
       (select count(*) from memberships m where m.license_id = l.id) as used_seats
     from licenses l where l.organization_id = ${organizationId}) l)`;
-}
-
-/** An organization's licences with the seats in use. */
-export async function findOrganizationLicenses(db: Tx, organizationId: string): Promise<License[]> {
-  const [row] = await preparedRows<{ licenses: LicenseRow[] }>(
-    db,
-    sql`select ${organizationLicensesJson(organizationId)} as licenses`,
-  );
-  return (row?.licenses ?? []).map(toLicense);
 }
 
 export function toLicense(r: LicenseRow): License {
