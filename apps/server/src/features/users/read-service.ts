@@ -3,6 +3,7 @@ import type { Role } from '@allot/domain/roles';
 import type { ORGANIZATION_USER_SORT_KEYS, USER_SEARCH_SORT_KEYS } from '@allot/domain/users';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { preparedRows } from '../../db/prepared-rows';
 import { containsPattern, rowsForSearch } from '../../lib/search';
 import type { AuthUser } from '../auth/sessions';
 import { accessFromRoles, rolesHeldSql } from '../organizations/access';
@@ -45,9 +46,9 @@ export async function listOrganizationUsers(
     credits: sql`coalesce(a.balance, 0)`,
   };
   const dir = direction(query.order);
-  // One query: the access check, the total and the page.
-  // Member by member: the same plan for every search text, so it stays a prepared statement.
-  const [result] = await rowsForSearch(query.search, true)<{
+  // One query: the access check, the total and the page. Read member by member, the plan is the same for
+  // every search text, so it stays a prepared statement.
+  const [result] = await preparedRows<{
     roles: string[];
     total: string | number;
     data: MemberRow[];
