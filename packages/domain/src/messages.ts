@@ -66,4 +66,5 @@ export const APP_MSG = {
   ownerRoleChanges: 'The owner stays owner until another member is made the owner.',
   ownerCannotBeRemoved: 'The owner cannot be removed. Make another member the owner first.',
   unknownLicense: 'This licence does not belong to the organization.',
+  concurrentChange: 'Someone changed this at the same moment. Please try again.',
 } as const;

@@ -1,6 +1,7 @@
 import { APP_MSG } from '@allot/domain/messages';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isConcurrencyConflict } from '../db/transaction';
 import { AppError } from './app-error';
 
 /** Maps every thrown error to `{error, message, details?}`; never leaks a stack or SQL text. */
@@ -33,6 +34,11 @@ export function registerErrorHandler(app: FastifyInstance) {
         error: status === 429 ? 'rate_limited' : status === 404 ? 'not_found' : 'invalid_input',
         message: status === 404 ? APP_MSG.notFound : error.message,
       });
+    }
+    if (isConcurrencyConflict(error)) {
+      // writeTransaction ran it again and again and it still collided: the caller may try once more.
+      request.log.warn({ err: error }, 'concurrent changes still colliding after retries');
+      return reply.status(409).send({ error: 'conflict', message: APP_MSG.concurrentChange });
     }
     request.log.error({ err: error }, 'unexpected error');
     return reply.status(500).send({ error: 'internal', message: APP_MSG.internal });

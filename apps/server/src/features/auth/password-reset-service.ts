@@ -8,6 +8,7 @@ import { MSG } from '@allot/domain/messages';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rows } from '../../db/rows';
+import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import { clearRateLimit } from '../../lib/rate-limit';
 import { queueMail } from '../mail/outbox';
@@ -36,7 +37,7 @@ export async function requestPasswordReset(
     sql`select id, email, name from users where lower(email) = ${email} limit 1`,
   );
   if (!user) return { success: true };
-  await db.transaction(async (tx) => {
+  await writeTransaction(db, async (tx) => {
     const { code, token } = await issueCode(tx, {
       userId: user.id,
       purpose: PURPOSE,
@@ -76,7 +77,7 @@ export async function resetPassword(
   // Checked before the (deliberately slow) hash, so that wrong codes cost the server nothing.
   if (!(await verifyCode(db, { ...input, purpose: PURPOSE, consume: false }))) throw refused();
   const passwordHash = await hashPassword(input.password);
-  const email = await db.transaction(async (tx) => {
+  const email = await writeTransaction(db, async (tx) => {
     if (!(await verifyCode(tx, { ...input, purpose: PURPOSE, consume: true }))) throw refused();
     const [user] = await rows<{ email: string }>(
       tx,

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
+import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import { queueMail, queueMails } from '../mail/outbox';
 import { type MailSettings, publicLink } from '../mail/public-links';
@@ -86,7 +87,7 @@ export async function verifyEmail(db: Db, input: VerifyEmailRequest, ip: string)
     });
   }
   const passwordHash = user.has_password || !input.password ? null : await hashPassword(input.password);
-  await db.transaction(async (tx) => {
+  await writeTransaction(db, async (tx) => {
     if (!(await verifyCode(tx, { ...codeInput, consume: true }))) throw refused();
     // coalesce: never replaces a password; verifying is not a way to change one.
     await tx.execute(sql`update users set email_verified_at = coalesce(email_verified_at, now()),
@@ -114,7 +115,7 @@ export async function resendVerification(
         where lower(email) = ${email} and email_verified_at is null limit 1`,
   );
   if (!user) return { success: true };
-  await db.transaction(async (tx) => {
+  await writeTransaction(db, async (tx) => {
     const { code } = await issueCode(tx, {
       userId: user.id,
       purpose: PURPOSE,

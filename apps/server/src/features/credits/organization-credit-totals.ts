@@ -13,8 +13,8 @@ export interface PoolChange {
  * `shared_credits`/`protected_credits` (copies of the organization's own pools) and `subtree_credits` (the
  * pools strictly below it). Each ancestor gets the sum of the changes below it; ancestors whose sum is zero
  * (a move between two organizations under them) are not touched, so moves inside a district do not all
- * queue on the district's row. Rows are locked in id order, after the journal has locked the accounts in
- * id order, so posts cannot deadlock.
+ * queue on the district's row. Rows are locked root first (by depth, then id), after the journal has locked
+ * the accounts in id order: the lock order of every write (organizations/locks.ts).
  */
 export async function applyOrganizationCreditChanges(
   tx: Tx,
@@ -58,7 +58,8 @@ export async function applyOrganizationCreditChanges(
     sql`, `,
   );
   await tx.execute(sql`select 1 from organizations
-    where id in (select id from (values ${values}) v(id, below, shared, protected)) order by id for update`);
+    where id in (select id from (values ${values}) v(id, below, shared, protected))
+    order by depth, id for no key update`);
   await tx.execute(sql`update organizations o set
       subtree_credits = o.subtree_credits + v.below,
       shared_credits = o.shared_credits + v.shared,

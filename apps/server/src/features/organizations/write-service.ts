@@ -4,12 +4,14 @@ import { ROLE_RANK } from '@allot/domain/roles';
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { rows } from '../../db/rows';
+import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../auth/sessions';
 import { queueInvitation } from '../auth/verification-service';
 import { organizationPoolAccountId, postCreditTransaction, systemAccountId } from '../credits/journal';
 import type { MailSettings } from '../mail/public-links';
 import { requireOrganizationAccess } from './access';
+import { type LockedOrganization, lockOrganizationChain } from './locks';
 import { getOrganization } from './service';
 import { insertOrganization, renameInTree } from './tree';
 
@@ -38,15 +40,10 @@ export async function createOrganization(
     throw AppError.forbidden();
   }
 
-  const id = await db.transaction(async (tx) => {
-    if (parentId) {
-      // Holds the parent against a concurrent delete until this child is in.
-      const parent = await rows(
-        tx,
-        sql`select 1 from organizations where id = ${parentId} and deleted_at is null for share`,
-      );
-      if (parent.length === 0) throw AppError.notFound();
-    }
+  const id = await writeTransaction(db, async (tx) => {
+    // The counters of every ancestor move: the chain is locked root first (locks.ts), which also holds
+    // the parent against a concurrent delete until this child is in.
+    if (parentId) await lockOrganizationChain(tx, parentId);
     const created = await insertOrganization(tx, {
       name: input.name,
       type: input.type,
@@ -87,7 +84,7 @@ export async function updateOrganization(
   input: UpdateOrganizationRequest,
 ) {
   await requireOrganizationAccess(db, user, id, ['update_org']);
-  await db.transaction(async (tx) => {
+  await writeTransaction(db, async (tx) => {
     await tx.execute(sql`update organizations set name = ${input.name}, type = ${input.type},
       phone_number = ${input.phoneNumber}, updated_at = now() where id = ${id} and deleted_at is null`);
     await renameInTree(tx, id, input.name);
@@ -102,18 +99,15 @@ export async function updateOrganization(
  */
 export async function deleteOrganization(db: Db, user: AuthUser, id: string) {
   await requireOrganizationAccess(db, user, id, ['delete_org']);
-  await db.transaction(async (tx) => {
-    // The pool accounts first, in id order, then the row: the credit journal locks accounts before the
-    // organization rows it updates, and the opposite order here could leave both waiting for each other.
+  await writeTransaction(db, async (tx) => {
+    // In the lock order of locks.ts: the pool accounts of the organization and its parent (the journal
+    // moves them below), then the chain root first, the organization itself for update.
     await tx.execute(sql`select id from credit_accounts
       where organization_id in (select id from organizations where id = ${id} union select parent_id from organizations where id = ${id})
       order by id for update`);
-    const [org] = await rows<{ parent_id: string | null; name: string }>(
-      tx,
-      sql`select parent_id, name from organizations where id = ${id} and deleted_at is null for update`,
-    );
-    if (!org) throw AppError.notFound();
-    if (!org.parent_id && !user.isSystemAdmin) throw AppError.forbidden(MSG_ROOT_DELETE);
+    const chain = await lockOrganizationChain(tx, id, 'update');
+    const org = chain.at(-1) as LockedOrganization;
+    if (!org.parentId && !user.isSystemAdmin) throw AppError.forbidden(MSG_ROOT_DELETE);
     const children = await rows(
       tx,
       sql`select 1 from organizations where parent_id = ${id} and deleted_at is null limit 1`,
@@ -129,8 +123,8 @@ export async function deleteOrganization(db: Db, user: AuthUser, id: string) {
       );
       const amount = Number(balance?.balance ?? 0);
       if (amount === 0) continue;
-      const to = org.parent_id
-        ? await organizationPoolAccountId(tx, org.parent_id, pool)
+      const to = org.parentId
+        ? await organizationPoolAccountId(tx, org.parentId, pool)
         : await systemAccountId(tx);
       await postCreditTransaction(tx, {
         action: 'organization_deleted',
@@ -144,10 +138,10 @@ export async function deleteOrganization(db: Db, user: AuthUser, id: string) {
     }
 
     await tx.execute(sql`delete from memberships where organization_id = ${id}`);
-    if (org.parent_id) {
+    if (org.parentId) {
       await tx.execute(sql`
         insert into licenses (organization_id, license_type, expire_at, max_users, metadata)
-        select ${org.parent_id}, license_type, expire_at, max_users, metadata from licenses where organization_id = ${id}
+        select ${org.parentId}, license_type, expire_at, max_users, metadata from licenses where organization_id = ${id}
         on conflict (organization_id, license_type)
           do update set max_users = licenses.max_users + excluded.max_users, updated_at = now()`);
     }

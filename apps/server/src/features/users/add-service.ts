@@ -9,14 +9,16 @@ import {
   type OrganizationUser,
 } from '@allot/domain/users';
 import type { Db, Tx } from '../../db/client';
+import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../auth/sessions';
 import type { MailSettings } from '../mail/public-links';
 import { requireOrganizationAccess } from '../organizations/access';
+import { lockOrganization } from '../organizations/locks';
 import { applyMemberPlan, type MemberPlan, planMembers } from './add-members';
 import { requireAssignable } from './member-guards';
 import { findMembers } from './queries';
-import { lockOrganization, transferOwnership } from './role-service';
+import { transferOwnership } from './role-service';
 
 /**
  * POST /api/user/create: a new account (invited by mail) or one that had no organization left, made a
@@ -30,7 +32,7 @@ export async function createUser(
 ): Promise<OrganizationUser> {
   const access = await requireOrganizationAccess(db, user, input.organizationId, ['manage_users']);
   requireAssignable(access.role, input.role);
-  const userId = await db.transaction(async (tx) => {
+  const userId = await writeTransaction(db, async (tx) => {
     await lockOrganization(tx, input.organizationId);
     // An owner joins as admin and then takes the ownership over, so that there is never a second owner.
     const role = input.role === 'organization_owner' ? 'organization_admin' : input.role;
@@ -77,7 +79,7 @@ export async function previewImport(
   input: BulkImportRequest,
 ): Promise<BulkImportPreview> {
   await requireOrganizationAccess(db, user, input.organizationId, ['manage_users']);
-  const plan = await db.transaction(async (tx) => {
+  const plan = await writeTransaction(db, async (tx) => {
     await lockOrganization(tx, input.organizationId);
     return planImport(tx, input);
   });
@@ -106,7 +108,7 @@ export async function importUsers(
   mail: MailSettings,
 ): Promise<BulkImportResponse> {
   await requireOrganizationAccess(db, user, input.organizationId, ['manage_users']);
-  const result = await db.transaction(async (tx) => {
+  const result = await writeTransaction(db, async (tx) => {
     await lockOrganization(tx, input.organizationId);
     const plan = await planImport(tx, input);
     const { userIds, lost } = await applyMemberPlan(tx, input.organizationId, plan, mail);

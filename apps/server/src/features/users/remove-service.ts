@@ -4,12 +4,13 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
+import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../auth/sessions';
 import { organizationPoolAccountId, postCreditTransaction } from '../credits/journal';
 import { requireOrganizationAccess } from '../organizations/access';
+import { lockOrganization } from '../organizations/locks';
 import { lockMembers, requireNotAbove } from './member-guards';
-import { lockOrganization } from './role-service';
 
 /**
  * POST /api/user/remove (CONTRACT §6): ends these memberships, which frees their seats, and moves the
@@ -18,7 +19,7 @@ import { lockOrganization } from './role-service';
  */
 export async function removeUsers(db: Db, user: AuthUser, input: RemoveUsersRequest) {
   const access = await requireOrganizationAccess(db, user, input.organizationId, ['manage_users']);
-  return db.transaction(async (tx) => {
+  return writeTransaction(db, async (tx) => {
     const organization = await lockOrganization(tx, input.organizationId, 'key share');
     const members = await lockMembers(tx, input.organizationId, input.userIds);
     requireNotAbove(access.role, members);

@@ -3,9 +3,11 @@ import type { RoleChange, UpdateUserRoleRequest } from '@allot/domain/users';
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { rows } from '../../db/rows';
+import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../auth/sessions';
 import { requireOrganizationAccess } from '../organizations/access';
+import { lockOrganization } from '../organizations/locks';
 import { lockMembers, requireAssignable, requireNotAbove } from './member-guards';
 
 /**
@@ -32,26 +34,6 @@ export async function transferOwnership(
 }
 
 /**
- * Locks the organization row against deletion (which locks it `for update` first); `404` when it is gone.
- * `update` also serializes role changes (two transfers must not cross). `key share` only holds off the
- * deletion: a change that then locks credit accounts must not hold the row the credit journal updates
- * after locking its accounts, or the two would wait for each other.
- */
-export async function lockOrganization(
-  tx: Tx,
-  organizationId: string,
-  strength: 'update' | 'key share' = 'update',
-): Promise<{ name: string }> {
-  const [org] = await rows<{ name: string }>(
-    tx,
-    sql`select name from organizations where id = ${organizationId} and deleted_at is null
-        for ${sql.raw(strength === 'update' ? 'update' : 'key share')}`,
-  );
-  if (!org) throw AppError.notFound();
-  return org;
-}
-
-/**
  * POST /api/user/{id}/update/role (CONTRACT §2): needs assign_roles; roles up to the caller's own;
  * owner only from an owner; the owner's own role changes only by a transfer. Answers every change made.
  */
@@ -63,7 +45,7 @@ export async function updateUserRole(
 ): Promise<RoleChange[]> {
   const access = await requireOrganizationAccess(db, user, input.organizationId, ['assign_roles']);
   requireAssignable(access.role, input.role);
-  return db.transaction(async (tx) => {
+  return writeTransaction(db, async (tx) => {
     await lockOrganization(tx, input.organizationId);
     const [member] = await lockMembers(tx, input.organizationId, [userId]);
     if (!member) throw AppError.notFound();

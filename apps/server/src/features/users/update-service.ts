@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
+import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import { isUuid } from '../../lib/ids';
 import type { AuthUser } from '../auth/sessions';
@@ -61,7 +62,7 @@ export async function updateUser(
     }
   }
   const emailChanged = input.email.toLowerCase() !== target.email.toLowerCase();
-  const updated = await db.transaction(async (tx) => {
+  const updated = await writeTransaction(db, async (tx) => {
     if (emailChanged) {
       const taken = await rows(
         tx,
@@ -98,7 +99,7 @@ export async function updateUserLicenses(
 ): Promise<OrganizationUser[]> {
   const access = await requireOrganizationAccess(db, user, input.organizationId, ['manage_users']);
   const userIds = [...new Set(input.userIds)];
-  await db.transaction(async (tx) => {
+  await writeTransaction(db, async (tx) => {
     const licenses = await lockOrganizationSeats(tx, input.organizationId);
     const license = licenses.find((l) => l.id === input.licenseId);
     if (!license) throw AppError.invalid({ licenseId: APP_MSG.unknownLicense }, APP_MSG.unknownLicense);
