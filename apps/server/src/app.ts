@@ -21,7 +21,8 @@ import { logTransport, smtpTransport } from './features/mail/transports';
 import { organizationRoutes } from './features/organizations/routes';
 import { userRoutes } from './features/users/routes';
 import { registerAuthentication } from './http/authenticate';
-import { registerErrorHandler } from './http/error-handler';
+import { invalidPath, registerErrorHandler } from './http/error-handler';
+import { registerSecurityHeaders } from './http/security-headers';
 
 export interface AppOptions {
   db: Db;
@@ -39,6 +40,9 @@ export interface AppOptions {
   mail?: { worker: MailWorkerOptions; smtpUrl?: string; from?: string; transport?: MailTransport };
 }
 
+/** CONTRACT §1: bodies at most 1 MB; the import calls allow 16 MB (their own `bodyLimit`). */
+export const BODY_LIMIT = 1024 * 1024;
+
 export async function buildApp({
   db,
   webDistDir,
@@ -50,11 +54,17 @@ export async function buildApp({
   const app = Fastify({
     logger,
     trustProxy,
-    bodyLimit: 20 * 1024 * 1024,
+    bodyLimit: BODY_LIMIT,
+    // A path Fastify cannot decode (`/api/organization/%zz`): the contract's error body, with the headers.
+    frameworkErrors: invalidPath,
   }).withTypeProvider<ZodTypeProvider>();
+  // JSON in, JSON out (CONTRACT §1): a text body is a 415, not a string handed to a route.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  // Headers first: every answer carries them, a 401 of the authentication hook too.
+  await registerSecurityHeaders(app);
   registerAuthentication(app, db);
 
   await app.register(fastifySwagger, {

@@ -1,19 +1,15 @@
 import { z } from 'zod';
 import { APP_MSG, MSG } from './messages';
 import { ROLES } from './roles';
+import { emailSchema, text } from './text';
+
+export { emailSchema };
 
 export const PASSWORD_MIN_LENGTH = 10;
 
-export const emailSchema = z
-  .string({ error: MSG.required })
-  .trim()
-  .min(1, MSG.required)
-  .max(254, MSG.invalidEmail)
-  .pipe(z.email({ error: MSG.invalidEmail }));
-
 export const loginRequestSchema = z.object({
   email: emailSchema,
-  password: z.string({ error: MSG.required }).min(1, MSG.required).max(1024),
+  password: text().min(1, MSG.required).max(1024),
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
@@ -26,8 +22,8 @@ export const loginResponseSchema = z.object({
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 export const validateRequestSchema = z.object({
-  id: z.string().min(1),
-  email: z.string().min(1),
+  id: text().min(1, MSG.required).max(100),
+  email: text().min(1, MSG.required).max(254),
 });
 export const validateResponseSchema = z.object({ valid: z.boolean() });
 
@@ -53,15 +49,13 @@ export const SIGNED_OUT_SESSION: UserSession = {
   role: 'user',
 };
 
-export const passwordSchema = z
-  .string({ error: MSG.required })
+export const passwordSchema = text()
   .min(1, MSG.required)
   .min(PASSWORD_MIN_LENGTH, APP_MSG.passwordTooShort)
   .max(1024);
 
 /** The 6-digit code of a reset or verification mail. */
-export const oneTimeCodeSchema = z
-  .string({ error: MSG.required })
+export const oneTimeCodeSchema = text()
   .trim()
   .min(1, MSG.required)
   .regex(/^\d+$/, MSG.onlyNumbers)
@@ -69,8 +63,8 @@ export const oneTimeCodeSchema = z
 
 /** The user id and token of the reset link `/password/token/{userId}/{token}`. */
 const resetLinkFields = {
-  userId: z.string({ error: MSG.required }).min(1, MSG.required).max(64),
-  token: z.string({ error: MSG.required }).min(1, MSG.required).max(128),
+  userId: text().min(1, MSG.required).max(64),
+  token: text().min(1, MSG.required).max(128),
 };
 
 export const forgotPasswordRequestSchema = z.object({ email: emailSchema });
@@ -99,7 +93,7 @@ export type ResendVerificationRequest = z.infer<typeof resendVerificationRequest
 
 /** The web form of a new password: the password and its repeat ('Fields don't match'). */
 export const newPasswordFormSchema = z
-  .object({ password: passwordSchema, repeat: z.string({ error: MSG.required }).min(1, MSG.required) })
+  .object({ password: passwordSchema, repeat: text().min(1, MSG.required) })
   .refine((values) => values.password === values.repeat, { path: ['repeat'], message: MSG.fieldsDontMatch });
 export type NewPasswordForm = z.infer<typeof newPasswordFormSchema>;
 

@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   'seat_limit',
   'business_rule',
   'rate_limited',
+  'payload_too_large',
   'invalid_code',
   'password_required',
   'internal',

@@ -66,5 +66,13 @@ export const APP_MSG = {
   ownerRoleChanges: 'The owner stays owner until another member is made the owner.',
   ownerCannotBeRemoved: 'The owner cannot be removed. Make another member the owner first.',
   unknownLicense: 'This licence does not belong to the organization.',
+  oddCharacter: 'This text contains a character that is not allowed (a NUL or a broken character).',
+  invalidId: 'This is not a valid id.',
+  bodyTooLarge: 'The request is too large: at most 1 MB, or 16 MB for an import.',
+  notJson: 'Send the body as JSON (Content-Type: application/json).',
+  unreadableRequest: 'The request could not be read: send its body as valid JSON.',
+  bodyNotObject: 'The body must be a JSON object with the fields of this call.',
+  invalidPath: 'This address is not valid.',
+  tooManyRequests: 'Too many requests. Please wait a moment and try again.',
   concurrentChange: 'Someone changed this at the same moment. Please try again.',
 } as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MSG } from './messages';
 import { PERMISSIONS, ROLES } from './roles';
+import { idSchema, isEmail, text } from './text';
 
 export const ORGANIZATION_TYPES = [
   'district',
@@ -23,8 +24,7 @@ export const ORGANIZATION_TYPE_LABEL: Record<OrganizationType, string> = {
 
 export const PHONE_MIN_DIGITS = 7;
 
-export const phoneNumberSchema = z
-  .string({ error: MSG.required })
+export const phoneNumberSchema = text()
   .trim()
   .min(1, MSG.required)
   .max(32, MSG.phoneMinDigits(PHONE_MIN_DIGITS))
@@ -94,13 +94,9 @@ export const organizationQuerySchema = z.object({
   permissionsAndRole: flag,
 });
 
-export const organizationIdParamsSchema = z.object({ id: z.string() });
+export const organizationIdParamsSchema = z.object({ id: idSchema });
 
-const nameSchema = z
-  .string({ error: MSG.required })
-  .trim()
-  .min(1, MSG.required)
-  .max(200, 'Name must be at most 200 characters.');
+const nameSchema = text().trim().min(1, MSG.required).max(200, 'Name must be at most 200 characters.');
 
 const typeSchema = z.enum(ORGANIZATION_TYPES, { error: MSG.required });
 
@@ -108,13 +104,14 @@ export const createOrganizationRequestSchema = z.object({
   name: nameSchema,
   phoneNumber: phoneNumberSchema,
   type: typeSchema,
-  parentOrganizationId: z.string().nullish(),
-  adminName: z.string().trim().max(200).optional(),
-  adminEmail: z
-    .string()
+  parentOrganizationId: idSchema.nullish(),
+  adminName: text().trim().max(200, 'Name must be at most 200 characters.').optional(),
+  /** Empty: no owner yet. */
+  adminEmail: text()
     .trim()
-    .optional()
-    .refine((v) => !v || z.email().safeParse(v).success, MSG.invalidEmail),
+    .max(254, MSG.invalidEmail)
+    .refine((v) => !v || isEmail(v), MSG.invalidEmail)
+    .optional(),
 });
 export type CreateOrganizationRequest = z.infer<typeof createOrganizationRequestSchema>;
 

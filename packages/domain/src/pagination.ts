@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { MSG } from './messages';
+import { text } from './text';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const PICKER_PAGE_SIZE = 12;
 export const MAX_PAGE_SIZE = 100;
 
 const intParam = (min: number, max: number, fallback: number) =>
-  z
-    .string()
+  text(MSG.invalidNumber)
     .optional()
     .transform((v, ctx) => {
       if (v === undefined || v === '') return fallback;
@@ -26,7 +26,7 @@ export function paginationQuerySchema<const K extends readonly [string, ...strin
   return z.object({
     page: intParam(1, 1_000_000, 1),
     limit: intParam(1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
-    search: z.string().max(200).optional().default(''),
+    search: text().max(200, 'Search at most 200 characters.').optional().default(''),
     key: z
       .enum(keys)
       .optional()

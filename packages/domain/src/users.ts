@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { MSG } from './messages';
 import { LICENSE_TYPES } from './organizations';
 import { ROLES } from './roles';
+import { emailSchema, idSchema, isEmail, text } from './text';
+
+export { emailSchema, isEmail };
 
 export const organizationUserSchema = z.object({
   id: z.string(),
@@ -35,24 +38,10 @@ export const IMPORT_ROLES = ['user', 'organization_admin'] as const;
 
 export const USER_LOCALES = ['en-us'] as const;
 
-const idSchema = z.string({ error: MSG.required }).min(1, MSG.required);
-
-export const emailSchema = z
-  .string({ error: MSG.required })
-  .trim()
-  .min(1, MSG.required)
-  .max(254, MSG.invalidEmail)
-  .refine((v) => isEmail(v), MSG.invalidEmail);
-
-export const userNameSchema = z
-  .string({ error: MSG.required })
+export const userNameSchema = text()
   .trim()
   .min(1, MSG.required)
   .max(200, 'Name must be at most 200 characters.');
-
-export function isEmail(value: string): boolean {
-  return z.email().safeParse(value).success;
-}
 
 export const createUserRequestSchema = z.object({
   email: emailSchema,
@@ -60,7 +49,7 @@ export const createUserRequestSchema = z.object({
   organizationId: idSchema,
   role: z.enum(MEMBER_ROLES, { error: MSG.required }),
   /** The licence whose seat to take; without it, the first licence type with a free seat (CONTRACT §6). */
-  licenseId: z.string().optional(),
+  licenseId: idSchema.optional(),
 });
 export type CreateUserRequest = z.infer<typeof createUserRequestSchema>;
 
@@ -89,7 +78,7 @@ export type RoleChange = z.infer<typeof roleChangeSchema>;
 export const MAX_USERS_PER_CALL = 1000;
 
 const userIdsSchema = z
-  .array(z.string())
+  .array(idSchema)
   .min(1, MSG.required)
   .max(MAX_USERS_PER_CALL, `At most ${MAX_USERS_PER_CALL} users at once.`);
 
@@ -117,9 +106,9 @@ export const MAX_IMPORT_ROWS = 20_000;
 
 /** A row as the file gave it: checked row by row on the server, so a bad row is skipped, never a 400. */
 export const importRowSchema = z.object({
-  email: z.string().max(1000),
-  name: z.string().max(1000),
-  role: z.string().max(100),
+  email: text().max(1000),
+  name: text().max(1000),
+  role: text().max(100),
 });
 export type ImportRow = z.infer<typeof importRowSchema>;
 

@@ -20,10 +20,14 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
-/** Every /api route needs a live session unless its route config says `public: true`. */
+/**
+ * Every /api route needs a live session unless its route config says `public: true`. Checked when the
+ * request arrives, before its body is read or validated (CONTRACT §1: a call without a valid token is
+ * `401` whatever its body).
+ */
 export function registerAuthentication(app: FastifyInstance, db: Db) {
   app.decorateRequest('auth', null);
-  app.addHook('preHandler', async (request) => {
+  app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/') || request.url.startsWith('/api/docs')) return;
     const token = bearerToken(request);
     request.auth = token ? await findSession(db, token) : null;

@@ -1,8 +1,26 @@
+import type { ErrorCode } from '@allot/domain/errors';
 import { APP_MSG } from '@allot/domain/messages';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isConcurrencyConflict } from '../db/transaction';
 import { AppError } from './app-error';
+import { setSecurityHeaders } from './security-headers';
+
+/** Fastify's own refusals of a request it could not read, in our words. */
+function clientError(status: number): { error: ErrorCode; message: string } {
+  if (status === 404) return { error: 'not_found', message: APP_MSG.notFound };
+  if (status === 413) return { error: 'payload_too_large', message: APP_MSG.bodyTooLarge };
+  if (status === 415) return { error: 'invalid_input', message: APP_MSG.notJson };
+  if (status === 429) return { error: 'rate_limited', message: APP_MSG.tooManyRequests };
+  return { error: 'invalid_input', message: APP_MSG.unreadableRequest };
+}
+
+/** `frameworkErrors`: a path that cannot be decoded (`%zz`) or a path parameter beyond any length. */
+export function invalidPath(_error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  request.log.info({ url: request.url }, 'malformed path');
+  setSecurityHeaders(reply);
+  return reply.status(400).send({ error: 'invalid_input', message: APP_MSG.invalidPath });
+}
 
 /** Maps every thrown error to `{error, message, details?}`; never leaks a stack or SQL text. */
 export function registerErrorHandler(app: FastifyInstance) {
@@ -18,7 +36,8 @@ export function registerErrorHandler(app: FastifyInstance) {
       const fields: Record<string, string> = {};
       for (const issue of error.validation) {
         const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_';
-        fields[field] ??= issue.message ?? APP_MSG.invalidInput;
+        // The body (or query) as a whole is not an object: nothing names a field.
+        fields[field] ??= field === '_' ? APP_MSG.bodyNotObject : (issue.message ?? APP_MSG.invalidInput);
       }
       const first = Object.values(fields)[0];
       return reply.status(400).send({
@@ -30,10 +49,8 @@ export function registerErrorHandler(app: FastifyInstance) {
     // Fastify's own client errors: malformed JSON, wrong content type, body too large.
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.status(status).send({
-        error: status === 429 ? 'rate_limited' : status === 404 ? 'not_found' : 'invalid_input',
-        message: status === 404 ? APP_MSG.notFound : error.message,
-      });
+      request.log.info({ err: error }, 'request refused before the route');
+      return reply.status(status).send(clientError(status));
     }
     if (isConcurrencyConflict(error)) {
       // writeTransaction ran it again and again and it still collided: the caller may try once more.

@@ -2,6 +2,7 @@ import { errorBodySchema } from '@allot/domain/errors';
 import { MSG } from '@allot/domain/messages';
 import { organizationIdParamsSchema } from '@allot/domain/organizations';
 import { pageOf, paginationQuerySchema } from '@allot/domain/pagination';
+import { idSchema } from '@allot/domain/text';
 import {
   bulkImportPreviewSchema,
   bulkImportRequestSchema,
@@ -39,7 +40,7 @@ const errors = {
   403: errorBodySchema,
   404: errorBodySchema,
 };
-const userIdParamsSchema = z.object({ id: z.string() });
+const userIdParamsSchema = z.object({ id: idSchema });
 /** An import of 20,000 rows is a few MB of JSON. */
 const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
 
