@@ -19,10 +19,19 @@ import type { MailTransport } from './features/mail/outbox';
 import type { MailSettings } from './features/mail/public-links';
 import { logTransport, smtpTransport } from './features/mail/transports';
 import { organizationRoutes } from './features/organizations/routes';
+import { accountRoutes } from './features/users/account-routes';
 import { userRoutes } from './features/users/routes';
 import { registerAuthentication } from './http/authenticate';
 import { invalidPath, registerErrorHandler } from './http/error-handler';
 import { registerSecurityHeaders } from './http/security-headers';
+import { BackgroundWork } from './lib/background';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Work requests start and do not wait for (lib/background.ts). */
+    background: BackgroundWork;
+  }
+}
 
 export interface AppOptions {
   db: Db;
@@ -33,6 +42,8 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** Base of the links in mail (PUBLIC_URL). */
   publicUrl?: string;
+  /** Invitation mails one organization may send in a day (INVITATIONS_PER_DAY). */
+  invitationsPerDay?: number | undefined;
   /**
    * This process's outbox worker: through SMTP with smtpUrl (or the given transport), else to the log.
    * Off unless asked for: API tests drive `processOutbox` themselves.
@@ -49,6 +60,7 @@ export async function buildApp({
   logger = false,
   trustProxy = false,
   publicUrl = 'http://localhost:3000',
+  invitationsPerDay,
   mail,
 }: AppOptions) {
   const app = Fastify({
@@ -63,6 +75,9 @@ export async function buildApp({
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  const background = new BackgroundWork(app.log);
+  app.decorate('background', background);
+  app.addHook('onClose', () => background.settle());
   // Headers first: every answer carries them, a 401 of the authentication hook too.
   await registerSecurityHeaders(app);
   registerAuthentication(app, db);
@@ -81,10 +96,11 @@ export async function buildApp({
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   await app.register(healthRoutes(db));
-  const mailSettings: MailSettings = { publicUrl };
+  const mailSettings: MailSettings = { publicUrl, ...(invitationsPerDay ? { invitationsPerDay } : {}) };
   await app.register(authRoutes(db, mailSettings));
   await app.register(organizationRoutes(db, mailSettings));
   await app.register(userRoutes(db, mailSettings));
+  await app.register(accountRoutes(db, mailSettings));
 
   const serveWeb = webDistDir !== undefined && existsSync(path.join(webDistDir, 'index.html'));
   if (serveWeb) {

@@ -14,6 +14,8 @@ export interface Config {
   logLevel: string;
   /** WEB_CONCURRENCY: server processes on this machine (PostgreSQL only). */
   processes: number;
+  /** INVITATIONS_PER_DAY: invitation mails one organization may send in a day (a default when unset). */
+  invitationsPerDay: number | undefined;
 }
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -35,6 +37,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? path.join(here, '../../web/dist')),
     logLevel: env.LOG_LEVEL ?? 'info',
     processes: positiveInteger(env.WEB_CONCURRENCY, 'WEB_CONCURRENCY') ?? 1,
+    invitationsPerDay: positiveInteger(env.INVITATIONS_PER_DAY, 'INVITATIONS_PER_DAY'),
   };
 }
 

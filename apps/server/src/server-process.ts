@@ -38,6 +38,7 @@ export async function serve(config: Config, options: { prepare: boolean }) {
     logger: { level: config.logLevel },
     trustProxy: process.env.TRUST_PROXY === 'true',
     publicUrl: config.publicUrl,
+    invitationsPerDay: config.invitationsPerDay,
     mail: { worker: {}, smtpUrl: config.smtpUrl, from: config.mailFrom },
   });
 

@@ -121,6 +121,32 @@ const MATRIX: Row[] = [
     }),
     expect: all(400),
   },
+  // The calls a person makes from a mail, signed in or not: the same refusal of a made-up code for all.
+  {
+    method: 'POST',
+    path: '/api/auth/invitation/accept',
+    url: () => '/api/auth/invitation/accept',
+    body: (w, userId) => ({
+      email: `nobody-${userId ?? 'anonymous'}@nowhere.test`,
+      organizationId: w.orgs.alpha,
+      code: '123456',
+    }),
+    expect: all(400),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/invitation/resend',
+    url: () => '/api/auth/invitation/resend',
+    body: (w) => ({ email: 'nobody@nowhere.test', organizationId: w.orgs.alpha }),
+    expect: all(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/email/confirm',
+    url: () => '/api/auth/email/confirm',
+    body: (_w, userId) => ({ userId: userId ?? 'anonymous', token: 'made-up-token', code: '123456' }),
+    expect: all(400),
+  },
   {
     method: 'GET',
     path: '/api/organization',

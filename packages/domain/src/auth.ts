@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { APP_MSG, MSG } from './messages';
 import { ROLES } from './roles';
-import { emailSchema, text } from './text';
+import { emailSchema, idSchema, text } from './text';
 
 export { emailSchema };
 
@@ -96,6 +96,35 @@ export const newPasswordFormSchema = z
   .object({ password: passwordSchema, repeat: text().min(1, MSG.required) })
   .refine((values) => values.password === values.repeat, { path: ['repeat'], message: MSG.fieldsDontMatch });
 export type NewPasswordForm = z.infer<typeof newPasswordFormSchema>;
+
+/**
+ * POST /api/auth/invitation/accept: an account that already existed joins the organization it was invited
+ * to with the mailed code (and sets a password when it has none yet).
+ */
+export const acceptInvitationRequestSchema = z.object({
+  email: emailSchema,
+  organizationId: idSchema,
+  code: oneTimeCodeSchema,
+  password: passwordSchema.optional(),
+});
+export type AcceptInvitationRequest = z.infer<typeof acceptInvitationRequestSchema>;
+export const acceptInvitationResponseSchema = z.object({
+  success: z.boolean(),
+  organizationId: z.string(),
+});
+
+/** POST /api/auth/invitation/resend: a new code for an open invitation; the same answer whatever the email. */
+export const resendInvitationRequestSchema = z.object({ email: emailSchema, organizationId: idSchema });
+export type ResendInvitationRequest = z.infer<typeof resendInvitationRequestSchema>;
+
+/** POST /api/auth/email/confirm: the code mailed to the new address, from the link /email/confirm/{userId}/{token}. */
+export const confirmEmailChangeRequestSchema = z.object({
+  ...resetLinkFields,
+  code: oneTimeCodeSchema,
+  password: passwordSchema.optional(),
+});
+export type ConfirmEmailChangeRequest = z.infer<typeof confirmEmailChangeRequestSchema>;
+export const confirmEmailChangeResponseSchema = z.object({ success: z.boolean(), email: z.string() });
 
 /** Codes of reset, verification and invitation mails (CONTRACT §3: 30 minutes). */
 export const CODE_MINUTES = 30;

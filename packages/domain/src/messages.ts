@@ -74,5 +74,13 @@ export const APP_MSG = {
   bodyNotObject: 'The body must be a JSON object with the fields of this call.',
   invalidPath: 'This address is not valid.',
   tooManyRequests: 'Too many requests. Please wait a moment and try again.',
+  invitationNotAccepted: 'The invitation could not be accepted. Check the code, or ask for a new one.',
+  emailChangeNotConfirmed:
+    'The new email could not be confirmed. Check the code, or ask for the change again.',
+  emailChangeNotAllowed:
+    'Only the account itself, or someone above it in every organization it belongs to, can change its email.',
+  tooManyInvitations: (limit: number) =>
+    `This organization has reached its limit of ${limit.toLocaleString('en-US')} invitations a day. Please try again tomorrow.`,
+  tooManyImports: 'Too many imports in a short time. Please wait a few minutes and try again.',
   concurrentChange: 'Someone changed this at the same moment. Please try again.',
 } as const;

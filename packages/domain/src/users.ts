@@ -6,6 +6,14 @@ import { emailSchema, idSchema, isEmail, text } from './text';
 
 export { emailSchema, isEmail };
 
+/**
+ * `active`: a member. `pending`: invited and not in yet, its role and seat held: a new account that has not
+ * set itself up, or an account that already existed and has not accepted (CONTRACT §3; its name and email
+ * are what the inviter typed). The two read alike, so that nobody learns whether an address had an account.
+ */
+export const MEMBER_STATUSES = ['active', 'pending'] as const;
+export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+
 export const organizationUserSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -14,6 +22,9 @@ export const organizationUserSchema = z.object({
   role: z.enum(ROLES),
   credits: z.number().int(),
   licence: z.object({ id: z.string(), licenseType: z.enum(LICENSE_TYPES) }).nullable(),
+  status: z.enum(MEMBER_STATUSES),
+  /** The address an email change waits to be confirmed at (CONTRACT §3); until then `email` stays. */
+  pendingEmail: z.string().nullable(),
 });
 export type OrganizationUser = z.infer<typeof organizationUserSchema>;
 
@@ -127,7 +138,7 @@ export const IMPORT_SKIP_REASONS = [
   'invalid_role',
   'duplicate_in_file',
   'already_member',
-  'email_taken',
+  'already_invited',
   'no_free_seat',
 ] as const;
 export type ImportSkipReason = (typeof IMPORT_SKIP_REASONS)[number];
@@ -138,7 +149,7 @@ export const IMPORT_SKIP_MESSAGE: Record<ImportSkipReason, string> = {
   invalid_role: 'The role must be user or organization_admin.',
   duplicate_in_file: 'This email is already on an earlier row of the file.',
   already_member: 'Already a member of this organization.',
-  email_taken: 'This email is already registered to an account in another organization.',
+  already_invited: 'Already invited to this organization.',
   no_free_seat: 'No free licence seat was left for this user.',
 };
 
@@ -234,5 +245,7 @@ export const userAccountSchema = z.object({
   name: z.string(),
   email: z.string(),
   locale: z.string(),
+  /** A new email waiting for its code: the account keeps `email` until the code is entered. */
+  pendingEmail: z.string().nullable(),
 });
 export type UserAccount = z.infer<typeof userAccountSchema>;

@@ -171,6 +171,39 @@ export const memberships = pgTable(
   ],
 );
 
+/**
+ * A membership offered to an account that already existed (CONTRACT §3: never attached at once): the role
+ * and the seat it will have, held until the account accepts with the mailed code, and what the inviter
+ * typed (the only thing the inviter sees of it). Kept apart from `memberships`, so that nothing that reads
+ * memberships (access, scopes, sign in, search, counters) can mistake an offer for a membership.
+ */
+export const membershipInvitations = pgTable(
+  'membership_invitations',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    role: text('role').notNull(),
+    licenseId: uuid('license_id').references(() => licenses.id, { onDelete: 'set null' }),
+    invitedName: text('invited_name').notNull(),
+    invitedEmail: text('invited_email').notNull(),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.organizationId] }),
+    index('membership_invitations_organization_idx').on(t.organizationId),
+    index('membership_invitations_license_idx').on(t.licenseId),
+    check(
+      'membership_invitations_role_check',
+      sql`${t.role} in ('organization_owner','organization_admin','user')`,
+    ),
+  ],
+);
+
 export const sessions = pgTable(
   'sessions',
   {
@@ -271,13 +304,21 @@ export const oneTimeCodes = pgTable(
     purpose: text('purpose').notNull(),
     codeHash: text('code_hash').notNull(),
     tokenHash: text('token_hash'),
+    /**
+     * What the code is for, beyond its purpose: the organization of a membership invitation, the new
+     * address of an email change. A user has one live code per purpose and subject.
+     */
+    subject: text('subject'),
     failedAttempts: integer('failed_attempts').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('one_time_codes_user_purpose_idx').on(t.userId, t.purpose),
-    check('one_time_codes_purpose_check', sql`${t.purpose} in ('password_reset','email_verification')`),
+    check(
+      'one_time_codes_purpose_check',
+      sql`${t.purpose} in ('password_reset','email_verification','membership_invitation','email_change')`,
+    ),
   ],
 );
 

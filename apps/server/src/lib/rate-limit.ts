@@ -3,17 +3,25 @@ import type { Tx } from '../db/client';
 import { rows } from '../db/rows';
 
 /**
+ * The key of a counter, from its parts: trimmed and lower-cased, so that `ABC…` and `abc…` (a uuid, an
+ * email) count against one limit, never two (the reset code limit once was walked that way).
+ */
+export function rateLimitKey(...parts: string[]): string {
+  return parts.map((part) => part.trim().toLowerCase()).join(':');
+}
+
+/**
  * Fixed-window counters in the database, so the limit holds across server processes.
  * `hit` counts one attempt atomically and returns the count in the current window.
  */
-export async function hitRateLimit(db: Tx, key: string, windowSeconds: number): Promise<number> {
+export async function hitRateLimit(db: Tx, key: string, windowSeconds: number, amount = 1): Promise<number> {
   const result = await rows<{ count: number }>(
     db,
     sql`
-    insert into rate_limits (key, window_started_at, count) values (${key}, now(), 1)
+    insert into rate_limits (key, window_started_at, count) values (${key}, now(), ${amount})
     on conflict (key) do update set
       count = case when rate_limits.window_started_at <= now() - make_interval(secs => ${windowSeconds})
-                   then 1 else rate_limits.count + 1 end,
+                   then ${amount}::int else rate_limits.count + ${amount}::int end,
       window_started_at = case when rate_limits.window_started_at <= now() - make_interval(secs => ${windowSeconds})
                    then now() else rate_limits.window_started_at end
     returning count`,
@@ -21,9 +29,11 @@ export async function hitRateLimit(db: Tx, key: string, windowSeconds: number): 
   return Number(result[0]?.count ?? 1);
 }
 
-/** Gives back one attempt (a successful one should not count against a shared key). */
-export async function releaseRateLimit(db: Tx, key: string): Promise<void> {
-  await db.execute(sql`update rate_limits set count = greatest(count - 1, 0) where key = ${key}`);
+/** Gives back attempts (a successful one should not count against a shared key). */
+export async function releaseRateLimit(db: Tx, key: string, amount = 1): Promise<void> {
+  await db.execute(
+    sql`update rate_limits set count = greatest(count - ${amount}::int, 0) where key = ${key}`,
+  );
 }
 
 export async function clearRateLimit(db: Tx, key: string): Promise<void> {

@@ -17,7 +17,12 @@ afterAll(() => t.close());
 const post = (url: string, payload: object, ip = '127.0.0.1') =>
   t.app.inject({ method: 'POST', url, payload, remoteAddress: ip });
 const verify = (body: object) => post('/api/auth/verify', body);
-const resend = (email: string) => post('/api/auth/verify/resend', { email });
+/** Asks for a new code; the answer comes at once, the mail after it (lib/background.ts): both awaited. */
+const resend = async (email: string) => {
+  const response = await post('/api/auth/verify/resend', { email });
+  await t.app.background.settle();
+  return response;
+};
 const login = (email: string, password: string) =>
   post('/api/auth/login', { email, password }, `192.0.2.${Math.floor(Math.random() * 250)}`);
 const forgetRateLimits = () => t.db.execute(sql`delete from rate_limits`);
@@ -66,10 +71,16 @@ describe('invitations', () => {
     expect(mail?.text_body).toContain(`The code expires in ${CODE_MINUTES} minutes.`);
   });
 
-  it('an existing account made owner gets no invitation', async () => {
-    const before = await mailsTo(t.db, 'admin@school-a.test');
-    await inviteOwner('admin@school-a.test');
-    expect(await mailsTo(t.db, 'admin@school-a.test')).toEqual(before);
+  it('an existing account made owner is only invited to join, and the organization shows what was typed', async () => {
+    const organization = await inviteOwner('admin@school-a.test', 'Typed Name');
+    const mail = await lastMailTo(t.db, 'admin@school-a.test');
+    expect(mail.kind).toBe('membership_invitation');
+    expect(organization).toMatchObject({ adminName: 'Typed Name', adminEmail: 'admin@school-a.test' });
+    const owners = await rows(
+      t.db,
+      sql`select 1 from memberships where organization_id = ${organization.id} and role = 'organization_owner'`,
+    );
+    expect(owners).toEqual([]);
   });
 
   it('is queued in the caller’s transaction: a rolled-back change sends nothing', async () => {

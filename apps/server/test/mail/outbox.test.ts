@@ -34,8 +34,16 @@ beforeEach(async () => {
 });
 
 const FROM = 'Allot <no-reply@panel.test>';
-const forgot = (email: string) =>
-  t.app.inject({ method: 'POST', url: '/api/auth/password/forgot', payload: { email } });
+/** Asks for a reset; the answer comes at once, the mail after it (lib/background.ts): both awaited. */
+const forgot = async (email: string) => {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/password/forgot',
+    payload: { email },
+  });
+  await t.app.background.settle();
+  return response;
+};
 const testMail = (to: string, subject = 'Test') => ({
   kind: 'test',
   to,

@@ -113,7 +113,7 @@ describe('POST /api/user/{id}/update/role', () => {
 });
 
 describe('POST /api/user/{id}/update', () => {
-  it('changes name and email; a registered email is 409', async () => {
+  it('changes the name at once; a new email waits for the code mailed there (CONTRACT §3)', async () => {
     const id = await addUser(t.world.orgs.schoolA, 'rename-me@alpha.test');
     const response = await api.post('schoolAdmin', `/api/user/${id}/update`, {
       name: 'Renamed Person',
@@ -124,19 +124,24 @@ describe('POST /api/user/{id}/update', () => {
     expect(response.json()).toEqual({
       id,
       name: 'Renamed Person',
-      email: 'renamed@alpha.test',
+      email: 'rename-me@alpha.test',
       locale: 'en-us',
+      pendingEmail: 'renamed@alpha.test',
     });
-    // The invitation was never accepted: it goes again, to the new address.
-    expect((await lastMailTo(t.db, 'renamed@alpha.test')).kind).toBe('invitation');
+    expect((await lastMailTo(t.db, 'renamed@alpha.test')).kind).toBe('email_change');
+    expect((await lastMailTo(t.db, 'rename-me@alpha.test')).kind).toBe('email_change_notice');
 
+    // An address that has an account answers alike; its owner is told, and no code goes anywhere.
     const taken = await api.post('schoolAdmin', `/api/user/${id}/update`, {
       name: 'Renamed Person',
       email: 'OWNER@alpha.test',
       locale: 'en-us',
     });
-    expect(taken.statusCode).toBe(409);
-    expect(taken.json().message).toBe(MSG.emailTaken);
+    expect(taken.statusCode).toBe(200);
+    expect(taken.json().pendingEmail).toBe('OWNER@alpha.test');
+    const toOwner = await lastMailTo(t.db, 'owner@alpha.test');
+    expect(toOwner.kind).toBe('email_change_refused');
+    expect(toOwner.text_body).not.toMatch(/code: \d{6}/);
   });
 
   it('an admin cannot edit the owner’s account; another tenant gets 404', async () => {

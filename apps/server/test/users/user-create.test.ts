@@ -58,8 +58,8 @@ describe('POST /api/user/create', () => {
     expect(verified.json()).toEqual({ success: true });
   });
 
-  it('refuses a registered email, whatever its case, with the spec’s 409 text', async () => {
-    for (const email of ['TEACHER@school-a.test', 'owner@beta.test']) {
+  it('refuses a member or an invited person of the organization, whatever its case, with the spec’s 409 text', async () => {
+    for (const email of ['ADMIN@alpha.test', 'owner@alpha.test']) {
       const response = await api.post('owner', '/api/user/create', {
         email,
         name: 'Someone',
@@ -69,6 +69,21 @@ describe('POST /api/user/create', () => {
       expect(response.statusCode).toBe(409);
       expect(response.json()).toMatchObject({ error: 'email_taken', message: MSG.emailTaken });
     }
+    const invited = await api.post('owner', '/api/user/create', {
+      email: 'owner@beta.test',
+      name: 'Someone',
+      organizationId: t.world.orgs.alpha,
+      role: 'user',
+    });
+    expect(invited.statusCode).toBe(201);
+    const again = await api.post('owner', '/api/user/create', {
+      email: 'OWNER@beta.test',
+      name: 'Someone',
+      organizationId: t.world.orgs.alpha,
+      role: 'user',
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ error: 'email_taken', message: MSG.emailTaken });
   });
 
   it('validates with the spec’s messages', async () => {
@@ -196,7 +211,9 @@ describe('POST /api/user/create', () => {
       organizationId: t.world.orgs.annex,
       role: 'user',
     });
+    // An account that exists is invited, never attached (CONTRACT §3): it joins with the mailed code.
     expect(again.statusCode).toBe(201);
-    expect(again.json().id).toBe(id);
+    expect(again.json()).toMatchObject({ id, status: 'pending' });
+    expect((await lastMailTo(t.db, 'comeback@alpha.test')).kind).toBe('membership_invitation');
   });
 });

@@ -64,3 +64,74 @@ export function verificationMail(input: {
     ],
   });
 }
+
+/** An account that already existed is offered a membership (CONTRACT §3): it joins only with this code. */
+export function membershipInvitationMail(input: {
+  to: string;
+  name: string;
+  inviterName: string;
+  organizationName: string;
+  roleLabel: string;
+  code: string;
+  link: string;
+}): Mail {
+  return mail('membership_invitation', input.to, `Join ${input.organizationName} on Allot`, {
+    greeting: `Hello ${input.name},`,
+    intro: [
+      `${input.inviterName} invited your Allot account to join ${input.organizationName} as ${input.roleLabel}.`,
+      'Nothing changes until you accept: enter the code below on the page the link opens.',
+    ],
+    code: { label: 'Your invitation code', value: input.code },
+    action: { label: 'Open this link to accept the invitation', url: input.link },
+    outro: [
+      `The code expires in ${CODE_MINUTES} minutes; the same page sends you a new one. The invitation itself stays open until you accept it or it is cancelled.`,
+      'If you do not know this organization, ignore this email: you will not be added.',
+    ],
+  });
+}
+
+/** The code of an email change, to the new address: the change applies only when it is entered. */
+export function emailChangeCodeMail(input: { to: string; name: string; code: string; link: string }): Mail {
+  return mail('email_change', input.to, 'Confirm the new email of your Allot account', {
+    greeting: `Hello ${input.name},`,
+    intro: [
+      `Someone asked to make ${input.to} the email of your Allot account. It changes only when you enter this code.`,
+    ],
+    code: { label: 'Your confirmation code', value: input.code },
+    action: { label: 'Open this link and enter the code to confirm the change', url: input.link },
+    outro: [
+      `The code works once and expires in ${CODE_MINUTES} minutes. Confirming signs the account out everywhere else.`,
+      'If you did not expect this, ignore this email: the account keeps its address.',
+    ],
+  });
+}
+
+/** The notice to the old address: a change was asked for; nothing happens unless the new address confirms. */
+export function emailChangeNoticeMail(input: {
+  to: string;
+  name: string;
+  newEmail: string;
+  requestedBy: string;
+}): Mail {
+  return mail('email_change_notice', input.to, 'A change of your Allot email was requested', {
+    greeting: `Hello ${input.name},`,
+    intro: [
+      `${input.requestedBy} asked to change the email of your Allot account from ${input.to} to ${input.newEmail}.`,
+      'A code went to the new address; the change applies only when it is entered there. Until then you sign in and receive mail here, as before.',
+    ],
+    outro: [
+      'If you did not expect this, tell the admin of your organization, and sign in and change your password.',
+    ],
+  });
+}
+
+/** A change to an address that already has an account: no code; its owner learns what was tried. */
+export function emailAddressTakenMail(input: { to: string }): Mail {
+  return mail('email_change_refused', input.to, 'An Allot email change was not possible', {
+    greeting: 'Hello,',
+    intro: [
+      `Someone asked to move another Allot account to ${input.to}, but this address already belongs to an Allot account. Nothing was changed.`,
+    ],
+    outro: ['If this was you, use a different address, or sign in with the account this address belongs to.'],
+  });
+}

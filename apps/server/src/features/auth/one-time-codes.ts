@@ -6,10 +6,22 @@ import { jsonParam, uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import { isUuid } from '../../lib/ids';
-import { hitRateLimit, releaseRateLimit } from '../../lib/rate-limit';
+import { hitRateLimit, rateLimitKey, releaseRateLimit } from '../../lib/rate-limit';
 import { hashToken, newToken } from './tokens';
 
-export type CodePurpose = 'password_reset' | 'email_verification';
+export type CodePurpose = 'password_reset' | 'email_verification' | 'membership_invitation' | 'email_change';
+
+/**
+ * Purposes whose codes live one per subject: an account may hold invitations of several organizations at
+ * once, each mail with its own code. For the others a new code replaces every earlier one (a second email
+ * change replaces the first, whatever address it named).
+ */
+const ONE_PER_SUBJECT: ReadonlySet<CodePurpose> = new Set(['membership_invitation']);
+
+/** The earlier codes a new one replaces. */
+function replacedBy(purpose: CodePurpose, subject: string | null) {
+  return ONE_PER_SUBJECT.has(purpose) ? sql`and subject is not distinct from ${subject}` : sql``;
+}
 
 /** Wrong guesses after which a code is dead whatever its expiry (a 6-digit code must not be walked). */
 export const CODE_MAX_FAILURES = 10;
@@ -24,25 +36,34 @@ function hashCode(userId: string, purpose: CodePurpose, code: string): Buffer {
  */
 export async function issueCode(
   tx: Tx,
-  input: { userId: string; purpose: CodePurpose; lifetimeMinutes: number; withToken?: boolean },
+  input: {
+    userId: string;
+    purpose: CodePurpose;
+    lifetimeMinutes: number;
+    withToken?: boolean;
+    subject?: string | null;
+  },
 ): Promise<{ code: string; token: string | null }> {
   const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
   const token = input.withToken ? newToken() : null;
+  const subject = input.subject ?? null;
   await tx.execute(
-    sql`delete from one_time_codes where user_id = ${input.userId} and purpose = ${input.purpose}`,
+    sql`delete from one_time_codes where user_id = ${input.userId} and purpose = ${input.purpose}
+        ${replacedBy(input.purpose, subject)}`,
   );
   await tx.execute(sql`
-    insert into one_time_codes (user_id, purpose, code_hash, token_hash, expires_at)
+    insert into one_time_codes (user_id, purpose, code_hash, token_hash, subject, expires_at)
     values (${input.userId}, ${input.purpose}, ${hashCode(input.userId, input.purpose, code).toString('hex')},
-      ${token ? hashToken(token) : null}, now() + make_interval(mins => ${input.lifetimeMinutes}))`);
+      ${token ? hashToken(token) : null}, ${subject}, now() + make_interval(mins => ${input.lifetimeMinutes}))`);
   return { code, token };
 }
 
 /** issueCode for many users at once (imports): one delete and one insert, a fresh code per user. */
 export async function issueCodes(
   tx: Tx,
-  input: { userIds: readonly string[]; purpose: CodePurpose; lifetimeMinutes: number },
+  input: { userIds: readonly string[]; purpose: CodePurpose; lifetimeMinutes: number; subject?: string },
 ): Promise<Map<string, string>> {
+  const subject = input.subject ?? null;
   const codes = new Map<string, string>();
   if (input.userIds.length === 0) return codes;
   for (const userId of input.userIds) codes.set(userId, randomInt(0, 1_000_000).toString().padStart(6, '0'));
@@ -51,43 +72,53 @@ export async function issueCodes(
     code_hash: hashCode(userId, input.purpose, code).toString('hex'),
   }));
   await tx.execute(sql`delete from one_time_codes where purpose = ${input.purpose}
-    and user_id in ${uuidsIn([...codes.keys()])}`);
+    and user_id in ${uuidsIn([...codes.keys()])} ${replacedBy(input.purpose, subject)}`);
   await tx.execute(sql`
-    insert into one_time_codes (user_id, purpose, code_hash, expires_at)
-    select user_id, ${input.purpose}, code_hash, now() + make_interval(mins => ${input.lifetimeMinutes})
+    insert into one_time_codes (user_id, purpose, code_hash, subject, expires_at)
+    select user_id, ${input.purpose}, code_hash, ${subject}, now() + make_interval(mins => ${input.lifetimeMinutes})
     from json_to_recordset(${jsonParam(records)}) as x(user_id uuid, code_hash text)`);
   return codes;
 }
 
 /**
- * Is this the live code (and token) of the user? A wrong code counts against the code. `consume`
- * deletes a right one: call it in the transaction of the change the code allows, so it is used once.
+ * Is this the live code (and token) of the user? Answers the code's subject when it is, null when not. A
+ * wrong code counts against the code. `consume` deletes a right one: call it in the transaction of the
+ * change the code allows, so it is used once. `subject`, when given, names which of the user's codes of
+ * this purpose is meant (the organization of an invitation).
  */
 export async function verifyCode(
   tx: Tx,
-  input: { userId: string; purpose: CodePurpose; code: string; token?: string; consume: boolean },
-): Promise<boolean> {
-  if (!isUuid(input.userId) || !/^\d{6}$/.test(input.code)) return false;
-  const [row] = await rows<{ id: string; code_hash: string }>(
+  input: {
+    userId: string;
+    purpose: CodePurpose;
+    code: string;
+    token?: string;
+    subject?: string;
+    consume: boolean;
+  },
+): Promise<{ subject: string | null } | null> {
+  if (!isUuid(input.userId) || !/^\d{6}$/.test(input.code)) return null;
+  const [row] = await rows<{ id: string; code_hash: string; subject: string | null }>(
     tx,
-    sql`select id, code_hash from one_time_codes
+    sql`select id, code_hash, subject from one_time_codes
         where user_id = ${input.userId} and purpose = ${input.purpose}
           and expires_at > now() and failed_attempts < ${CODE_MAX_FAILURES}
           ${input.token === undefined ? sql`` : sql`and token_hash = ${hashToken(input.token)}`}
+          ${input.subject === undefined ? sql`` : sql`and subject = ${input.subject}`}
         order by created_at desc limit 1
         ${input.consume ? sql`for update` : sql``}`,
   );
-  if (!row) return false;
+  if (!row) return null;
   const expected = Buffer.from(row.code_hash, 'hex');
   const given = hashCode(input.userId, input.purpose, input.code);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
     await tx.execute(
       sql`update one_time_codes set failed_attempts = failed_attempts + 1 where id = ${row.id}`,
     );
-    return false;
+    return null;
   }
   if (input.consume) await tx.execute(sql`delete from one_time_codes where id = ${row.id}`);
-  return true;
+  return { subject: row.subject };
 }
 
 export const CODE_WINDOW_SECONDS = 15 * 60;
@@ -104,11 +135,12 @@ export const MAIL_REQUESTS_PER_IP = 20;
  */
 export async function countCodeAttempt(
   db: Tx,
+  purpose: CodePurpose,
   account: string,
   ip: string,
 ): Promise<{ release: () => Promise<void> }> {
-  const accountKey = `code:${account}`;
-  const ipKey = `code:ip:${ip}`;
+  const accountKey = rateLimitKey('code', purpose, account);
+  const ipKey = rateLimitKey('code', 'ip', ip);
   const [byAccount, byIp] = await Promise.all([
     hitRateLimit(db, accountKey, CODE_WINDOW_SECONDS),
     hitRateLimit(db, ipKey, CODE_WINDOW_SECONDS),
@@ -126,8 +158,8 @@ export async function countCodeAttempt(
 /** May another mail go to this address from this IP? Over the limit the caller answers alike and sends nothing. */
 export async function mayRequestMail(db: Tx, kind: string, email: string, ip: string): Promise<boolean> {
   const [byEmail, byIp] = await Promise.all([
-    hitRateLimit(db, `${kind}:email:${email}`, CODE_WINDOW_SECONDS),
-    hitRateLimit(db, `${kind}:ip:${ip}`, CODE_WINDOW_SECONDS),
+    hitRateLimit(db, rateLimitKey(kind, 'email', email), CODE_WINDOW_SECONDS),
+    hitRateLimit(db, rateLimitKey(kind, 'ip', ip), CODE_WINDOW_SECONDS),
   ]);
   return byEmail <= MAIL_REQUESTS_PER_EMAIL && byIp <= MAIL_REQUESTS_PER_IP;
 }

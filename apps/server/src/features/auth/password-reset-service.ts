@@ -15,7 +15,8 @@ import { queueMail } from '../mail/outbox';
 import { type MailSettings, publicLink } from '../mail/public-links';
 import { passwordResetMail } from './account-mails';
 import { countCodeAttempt, issueCode, mayRequestMail, verifyCode } from './one-time-codes';
-import { hashPassword } from './passwords';
+import { redeemCode } from './redeem-code';
+import { loginEmailKey } from './service';
 import { revokeAllSessions } from './sessions';
 
 const PURPOSE = 'password_reset';
@@ -29,14 +30,14 @@ export async function requestPasswordReset(
   input: ForgotPasswordRequest,
   ip: string,
   settings: MailSettings,
-): Promise<{ success: true }> {
+): Promise<void> {
   const email = input.email.toLowerCase();
-  if (!(await mayRequestMail(db, 'forgot', email, ip))) return { success: true };
+  if (!(await mayRequestMail(db, 'forgot', email, ip))) return;
   const [user] = await rows<{ id: string; email: string; name: string }>(
     db,
     sql`select id, email, name from users where lower(email) = ${email} limit 1`,
   );
-  if (!user) return { success: true };
+  if (!user) return;
   await writeTransaction(db, async (tx) => {
     const { code, token } = await issueCode(tx, {
       userId: user.id,
@@ -47,7 +48,6 @@ export async function requestPasswordReset(
     const link = publicLink(settings, `/password/token/${user.id}/${token}`);
     await queueMail(tx, passwordResetMail({ to: user.email, name: user.name, code, link }));
   });
-  return { success: true };
 }
 
 /** POST /api/auth/password/check: is this the code of that link? The code stays usable. */
@@ -56,7 +56,7 @@ export async function checkResetCode(
   input: CheckResetCodeRequest,
   ip: string,
 ): Promise<{ success: true }> {
-  const attempt = await countCodeAttempt(db, `${PURPOSE}:${input.userId}`, ip);
+  const attempt = await countCodeAttempt(db, PURPOSE, input.userId, ip);
   const ok = await verifyCode(db, { ...input, purpose: PURPOSE, consume: false });
   if (!ok) throw new AppError(400, 'invalid_code', MSG.resetCodeNotVerified);
   await attempt.release();
@@ -72,24 +72,31 @@ export async function resetPassword(
   input: ResetPasswordRequest,
   ip: string,
 ): Promise<{ success: true }> {
-  const attempt = await countCodeAttempt(db, `${PURPOSE}:${input.userId}`, ip);
-  const refused = () => new AppError(400, 'invalid_code', MSG.resetFailed);
-  // Checked before the (deliberately slow) hash, so that wrong codes cost the server nothing.
-  if (!(await verifyCode(db, { ...input, purpose: PURPOSE, consume: false }))) throw refused();
-  const passwordHash = await hashPassword(input.password);
-  const email = await writeTransaction(db, async (tx) => {
-    if (!(await verifyCode(tx, { ...input, purpose: PURPOSE, consume: true }))) throw refused();
-    const [user] = await rows<{ email: string }>(
-      tx,
-      sql`update users set password_hash = ${passwordHash},
-            email_verified_at = coalesce(email_verified_at, now()), updated_at = now()
-          where id = ${input.userId} returning email`,
-    );
-    await revokeAllSessions(tx, input.userId);
-    return user?.email;
-  });
-  await attempt.release();
+  const email = await redeemCode(
+    db,
+    {
+      purpose: PURPOSE,
+      account: input.userId,
+      ip,
+      userId: input.userId,
+      code: input.code,
+      token: input.token,
+      needsPassword: true,
+      password: input.password,
+      refused: () => new AppError(400, 'invalid_code', MSG.resetFailed),
+    },
+    async (tx, { userId, passwordHash }) => {
+      const [user] = await rows<{ email: string }>(
+        tx,
+        sql`update users set password_hash = ${passwordHash},
+              email_verified_at = coalesce(email_verified_at, now()), updated_at = now()
+            where id = ${userId} returning email`,
+      );
+      await revokeAllSessions(tx, userId);
+      return user?.email;
+    },
+  );
   // A locked-out sign-in opens again with the new password.
-  if (email) await clearRateLimit(db, `login:email:${email.toLowerCase()}`);
+  if (email) await clearRateLimit(db, loginEmailKey(email));
   return { success: true };
 }

@@ -110,7 +110,13 @@ export function authRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
           response: { 200: successResponseSchema, 400: errorBodySchema },
         },
       },
-      async (request) => resendVerification(db, request.body, request.ip, mail),
+      async (request) => {
+        // The same answer at once for every address: the mail, if any, is prepared after (lib/background.ts).
+        app.background.run('verification resend', () =>
+          resendVerification(db, request.body, request.ip, mail),
+        );
+        return { success: true };
+      },
     );
 
     app.post(
@@ -124,7 +130,13 @@ export function authRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
           response: { 200: successResponseSchema, 400: errorBodySchema },
         },
       },
-      async (request) => requestPasswordReset(db, request.body, request.ip, mail),
+      async (request) => {
+        // The same answer at once for every address: the mail, if any, is prepared after (lib/background.ts).
+        app.background.run('password reset request', () =>
+          requestPasswordReset(db, request.body, request.ip, mail),
+        );
+        return { success: true };
+      },
     );
 
     app.post(

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
-import { clearRateLimit, hitRateLimit, releaseRateLimit } from '../../lib/rate-limit';
+import { clearRateLimit, hitRateLimit, rateLimitKey, releaseRateLimit } from '../../lib/rate-limit';
 import { strongestRoleAnywhere } from '../organizations/access';
 import { verifyPassword } from './passwords';
 import { createSession } from './sessions';
@@ -14,14 +14,17 @@ export const LOGIN_WINDOW_SECONDS = 15 * 60;
 export const LOGIN_LIMIT_PER_EMAIL = 10;
 export const LOGIN_LIMIT_PER_IP = 100;
 
+/** The sign-in counter of one address (a reset that sets a new password clears it). */
+export const loginEmailKey = (email: string) => rateLimitKey('login', 'email', email);
+
 /**
  * Sign in (CONTRACT §3). Every attempt is counted before the password is checked, per email and per
  * IP, in the database; a successful one is given back. Unknown email and wrong password answer alike.
  */
 export async function login(db: Db, input: LoginRequest, ip: string): Promise<LoginResponse> {
   const email = input.email.toLowerCase();
-  const emailKey = `login:email:${email}`;
-  const ipKey = `login:ip:${ip}`;
+  const emailKey = loginEmailKey(email);
+  const ipKey = rateLimitKey('login', 'ip', ip);
   const [byEmail, byIp] = await Promise.all([
     hitRateLimit(db, emailKey, LOGIN_WINDOW_SECONDS),
     hitRateLimit(db, ipKey, LOGIN_WINDOW_SECONDS),

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 import { hashToken, newToken } from './tokens';
@@ -72,9 +72,20 @@ export async function revokeSession(db: Tx, sessionId: string): Promise<void> {
   await db.update(sessions).set({ revokedAt: sql`now()` }).where(eq(sessions.id, sessionId));
 }
 
-export async function revokeAllSessions(db: Tx, userId: string): Promise<void> {
+/** Ends every session of the user, but the one named in `except` (the caller's own). */
+export async function revokeAllSessions(
+  db: Tx,
+  userId: string,
+  options: { except?: string | undefined } = {},
+): Promise<void> {
   await db
     .update(sessions)
     .set({ revokedAt: sql`now()` })
-    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        options.except ? ne(sessions.id, options.except) : undefined,
+      ),
+    );
 }

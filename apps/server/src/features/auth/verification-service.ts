@@ -1,5 +1,5 @@
 import { CODE_MINUTES, type ResendVerificationRequest, type VerifyEmailRequest } from '@allot/domain/auth';
-import { APP_MSG, MSG } from '@allot/domain/messages';
+import { MSG } from '@allot/domain/messages';
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
@@ -9,8 +9,8 @@ import { AppError } from '../../http/app-error';
 import { queueMail, queueMails } from '../mail/outbox';
 import { type MailSettings, publicLink } from '../mail/public-links';
 import { invitationMail, verificationMail } from './account-mails';
-import { countCodeAttempt, issueCode, issueCodes, mayRequestMail, verifyCode } from './one-time-codes';
-import { hashPassword } from './passwords';
+import { issueCode, issueCodes, mayRequestMail } from './one-time-codes';
+import { redeemCode } from './redeem-code';
 
 const PURPOSE = 'email_verification';
 
@@ -71,30 +71,45 @@ export async function queueInvitations(
  */
 export async function verifyEmail(db: Db, input: VerifyEmailRequest, ip: string): Promise<{ success: true }> {
   const email = input.email.toLowerCase();
-  const attempt = await countCodeAttempt(db, `${PURPOSE}:${email}`, ip);
-  const refused = () => new AppError(400, 'invalid_code', MSG.verificationFailed);
-  const [user] = await rows<{ id: string; has_password: boolean }>(
+  const user = await accountByEmail(db, email);
+  await redeemCode(
     db,
-    sql`select id, password_hash is not null as has_password from users where lower(email) = ${email} limit 1`,
+    {
+      purpose: PURPOSE,
+      account: email,
+      ip,
+      userId: user?.id ?? null,
+      code: input.code,
+      needsPassword: user?.has_password === false,
+      ...(input.password === undefined ? {} : { password: input.password }),
+      refused: () => new AppError(400, 'invalid_code', MSG.verificationFailed),
+    },
+    (tx, { userId, passwordHash }) => markVerified(tx, userId, passwordHash),
   );
-  if (!user) throw refused();
-  const codeInput = { userId: user.id, purpose: PURPOSE, code: input.code } as const;
-  if (!(await verifyCode(db, { ...codeInput, consume: false }))) throw refused();
-  if (!user.has_password && !input.password) {
-    await attempt.release();
-    throw new AppError(400, 'password_required', APP_MSG.passwordRequired, {
-      fields: { password: MSG.required },
-    });
-  }
-  const passwordHash = user.has_password || !input.password ? null : await hashPassword(input.password);
-  await writeTransaction(db, async (tx) => {
-    if (!(await verifyCode(tx, { ...codeInput, consume: true }))) throw refused();
-    // coalesce: never replaces a password; verifying is not a way to change one.
-    await tx.execute(sql`update users set email_verified_at = coalesce(email_verified_at, now()),
-      password_hash = coalesce(password_hash, ${passwordHash}), updated_at = now() where id = ${user.id}`);
-  });
-  await attempt.release();
   return { success: true };
+}
+
+/** The account of an address (compared case-insensitively), and whether it has a password yet. */
+export async function accountByEmail(
+  db: Tx,
+  email: string,
+): Promise<{ id: string; email: string; name: string; has_password: boolean } | undefined> {
+  const [user] = await rows<{ id: string; email: string; name: string; has_password: boolean }>(
+    db,
+    sql`select id, email, name, password_hash is not null as has_password from users
+        where lower(email) = ${email.trim().toLowerCase()} limit 1`,
+  );
+  return user;
+}
+
+/**
+ * Whoever entered a code mailed to the account's address owns it: the email counts as verified, and an
+ * account without a password gets the one given. `coalesce`: never replaces a password; a code is not a
+ * way to change one.
+ */
+export async function markVerified(tx: Tx, userId: string, passwordHash: string | null): Promise<void> {
+  await tx.execute(sql`update users set email_verified_at = coalesce(email_verified_at, now()),
+    password_hash = coalesce(password_hash, ${passwordHash}), updated_at = now() where id = ${userId}`);
 }
 
 /**
@@ -106,15 +121,15 @@ export async function resendVerification(
   input: ResendVerificationRequest,
   ip: string,
   settings: MailSettings,
-): Promise<{ success: true }> {
+): Promise<void> {
   const email = input.email.toLowerCase();
-  if (!(await mayRequestMail(db, 'resend', email, ip))) return { success: true };
+  if (!(await mayRequestMail(db, 'resend', email, ip))) return;
   const [user] = await rows<{ id: string; email: string; name: string; has_password: boolean }>(
     db,
     sql`select id, email, name, password_hash is not null as has_password from users
         where lower(email) = ${email} and email_verified_at is null limit 1`,
   );
-  if (!user) return { success: true };
+  if (!user) return;
   await writeTransaction(db, async (tx) => {
     const { code } = await issueCode(tx, {
       userId: user.id,
@@ -132,5 +147,4 @@ export async function resendVerification(
       }),
     );
   });
-  return { success: true };
 }

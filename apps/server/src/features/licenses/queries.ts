@@ -15,7 +15,8 @@ export type LicenseRow = {
 export function organizationLicensesJson(organizationId: string): SQL {
   return sql`(select coalesce(json_agg(l order by l.license_type), '[]'::json) from (
     select l.id, l.organization_id, l.license_type, l.expire_at, l.max_users, l.metadata,
-      (select count(*) from memberships m where m.license_id = l.id) as used_seats
+      (select count(*) from memberships m where m.license_id = l.id)
+        + (select count(*) from membership_invitations i where i.license_id = l.id) as used_seats
     from licenses l where l.organization_id = ${organizationId}) l)`;
 }
 

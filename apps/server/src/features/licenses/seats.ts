@@ -1,5 +1,5 @@
 import { LICENSE_TYPES, type LicenseType } from '@allot/domain/organizations';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
 
@@ -8,6 +8,16 @@ export interface SeatLicense {
   licenseType: LicenseType;
   maxUsers: number;
   usedSeats: number;
+}
+
+/**
+ * Who holds the seats of an organization's licences, as a relation (`license_id`): its members, and the
+ * accounts invited to it, whose seat is held until they accept or the invitation is cancelled.
+ */
+export function seatHolders(organizationId: SQL): SQL {
+  return sql`(select license_id from memberships where organization_id = ${organizationId}
+    union all
+    select license_id from membership_invitations where organization_id = ${organizationId})`;
 }
 
 /**
@@ -24,8 +34,8 @@ export async function lockOrganizationSeats(tx: Tx, organizationId: string): Pro
   if (locked.length === 0) return [];
   const used = await rows<{ license_id: string; used: string | number }>(
     tx,
-    sql`select license_id, count(*) as used from memberships
-        where organization_id = ${organizationId} and license_id is not null group by license_id`,
+    sql`select license_id, count(*) as used from ${seatHolders(sql`${organizationId}::uuid`)} h
+        where license_id is not null group by license_id`,
   );
   const usedBy = new Map(used.map((u) => [u.license_id, Number(u.used)]));
   return locked

@@ -1,6 +1,8 @@
-/** What building links in mail needs: the address the panel is reached at (PUBLIC_URL). */
+/** What sending account mail needs: the address the panel is reached at (PUBLIC_URL), and its limits. */
 export interface MailSettings {
   publicUrl: string;
+  /** Invitations one organization may send in a day (INVITATIONS_PER_DAY; a default when unset). */
+  invitationsPerDay?: number;
 }
 
 export function publicLink(settings: MailSettings, path: string, query?: Record<string, string>): string {

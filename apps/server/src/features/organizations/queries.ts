@@ -22,7 +22,8 @@ export type SummaryRow = {
 /**
  * The summary columns of CONTRACT §4 for each row of `base` (a relation of organizations named `o`).
  * The counts are kept by triggers (migration 0006), the pools by the credit journal; the owner is an
- * index probe per row.
+ * index probe per row: the member who owns it, else the account invited to own it, as the inviter typed it
+ * (CONTRACT §3: nothing of the account before it accepts).
  */
 function summarise(base: SQL) {
   return sql`
@@ -33,6 +34,10 @@ function summarise(base: SQL) {
     left join lateral (
       select u.name, u.email from memberships om join users u on u.id = om.user_id
       where om.organization_id = o.id and om.role = 'organization_owner'
+      union all
+      select i.invited_name, i.invited_email from membership_invitations i
+      where i.organization_id = o.id and i.role = 'organization_owner'
+      limit 1
     ) owner on true`;
 }
 

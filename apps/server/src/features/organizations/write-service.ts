@@ -2,14 +2,14 @@ import { APP_MSG } from '@allot/domain/messages';
 import type { CreateOrganizationRequest, UpdateOrganizationRequest } from '@allot/domain/organizations';
 import { ROLE_RANK } from '@allot/domain/roles';
 import { sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client';
+import type { Db } from '../../db/client';
 import { rows } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../auth/sessions';
-import { queueInvitation } from '../auth/verification-service';
 import { organizationPoolAccountId, postCreditTransaction, systemAccountId } from '../credits/journal';
 import type { MailSettings } from '../mail/public-links';
+import { applyMemberPlan, planMembers } from '../users/add-members';
 import { requireOrganizationAccess } from './access';
 import { type LockedOrganization, lockOrganizationChain } from './locks';
 import { getOrganization } from './service';
@@ -22,7 +22,9 @@ export const MSG_ROOT_DELETE = 'Only a system admin can delete a top-level organ
 
 /**
  * Creates a root organization (needs create_root_org) or a child (create_child_org on the parent).
- * With adminEmail, that person becomes the owner; a new account is created (and invited) for an unknown email.
+ * With adminEmail, that person is its owner: a new account for an unknown address (invited to set it up),
+ * the caller's own account at once, any other existing account only when it accepts the mailed invitation
+ * (CONTRACT §3); until then the organization shows what the caller typed.
  */
 export async function createOrganization(
   db: Db,
@@ -50,31 +52,19 @@ export async function createOrganization(
       phoneNumber: input.phoneNumber,
       parentId,
     });
-    if (input.adminEmail) await makeOwner(tx, created, input.adminEmail, input.adminName, mail);
+    if (input.adminEmail) {
+      const owner = {
+        row: 1,
+        email: input.adminEmail,
+        name: input.adminName?.trim() || input.adminEmail.split('@')[0] || input.adminEmail,
+        role: 'organization_owner' as const,
+      };
+      const plan = await planMembers(tx, created, [owner], { caller: user });
+      await applyMemberPlan(tx, created, plan, { caller: user, mail });
+    }
     return created;
   });
   return getOrganization(db, user, id, FULL);
-}
-
-async function makeOwner(
-  tx: Tx,
-  organizationId: string,
-  email: string,
-  name: string | undefined,
-  mail: MailSettings,
-) {
-  const fallbackName = name?.trim() || email.split('@')[0] || email;
-  // xmax = 0 only on a row this statement inserted: a new account, which gets an invitation.
-  const [owner] = await rows<{ id: string; created: boolean }>(
-    tx,
-    sql`insert into users (email, name) values (${email}, ${fallbackName})
-        on conflict (lower(email)) do update set updated_at = users.updated_at
-        returning id, (xmax = 0) as created`,
-  );
-  if (!owner) throw new Error('owner upsert returned no row');
-  if (owner.created) await queueInvitation(tx, { userId: owner.id, organizationId }, mail);
-  await tx.execute(sql`insert into memberships (user_id, organization_id, role)
-    values (${owner.id}, ${organizationId}, 'organization_owner')`);
 }
 
 export async function updateOrganization(
@@ -138,6 +128,7 @@ export async function deleteOrganization(db: Db, user: AuthUser, id: string) {
     }
 
     await tx.execute(sql`delete from memberships where organization_id = ${id}`);
+    await tx.execute(sql`delete from membership_invitations where organization_id = ${id}`);
     if (org.parentId) {
       await tx.execute(sql`
         insert into licenses (organization_id, license_type, expire_at, max_users, metadata)

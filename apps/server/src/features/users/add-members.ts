@@ -4,10 +4,14 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { jsonParam } from '../../db/json-params';
 import { rows } from '../../db/rows';
+import { RetryTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
+import type { AuthUser } from '../auth/sessions';
 import { queueInvitations } from '../auth/verification-service';
 import { allocateSeats, freeSeats, lockOrganizationSeats, type SeatLicense } from '../licenses/seats';
 import type { MailSettings } from '../mail/public-links';
+import { countInvitations, queueMembershipInvitations } from './invitations';
+import { transferOwnership } from './role-service';
 
 /** A person to add, already checked on its own (a valid email, a name, a role the caller may give). */
 export interface Candidate {
@@ -17,11 +21,16 @@ export interface Candidate {
   role: MemberRole;
 }
 
+/**
+ * How a planned person joins (CONTRACT §3): an unknown address gets a new account, a member at once, and
+ * the invitation to set it up; the caller's own account joins at once (nobody else's consent is needed);
+ * any other account that already exists is only invited, and joins when it enters the mailed code.
+ */
+export type JoinKind = 'new_account' | 'own_account' | 'invitation';
+
 export interface PlannedMember extends Candidate {
-  /** An account without any membership left (removed earlier): it joins again instead of a new one. */
+  joins: JoinKind;
   existingUserId: string | null;
-  /** A new account, or one that never finished its invitation: it gets an invitation mail. */
-  invite: boolean;
   license: SeatLicense | null;
 }
 
@@ -36,32 +45,27 @@ export interface MemberPlan {
 const skip = (c: Candidate, reason: ImportSkipReason) => skippedRow(c.row, c.email, reason);
 
 /**
- * What adding these people to the organization would do, decided in the caller's transaction: who is
- * already a member, whose email belongs to another organization's account (emails are unique over the
- * system, CONTRACT §6), and who gets which licence seat (the seats stay locked until the transaction ends).
+ * What adding these people to the organization would do, decided in the caller's transaction (the
+ * organization locked): who is already a member or invited, how each one joins, and who gets which licence
+ * seat (the seats stay locked until the transaction ends). Whether an address has an account elsewhere
+ * changes nothing the caller sees: both join the plan alike.
  */
 export async function planMembers(
   tx: Tx,
   organizationId: string,
   candidates: readonly Candidate[],
-  preferredLicenseId?: string,
+  options: { caller: AuthUser; preferredLicenseId?: string | undefined },
 ): Promise<MemberPlan> {
+  const { preferredLicenseId } = options;
   const licenses = await lockOrganizationSeats(tx, organizationId);
   if (preferredLicenseId && !licenses.some((l) => l.id === preferredLicenseId)) {
     throw AppError.invalid({ licenseId: APP_MSG.unknownLicense }, APP_MSG.unknownLicense);
   }
-  const existing = await rows<{
-    n: number;
-    id: string;
-    invite: boolean;
-    member_here: boolean;
-    taken: boolean;
-  }>(
+  const existing = await rows<{ n: number; id: string; member_here: boolean; invited_here: boolean }>(
     tx,
     sql`select x.n, u.id,
-          (u.email_verified_at is null or u.password_hash is null) as invite,
           exists (select 1 from memberships m where m.user_id = u.id and m.organization_id = ${organizationId}) as member_here,
-          (u.is_system_admin or exists (select 1 from memberships m where m.user_id = u.id)) as taken
+          exists (select 1 from membership_invitations i where i.user_id = u.id and i.organization_id = ${organizationId}) as invited_here
         from json_to_recordset(${jsonParam(candidates.map((c) => ({ n: c.row, email: c.email })))})
           as x(n int, email text)
         join users u on lower(u.email) = lower(x.email)`,
@@ -73,9 +77,15 @@ export async function planMembers(
   for (const candidate of candidates) {
     const account = byRow.get(candidate.row);
     if (account?.member_here) skipped.push(skip(candidate, 'already_member'));
-    else if (account?.taken) skipped.push(skip(candidate, 'email_taken'));
-    else
-      accepted.push({ ...candidate, existingUserId: account?.id ?? null, invite: account?.invite ?? true });
+    else if (account?.invited_here) skipped.push(skip(candidate, 'already_invited'));
+    else {
+      const joins: JoinKind = !account
+        ? 'new_account'
+        : account.id === options.caller.userId
+          ? 'own_account'
+          : 'invitation';
+      accepted.push({ ...candidate, joins, existingUserId: account?.id ?? null });
+    }
   }
 
   const seats = allocateSeats(licenses, accepted.length, preferredLicenseId);
@@ -97,17 +107,26 @@ export async function planMembers(
 }
 
 /**
- * Writes a plan: the new accounts, the memberships with their seats, the invitations. A few set-based
- * statements whatever the count. Answers the ids added, in plan order; a person whose email or membership
- * appeared meanwhile (a concurrent import) is left out and reported in `lost` as registered.
+ * Writes a plan: the new accounts, the memberships with their seats (new accounts, the caller's own), the
+ * invitations with their held seats (accounts that existed), and the mails of both. A few set-based
+ * statements whatever the count. Answers the user ids added, in plan order.
+ *
+ * An address that got an account meanwhile (a concurrent request) makes the whole transaction run again
+ * (`RetryTransaction`): planned afresh, that person is invited like any existing account.
  */
 export async function applyMemberPlan(
   tx: Tx,
   organizationId: string,
   plan: MemberPlan,
-  mail: MailSettings,
-): Promise<{ userIds: string[]; lost: SkippedRow[] }> {
-  const fresh = plan.toAdd.filter((m) => m.existingUserId === null);
+  context: { caller: AuthUser; mail: MailSettings },
+): Promise<string[]> {
+  const invitationsSent = plan.toAdd.filter((m) => m.joins !== 'own_account').length;
+  await countInvitations(tx, organizationId, invitationsSent, context.mail);
+
+  // Inserted in one order (by address), so that two imports sharing addresses cannot deadlock.
+  const fresh = plan.toAdd
+    .filter((m) => m.joins === 'new_account')
+    .sort((a, b) => (a.email.toLowerCase() < b.email.toLowerCase() ? -1 : 1));
   const created = fresh.length
     ? await rows<{ id: string; email: string }>(
         tx,
@@ -119,40 +138,56 @@ export async function applyMemberPlan(
             returning id, email`,
       )
     : [];
+  if (created.length !== fresh.length) throw new RetryTransaction('an address got an account meanwhile');
   const createdIds = new Map(created.map((c) => [c.email.toLowerCase(), c.id]));
-  const withIds = plan.toAdd.map((m) => ({
-    member: m,
-    userId: m.existingUserId ?? createdIds.get(m.email.toLowerCase()) ?? null,
+  const withIds = plan.toAdd.map((member) => ({
+    member,
+    userId: member.existingUserId ?? (createdIds.get(member.email.toLowerCase()) as string),
   }));
 
-  const memberships = withIds.flatMap(({ member, userId }) =>
-    userId ? [{ user_id: userId, role: member.role, license_id: member.license?.id ?? null }] : [],
-  );
-  const joined = memberships.length
-    ? await rows<{ user_id: string }>(
-        tx,
-        sql`insert into memberships (user_id, organization_id, role, license_id)
-            select user_id, ${organizationId}, role, license_id
-            from json_to_recordset(${jsonParam(memberships)})
-              as x(user_id uuid, role text, license_id uuid)
-            on conflict do nothing
-            returning user_id`,
-      )
-    : [];
-  const joinedIds = new Set(joined.map((j) => j.user_id));
-  const added = withIds.filter(({ userId }) => userId !== null && joinedIds.has(userId));
+  const joining = withIds.filter(({ member }) => member.joins !== 'invitation');
+  if (joining.length > 0) {
+    // An owner joins as admin and then takes the ownership over: there is never a second owner.
+    await tx.execute(sql`insert into memberships (user_id, organization_id, role, license_id)
+      select user_id, ${organizationId}, role, license_id
+      from json_to_recordset(${jsonParam(
+        joining.map(({ member, userId }) => ({
+          user_id: userId,
+          role: member.role === 'organization_owner' ? 'organization_admin' : member.role,
+          license_id: member.license?.id ?? null,
+        })),
+      )}) as x(user_id uuid, role text, license_id uuid)`);
+    for (const { member, userId } of joining) {
+      if (member.role === 'organization_owner') await transferOwnership(tx, organizationId, userId);
+    }
+  }
+  const invited = withIds.filter(({ member }) => member.joins === 'invitation');
+  if (invited.length > 0) {
+    await tx.execute(sql`insert into membership_invitations
+        (user_id, organization_id, role, license_id, invited_name, invited_email, invited_by)
+      select user_id, ${organizationId}, role, license_id, name, email, ${context.caller.userId}
+      from json_to_recordset(${jsonParam(
+        invited.map(({ member, userId }) => ({
+          user_id: userId,
+          role: member.role,
+          license_id: member.license?.id ?? null,
+          name: member.name,
+          email: member.email,
+        })),
+      )}) as x(user_id uuid, role text, license_id uuid, name text, email text)`);
+  }
   await queueInvitations(
     tx,
     {
-      userIds: added.filter(({ member }) => member.invite).map(({ userId }) => userId as string),
+      userIds: withIds.filter(({ member }) => member.joins === 'new_account').map(({ userId }) => userId),
       organizationId,
     },
-    mail,
+    context.mail,
   );
-  return {
-    userIds: added.map(({ userId }) => userId as string),
-    lost: withIds
-      .filter(({ userId }) => userId === null || !joinedIds.has(userId))
-      .map(({ member }) => skip(member, 'email_taken')),
-  };
+  await queueMembershipInvitations(
+    tx,
+    { organizationId, userIds: invited.map(({ userId }) => userId), inviterName: context.caller.name },
+    context.mail,
+  );
+  return withIds.map(({ userId }) => userId);
 }

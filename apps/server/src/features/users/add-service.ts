@@ -11,6 +11,7 @@ import {
 import type { Db, Tx } from '../../db/client';
 import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
+import { hitRateLimit, rateLimitKey } from '../../lib/rate-limit';
 import type { AuthUser } from '../auth/sessions';
 import type { MailSettings } from '../mail/public-links';
 import { requireOrganizationAccess } from '../organizations/access';
@@ -18,11 +19,12 @@ import { lockOrganization } from '../organizations/locks';
 import { applyMemberPlan, type MemberPlan, planMembers } from './add-members';
 import { requireAssignable } from './member-guards';
 import { findMembers } from './queries';
-import { transferOwnership } from './role-service';
 
 /**
- * POST /api/user/create: a new account (invited by mail) or one that had no organization left, made a
- * member with a licence seat when the organization has licences. Owner needs an owner (the old one becomes admin).
+ * POST /api/user/create (CONTRACT §3, §6): an unknown address gets a new account, a member at once, invited
+ * to set it up; an account that already exists is only invited and joins with the mailed code (the answer
+ * shows what the caller typed, `status: pending`). Either way the licence seat is taken now. Owner needs an
+ * owner (the owner before becomes an admin when the new one joins).
  */
 export async function createUser(
   db: Db,
@@ -34,16 +36,14 @@ export async function createUser(
   requireAssignable(access.role, input.role);
   const userId = await writeTransaction(db, async (tx) => {
     await lockOrganization(tx, input.organizationId);
-    // An owner joins as admin and then takes the ownership over, so that there is never a second owner.
-    const role = input.role === 'organization_owner' ? 'organization_admin' : input.role;
     const plan = await planMembers(
       tx,
       input.organizationId,
-      [{ row: 1, email: input.email, name: input.name, role }],
-      input.licenseId,
+      [{ row: 1, email: input.email, name: input.name, role: input.role }],
+      { caller: user, preferredLicenseId: input.licenseId },
     );
     const refused = plan.skipped[0];
-    if (refused?.reason === 'already_member' || refused?.reason === 'email_taken') {
+    if (refused?.reason === 'already_member' || refused?.reason === 'already_invited') {
       throw AppError.emailTaken();
     }
     if (refused?.reason === 'no_free_seat') {
@@ -53,11 +53,8 @@ export async function createUser(
         : APP_MSG.noFreeSeat;
       throw new AppError(402, 'seat_limit', message);
     }
-    const { userIds } = await applyMemberPlan(tx, input.organizationId, plan, mail);
-    const [created] = userIds;
-    // Lost to a concurrent request that registered the same email a moment earlier.
-    if (!created) throw AppError.emailTaken();
-    if (input.role === 'organization_owner') await transferOwnership(tx, input.organizationId, created);
+    const [created] = await applyMemberPlan(tx, input.organizationId, plan, { caller: user, mail });
+    if (!created) throw new Error('the plan added nobody');
     return created;
   });
   const [created] = await findMembers(db, input.organizationId, [userId]);
@@ -65,10 +62,20 @@ export async function createUser(
   return created;
 }
 
+/** Previews and imports one session may run in a window: a file of 20,000 rows is a heavy request. */
+export const IMPORTS_PER_SESSION = 30;
+const IMPORT_WINDOW_SECONDS = 10 * 60;
+
+/** Counts one preview or import of the session; past the allowance `429`, before any other work. */
+async function countImport(db: Db, user: AuthUser): Promise<void> {
+  const used = await hitRateLimit(db, rateLimitKey('import', user.sessionId), IMPORT_WINDOW_SECONDS);
+  if (used > IMPORTS_PER_SESSION) throw new AppError(429, 'rate_limited', APP_MSG.tooManyImports);
+}
+
 /** The rows the file checks alone skip, then what the database decides for the rest. */
-async function planImport(tx: Tx, input: BulkImportRequest): Promise<MemberPlan> {
+async function planImport(tx: Tx, caller: AuthUser, input: BulkImportRequest): Promise<MemberPlan> {
   const checked = checkImportRows(input.users);
-  const plan = await planMembers(tx, input.organizationId, checked.valid);
+  const plan = await planMembers(tx, input.organizationId, checked.valid, { caller });
   return { ...plan, skipped: [...checked.skipped, ...plan.skipped].sort((a, b) => a.row - b.row) };
 }
 
@@ -79,9 +86,10 @@ export async function previewImport(
   input: BulkImportRequest,
 ): Promise<BulkImportPreview> {
   await requireOrganizationAccess(db, user, input.organizationId, ['manage_users']);
+  await countImport(db, user);
   const plan = await writeTransaction(db, async (tx) => {
     await lockOrganization(tx, input.organizationId);
-    return planImport(tx, input);
+    return planImport(tx, user, input);
   });
   return {
     toAdd: plan.toAdd.map((m) => ({
@@ -108,12 +116,12 @@ export async function importUsers(
   mail: MailSettings,
 ): Promise<BulkImportResponse> {
   await requireOrganizationAccess(db, user, input.organizationId, ['manage_users']);
+  await countImport(db, user);
   const result = await writeTransaction(db, async (tx) => {
     await lockOrganization(tx, input.organizationId);
-    const plan = await planImport(tx, input);
-    const { userIds, lost } = await applyMemberPlan(tx, input.organizationId, plan, mail);
-    const skipped = [...plan.skipped, ...lost].sort((a, b) => a.row - b.row);
-    return { userIds, skipped, seats: plan.seats };
+    const plan = await planImport(tx, user, input);
+    const userIds = await applyMemberPlan(tx, input.organizationId, plan, { caller: user, mail });
+    return { userIds, skipped: plan.skipped, seats: plan.seats };
   });
   const answer: BulkImportResponse = {
     added: await findMembers(db, input.organizationId, result.userIds),

@@ -1,31 +1,51 @@
 import type { LicenseType } from '@allot/domain/organizations';
 import type { Role } from '@allot/domain/roles';
-import type { OrganizationUser } from '@allot/domain/users';
-import { sql } from 'drizzle-orm';
+import type { MemberStatus, OrganizationUser } from '@allot/domain/users';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
+import { pendingEmailSql } from './email-change-service';
 
-/** The columns of a member as lists show it; joins `memberships m`, `users u`, credit account `a`, licence `l`. */
-export const memberColumns = sql`u.id, u.name, u.email, u.locale, m.role, coalesce(a.balance, 0) as credits,
-  l.id as license_id, l.license_type`;
+/**
+ * The people of one organization as its lists show them, as a relation to name `p`: its members, then
+ * the accounts invited to it (CONTRACT §3: what the inviter typed, nothing of the account, no credits).
+ * Both kinds of invitation read `pending` alike, a new account that has not set itself up yet and an
+ * account that existed and has not accepted: the inviter cannot tell whether an address had an account.
+ * A UNION ALL in FROM: PostgreSQL pushes a filter on `p` into both halves.
+ */
+export function peopleOf(organizationId: string): SQL {
+  return sql`(
+    select u.id, u.name, u.email, u.locale, m.role, coalesce(a.balance, 0) as credits, m.license_id,
+      case when u.email_verified_at is null then 'pending' else 'active' end as status
+    from memberships m join users u on u.id = m.user_id left join credit_accounts a on a.user_id = u.id
+    where m.organization_id = ${organizationId}
+    union all
+    select i.user_id, i.invited_name, i.invited_email, 'en-us', i.role, 0, i.license_id, 'pending'
+    from membership_invitations i where i.organization_id = ${organizationId})`;
+}
 
-export const memberJoins = sql`join users u on u.id = m.user_id
-  left join credit_accounts a on a.user_id = u.id
-  left join licenses l on l.id = m.license_id`;
+/** The columns of a person of `p` as lists show them; the licence and an email change looked up per row. */
+export const personColumns = sql`p.id, p.name, p.email, p.locale, p.role, p.credits, p.status,
+  l.id as license_id, l.license_type,
+  case when p.status = 'active' then ${pendingEmailSql(sql`p.id`)} end as pending_email`;
 
-export interface MemberRow {
+export const personJoins = sql`left join licenses l on l.id = p.license_id`;
+
+export interface PersonRow {
   id: string;
   name: string;
   email: string;
   locale: string;
   role: Role;
   credits: string | number | null;
+  status: MemberStatus;
   license_id: string | null;
   license_type: LicenseType | null;
+  pending_email: string | null;
 }
 
-export function toOrganizationUser(r: MemberRow): OrganizationUser {
+export function toOrganizationUser(r: PersonRow): OrganizationUser {
   return {
     id: r.id,
     name: r.name,
@@ -34,21 +54,22 @@ export function toOrganizationUser(r: MemberRow): OrganizationUser {
     role: r.role,
     credits: Number(r.credits ?? 0),
     licence: r.license_id && r.license_type ? { id: r.license_id, licenseType: r.license_type } : null,
+    status: r.status,
+    pendingEmail: r.pending_email,
   };
 }
 
-/** These users as members of the organization, in the order of `userIds` (missing ones left out). */
+/** These people of the organization (members or invited), in the order of `userIds` (others left out). */
 export async function findMembers(
   tx: Tx,
   organizationId: string,
   userIds: readonly string[],
 ): Promise<OrganizationUser[]> {
   if (userIds.length === 0) return [];
-  const found = await rows<MemberRow>(
+  const found = await rows<PersonRow>(
     tx,
-    sql`select ${memberColumns} from memberships m ${memberJoins}
-        where m.organization_id = ${organizationId}
-          and m.user_id in ${uuidsIn(userIds)}`,
+    sql`select ${personColumns} from ${peopleOf(organizationId)} p ${personJoins}
+        where p.id in ${uuidsIn(userIds)}`,
   );
   const byId = new Map(found.map((r) => [r.id, toOrganizationUser(r)]));
   return userIds.flatMap((id) => byId.get(id) ?? []);

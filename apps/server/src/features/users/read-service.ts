@@ -8,7 +8,7 @@ import { containsPattern, rowsForSearch } from '../../lib/search';
 import type { AuthUser } from '../auth/sessions';
 import { accessFromRoles, rolesHeldSql } from '../organizations/access';
 import { managedScopeSql, rootCondition } from '../organizations/queries';
-import { type MemberRow, memberColumns, memberJoins, toOrganizationUser } from './queries';
+import { type PersonRow, peopleOf, personColumns, personJoins, toOrganizationUser } from './queries';
 
 /** Name or email contains the search: the form the trigram indexes serve, for searches over many users. */
 const searchFilter = (search: string): SQL =>
@@ -20,30 +20,35 @@ const searchFilter = (search: string): SQL =>
  * The same test (ILIKE compares the lower-cased texts too), in a form no index serves: for a list read
  * member by member (one organization, a small subtree). Given the choice, the planner, which cannot tell
  * how many of a million users contain 'smith' (it guessed 101; 50,605 do), scanned the trigram index and
- * joined: 63 ms instead of well under 1.
+ * joined: 63 ms instead of well under 1. `alias` names the relation with `name` and `email`.
  */
-const memberSearchFilter = (search: string): SQL => {
+const memberSearchFilter = (search: string, alias = 'u'): SQL => {
   const text = search.trim();
+  const a = sql.raw(alias);
   return text
-    ? sql`and (strpos(lower(u.name), lower(${text})) > 0 or strpos(lower(u.email), lower(${text})) > 0)`
+    ? sql`and (strpos(lower(${a}.name), lower(${text})) > 0 or strpos(lower(${a}.email), lower(${text})) > 0)`
     : sql``;
 };
 
 const direction = (order: 'asc' | 'desc') => (order === 'desc' ? sql`desc` : sql`asc`);
 
-/** Members of one organization with their role there, credits and licence seat (needs manage_users). */
+/**
+ * Members of one organization with their role there, credits and licence seat, and the accounts invited to
+ * it (`status: pending`), needs manage_users.
+ */
 export async function listOrganizationUsers(
   db: Db,
   user: AuthUser,
   organizationId: string,
   query: PaginationQuery<(typeof ORGANIZATION_USER_SORT_KEYS)[number]>,
 ) {
-  const filter = sql`m.organization_id = ${organizationId} ${memberSearchFilter(query.search)}`;
+  const people = peopleOf(organizationId);
+  const filter = memberSearchFilter(query.search, 'p');
   const sortBy: Record<typeof query.key, SQL> = {
-    name: sql`u.name`,
-    email: sql`lower(u.email)`,
-    role: sql`case m.role when 'organization_owner' then 1 when 'organization_admin' then 2 else 3 end`,
-    credits: sql`coalesce(a.balance, 0)`,
+    name: sql`p.name`,
+    email: sql`lower(p.email)`,
+    role: sql`case p.role when 'organization_owner' then 1 when 'organization_admin' then 2 else 3 end`,
+    credits: sql`p.credits`,
   };
   const dir = direction(query.order);
   // One query: the access check, the total and the page. Read member by member, the plan is the same for
@@ -51,15 +56,15 @@ export async function listOrganizationUsers(
   const [result] = await preparedRows<{
     roles: string[];
     total: string | number;
-    data: MemberRow[];
+    data: PersonRow[];
   }>(
     db,
     sql`select ${rolesHeldSql(user, organizationId)} as roles,
-      (select count(*) from memberships m join users u on u.id = m.user_id where ${filter}) as total,
-      (select coalesce(json_agg(p order by p.sort_key ${dir}, p.id), '[]'::json) from (
-        select ${memberColumns}, ${sortBy[query.key]} as sort_key from memberships m ${memberJoins}
-        where ${filter} order by sort_key ${dir}, u.id
-        limit ${query.limit} offset ${(query.page - 1) * query.limit}) p) as data`,
+      (select count(*) from ${people} p where true ${filter}) as total,
+      (select coalesce(json_agg(x order by x.sort_key ${dir}, x.id), '[]'::json) from (
+        select ${personColumns}, ${sortBy[query.key]} as sort_key from ${people} p ${personJoins}
+        where true ${filter} order by sort_key ${dir}, p.id
+        limit ${query.limit} offset ${(query.page - 1) * query.limit}) x) as data`,
   );
   accessFromRoles(result?.roles, ['manage_users']);
   return {

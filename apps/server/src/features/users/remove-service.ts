@@ -1,42 +1,61 @@
 import { APP_MSG } from '@allot/domain/messages';
-import type { RemoveUsersRequest } from '@allot/domain/users';
+import type { MemberRole, RemoveUsersRequest } from '@allot/domain/users';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
+import { isUuid } from '../../lib/ids';
 import type { AuthUser } from '../auth/sessions';
 import { organizationPoolAccountId, postCreditTransaction } from '../credits/journal';
 import { requireOrganizationAccess } from '../organizations/access';
 import { lockOrganization } from '../organizations/locks';
+import { cancelInvitations } from './invitations';
 import { lockMembers, requireNotAbove } from './member-guards';
 
 /**
  * POST /api/user/remove (CONTRACT §6): ends these memberships, which frees their seats, and moves the
  * credits the users hold into the organization's shared pool, logged, in one transaction. The owner stays
  * until another member is made owner. The accounts stay (the journal names them; they may join again).
+ * An account invited and not joined yet is uninvited: its held seat is freed, its code stops working, and
+ * its credits, which never were the organization's, stay where they are.
  */
 export async function removeUsers(db: Db, user: AuthUser, input: RemoveUsersRequest) {
   const access = await requireOrganizationAccess(db, user, input.organizationId, ['manage_users']);
+  const requested = [...new Set(input.userIds.map((id) => id.toLowerCase()))];
+  if (!requested.every(isUuid)) throw AppError.notFound();
   return writeTransaction(db, async (tx) => {
+    // The lock order of organizations/locks.ts: credit accounts (every one the move may touch, in id order,
+    // before any balance is read: the whole balance moves), the organization, then the memberships.
+    const shared = await organizationPoolAccountId(tx, input.organizationId, 'shared');
+    const accounts = await rows<{ id: string; user_id: string | null; balance: string | number }>(
+      tx,
+      sql`select id, user_id, balance from credit_accounts
+          where id = ${shared} or user_id in ${uuidsIn(requested)}
+          order by id for update`,
+    );
     const organization = await lockOrganization(tx, input.organizationId, 'key share');
-    const members = await lockMembers(tx, input.organizationId, input.userIds);
-    requireNotAbove(access.role, members);
+    const invited = await rows<{ user_id: string; role: MemberRole }>(
+      tx,
+      sql`select user_id, role from membership_invitations
+          where organization_id = ${input.organizationId} and user_id in ${uuidsIn(requested)}
+          order by user_id for update`,
+    );
+    const invitedIds = new Set(invited.map((i) => i.user_id));
+    const members = await lockMembers(
+      tx,
+      input.organizationId,
+      requested.filter((id) => !invitedIds.has(id)),
+    );
+    requireNotAbove(access.role, [...members, ...invited]);
     if (members.some((m) => m.role === 'organization_owner')) {
       throw new AppError(422, 'business_rule', APP_MSG.ownerCannotBeRemoved);
     }
     const userIds = members.map((m) => m.userId);
-    const shared = await organizationPoolAccountId(tx, input.organizationId, 'shared');
-    // Every account of the move locked in id order before reading the balances: the whole balance moves.
-    const accounts = await rows<{ id: string; user_id: string | null; balance: string | number }>(
-      tx,
-      sql`select id, user_id, balance from credit_accounts
-          where id = ${shared}
-             or user_id in ${uuidsIn(userIds)}
-          order by id for update`,
+    const held = accounts.filter(
+      (a) => a.user_id !== null && userIds.includes(a.user_id) && Number(a.balance) > 0,
     );
-    const held = accounts.filter((a) => a.user_id !== null && Number(a.balance) > 0);
     const creditsReturned = held.reduce((sum, a) => sum + Number(a.balance), 0);
     if (creditsReturned > 0) {
       const names = members.filter((m) => held.some((a) => a.user_id === m.userId)).map((m) => m.name);
@@ -53,8 +72,11 @@ export async function removeUsers(db: Db, user: AuthUser, input: RemoveUsersRequ
         ],
       });
     }
-    await tx.execute(sql`delete from memberships where organization_id = ${input.organizationId}
-      and user_id in ${uuidsIn(userIds)}`);
-    return { removed: userIds, creditsReturned };
+    if (userIds.length > 0) {
+      await tx.execute(sql`delete from memberships where organization_id = ${input.organizationId}
+        and user_id in ${uuidsIn(userIds)}`);
+    }
+    if (invitedIds.size > 0) await cancelInvitations(tx, input.organizationId, [...invitedIds]);
+    return { removed: [...userIds, ...invitedIds], creditsReturned };
   });
 }

@@ -27,6 +27,9 @@ export async function transferOwnership(
   );
   await tx.execute(sql`update memberships set role = 'organization_owner', updated_at = now()
     where organization_id = ${organizationId} and user_id = ${userId}`);
+  // An invitation to own it that is still open would make a second owner when accepted: it offers admin now.
+  await tx.execute(sql`update membership_invitations set role = 'organization_admin', updated_at = now()
+    where organization_id = ${organizationId} and role = 'organization_owner'`);
   return [
     { userId, organizationId, roleName: 'organization_owner' },
     ...demoted.map((d) => ({ userId: d.user_id, organizationId, roleName: 'organization_admin' as const })),

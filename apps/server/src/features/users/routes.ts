@@ -23,6 +23,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
+import { isConcurrencyConflict } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import { authOf } from '../../http/authenticate';
 import type { MailSettings } from '../mail/public-links';
@@ -182,7 +183,8 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
         try {
           return await importUsers(db, authOf(request), request.body, mail);
         } catch (error) {
-          if (error instanceof AppError) throw error;
+          // Refusals keep their answer; a collision with concurrent changes is a 409 (error handler).
+          if (error instanceof AppError || isConcurrencyConflict(error)) throw error;
           request.log.error({ err: error }, 'user import failed');
           throw new AppError(500, 'internal', MSG.bulkImportFailed);
         }

@@ -2,6 +2,7 @@ import { APP_MSG, MSG } from '@allot/domain/messages';
 import { LICENSE_TYPE_LABEL } from '@allot/domain/organizations';
 import { hasPermissions, permissionsOf, ROLE_RANK } from '@allot/domain/roles';
 import type {
+  MemberRole,
   OrganizationUser,
   UpdateUserLicensesRequest,
   UpdateUserRequest,
@@ -15,18 +16,55 @@ import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import { isUuid } from '../../lib/ids';
 import type { AuthUser } from '../auth/sessions';
-import { queueInvitation } from '../auth/verification-service';
 import { freeSeats, lockOrganizationSeats } from '../licenses/seats';
 import type { MailSettings } from '../mail/public-links';
 import { effectiveRole, requireOrganizationAccess } from '../organizations/access';
+import { pendingEmailOf, requestEmailChange } from './email-change-service';
 import { lockMembers, requireNotAbove } from './member-guards';
 import { findMembers } from './queries';
 
 /**
- * POST /api/user/{id}/update: name, email, locale of an account. The account may belong to several
- * organizations, so the caller must manage every one of them (manage_users, its role not below the member's):
- * otherwise one admin could take over an account another organization relies on. Anyone may edit themselves.
- * A changed email of an account that never finished its invitation gets the invitation again.
+ * What the caller may change of another account, decided over every organization the account is a member
+ * of (an account may belong to several, and one admin must not take over an account another organization
+ * relies on): its name and locale where the caller manages all of them (manage_users, its role not below the
+ * member's); its email only where the caller outranks it in all of them (CONTRACT §3), since an email
+ * decides who receives the account's reset codes. `404` when the caller sees none of them.
+ */
+async function requireAccountChange(db: Db, user: AuthUser, userId: string, changesEmail: boolean) {
+  const [target] = await rows<{ is_system_admin: boolean }>(
+    db,
+    sql`select is_system_admin from users where id = ${userId}`,
+  );
+  if (!target) throw AppError.notFound();
+  if (userId === user.userId || user.isSystemAdmin) return;
+  const memberships = await rows<{ organization_id: string; role: MemberRole }>(
+    db,
+    sql`select organization_id, role from memberships where user_id = ${userId}`,
+  );
+  const standing = await Promise.all(
+    memberships.map(async (m) => {
+      const role = await effectiveRole(db, user, m.organization_id);
+      if (role === null || role === 'user') return null;
+      const manages = hasPermissions(['manage_users'], { role, permissions: permissionsOf(role) });
+      return {
+        manages: manages && ROLE_RANK[m.role] >= ROLE_RANK[role],
+        outranks: manages && ROLE_RANK[m.role] > ROLE_RANK[role],
+      };
+    }),
+  );
+  if (standing.length === 0 || standing.every((s) => s === null)) throw AppError.notFound();
+  if (target.is_system_admin || !standing.every((s) => s?.manages)) {
+    throw AppError.forbidden(APP_MSG.strongerMember);
+  }
+  if (changesEmail && !standing.every((s) => s?.outranks)) {
+    throw AppError.forbidden(APP_MSG.emailChangeNotAllowed);
+  }
+}
+
+/**
+ * POST /api/user/{id}/update: name and locale change at once; a new email only asks for the change
+ * (a code to the new address, a notice to the old one: `pendingEmail` until the code is entered). A new
+ * spelling of the same address (its case) is no change of address and applies at once.
  */
 export async function updateUser(
   db: Db,
@@ -36,56 +74,27 @@ export async function updateUser(
   mail: MailSettings,
 ): Promise<UserAccount> {
   if (!isUuid(userId)) throw AppError.notFound();
-  const [target] = await rows<{ email: string; is_system_admin: boolean; pending: boolean }>(
-    db,
-    sql`select email, is_system_admin, (email_verified_at is null) as pending from users where id = ${userId}`,
-  );
-  if (!target) throw AppError.notFound();
-  if (userId !== user.userId && !user.isSystemAdmin) {
-    const memberships = await rows<{
-      organization_id: string;
-      role: 'organization_owner' | 'organization_admin' | 'user';
-    }>(db, sql`select organization_id, role from memberships where user_id = ${userId}`);
-    const allowed = await Promise.all(
-      memberships.map(async (m) => {
-        const role = await effectiveRole(db, user, m.organization_id);
-        if (role === null || role === 'user') return 'hidden';
-        const managed =
-          hasPermissions(['manage_users'], { role, permissions: permissionsOf(role) }) &&
-          ROLE_RANK[m.role] >= ROLE_RANK[role];
-        return managed ? 'managed' : 'visible';
-      }),
-    );
-    if (!allowed.includes('managed') && !allowed.includes('visible')) throw AppError.notFound();
-    if (target.is_system_admin || allowed.some((a) => a !== 'managed')) {
-      throw AppError.forbidden(APP_MSG.strongerMember);
-    }
-  }
-  const emailChanged = input.email.toLowerCase() !== target.email.toLowerCase();
-  const updated = await writeTransaction(db, async (tx) => {
-    if (emailChanged) {
-      const taken = await rows(
-        tx,
-        sql`select 1 from users where lower(email) = ${input.email.toLowerCase()} and id <> ${userId}`,
-      );
-      if (taken.length > 0) throw AppError.emailTaken();
-    }
-    const [row] = await rows<UserAccount>(
+  const [current] = await rows<{ email: string }>(db, sql`select email from users where id = ${userId}`);
+  if (!current) throw AppError.notFound();
+  const newAddress = input.email.toLowerCase() !== current.email.toLowerCase();
+  await requireAccountChange(db, user, userId, newAddress);
+  return writeTransaction(db, async (tx) => {
+    const [row] = await rows<{ id: string; name: string; email: string; locale: string }>(
       tx,
-      sql`update users set name = ${input.name}, email = ${input.email}, locale = ${input.locale}, updated_at = now()
+      sql`update users set name = ${input.name}, locale = ${input.locale},
+            email = ${newAddress ? sql`email` : sql`${input.email}`}, updated_at = now()
           where id = ${userId} returning id, name, email, locale`,
     );
     if (!row) throw AppError.notFound();
-    if (emailChanged && target.pending) {
-      const [first] = await rows<{ organization_id: string }>(
+    if (newAddress) {
+      await requestEmailChange(
         tx,
-        sql`select organization_id from memberships where user_id = ${userId} order by created_at limit 1`,
+        { userId, name: row.name, currentEmail: row.email, newEmail: input.email, requestedBy: user },
+        mail,
       );
-      await queueInvitation(tx, { userId, organizationId: first?.organization_id }, mail);
     }
-    return row;
+    return { ...row, pendingEmail: await pendingEmailOf(tx, userId) };
   });
-  return updated;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { toCsv } from '@allot/domain/csv';
 import { IMPORT_SKIP_MESSAGE, IMPORT_SKIP_REASONS, type SkippedRow } from '@allot/domain/users';
 import { Button, Group, List, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
@@ -7,12 +8,11 @@ import { formatCount } from '../../../lib/format';
 export const SHOWN_ROWS = 200;
 
 function downloadSkipped(rows: SkippedRow[]) {
-  const quote = (value: string | number) => `"${String(value).replaceAll('"', '""')}"`;
-  const lines = [
-    ['row', 'email', 'reason'].join(','),
-    ...rows.map((r) => [r.row, r.email, r.message].map(quote).join(',')),
-  ];
-  const url = URL.createObjectURL(new Blob([`${lines.join('\r\n')}\r\n`], { type: 'text/csv' }));
+  const csv = toCsv(
+    ['row', 'email', 'reason'],
+    rows.map((r) => [r.row, r.email, r.message]),
+  );
+  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
   const link = document.createElement('a');
   link.href = url;
   link.download = 'skipped-rows.csv';

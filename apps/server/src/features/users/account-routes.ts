@@ -1,0 +1,75 @@
+import {
+  acceptInvitationRequestSchema,
+  acceptInvitationResponseSchema,
+  confirmEmailChangeRequestSchema,
+  confirmEmailChangeResponseSchema,
+  resendInvitationRequestSchema,
+  successResponseSchema,
+} from '@allot/domain/auth';
+import { errorBodySchema } from '@allot/domain/errors';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Db } from '../../db/client';
+import type { MailSettings } from '../mail/public-links';
+import { confirmEmailChange } from './email-change-service';
+import { acceptInvitation, resendInvitation } from './invitations';
+
+/** The answers of a code call: done, a wrong code or a missing password (400), too many guesses (429). */
+const codeErrors = { 400: errorBodySchema, 429: errorBodySchema };
+
+/**
+ * The calls a person makes from a mail, signed in or not (CONTRACT §3): accepting an invitation of an
+ * account that already existed, and confirming a new email. The code is the proof; both are public.
+ */
+export function accountRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/api/auth/invitation/accept',
+      {
+        config: { public: true },
+        schema: {
+          tags: ['auth'],
+          summary: 'Join the organization of an invitation with the code of its mail',
+          description:
+            'For an account that already existed. A wrong, used or expired code, or a cancelled invitation: 400 invalid_code. Right code, but the account has no password and none was given: 400 password_required (the code stays usable).',
+          body: acceptInvitationRequestSchema,
+          response: { 200: acceptInvitationResponseSchema, ...codeErrors },
+        },
+      },
+      async (request) => acceptInvitation(db, request.body, request.ip),
+    );
+
+    app.post(
+      '/api/auth/invitation/resend',
+      {
+        config: { public: true },
+        schema: {
+          tags: ['auth'],
+          summary: 'Send a new code for an open invitation; the same answer whatever the email',
+          body: resendInvitationRequestSchema,
+          response: { 200: successResponseSchema, 400: errorBodySchema },
+        },
+      },
+      async (request) => {
+        // The same answer at once for every address: the mail, if any, is prepared after (lib/background.ts).
+        app.background.run('invitation resend', () => resendInvitation(db, request.body, request.ip, mail));
+        return { success: true };
+      },
+    );
+
+    app.post(
+      '/api/auth/email/confirm',
+      {
+        config: { public: true },
+        schema: {
+          tags: ['auth'],
+          summary: 'Make the new email of an account its email, with the code mailed there',
+          description:
+            'From the link /email/confirm/{userId}/{token}. Every other session of the account ends; the session making the call stays when it is the account’s own. The address taken meanwhile: 409.',
+          body: confirmEmailChangeRequestSchema,
+          response: { 200: confirmEmailChangeResponseSchema, 409: errorBodySchema, ...codeErrors },
+        },
+      },
+      async (request) => confirmEmailChange(db, request.body, request.ip, request.auth),
+    );
+  };
+}

@@ -1,0 +1,177 @@
+import { type AcceptInvitationRequest, CODE_MINUTES, type ResendInvitationRequest } from '@allot/domain/auth';
+import { APP_MSG } from '@allot/domain/messages';
+import { ROLE_LABEL, type Role } from '@allot/domain/roles';
+import type { MemberRole } from '@allot/domain/users';
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { uuidsIn } from '../../db/json-params';
+import { rows } from '../../db/rows';
+import { writeTransaction } from '../../db/transaction';
+import { AppError } from '../../http/app-error';
+import { isUuid } from '../../lib/ids';
+import { hitRateLimit, rateLimitKey } from '../../lib/rate-limit';
+import { membershipInvitationMail } from '../auth/account-mails';
+import { issueCodes, mayRequestMail } from '../auth/one-time-codes';
+import { redeemCode } from '../auth/redeem-code';
+import { accountByEmail, markVerified } from '../auth/verification-service';
+import { queueMails } from '../mail/outbox';
+import { type MailSettings, publicLink } from '../mail/public-links';
+import { lockOrganization } from '../organizations/locks';
+import { transferOwnership } from './role-service';
+
+const PURPOSE = 'membership_invitation';
+const DAY_SECONDS = 24 * 60 * 60;
+
+/** Invitations one organization may send in a day unless configured otherwise (INVITATIONS_PER_DAY). */
+export const DEFAULT_INVITATIONS_PER_DAY = 5_000;
+
+/**
+ * Counts `count` invitation mails against the organization's daily allowance, in the caller's transaction:
+ * a refused or failed change gives them back with its rollback. Over the allowance: `429`, nothing written.
+ */
+export async function countInvitations(
+  tx: Tx,
+  organizationId: string,
+  count: number,
+  settings: MailSettings,
+): Promise<void> {
+  if (count === 0) return;
+  const limit = settings.invitationsPerDay ?? DEFAULT_INVITATIONS_PER_DAY;
+  const used = await hitRateLimit(tx, rateLimitKey('invitations', organizationId), DAY_SECONDS, count);
+  if (used > limit) throw new AppError(429, 'rate_limited', APP_MSG.tooManyInvitations(limit));
+}
+
+const invitationLink = (settings: MailSettings, email: string, organizationId: string) =>
+  publicLink(settings, '/invitation', { email, organization: organizationId });
+
+/**
+ * Mails each invited account a code for its invitation to the organization (a fresh code per account, one
+ * per organization: invitations of two organizations stay open side by side). To the account's own address.
+ */
+export async function queueMembershipInvitations(
+  tx: Tx,
+  input: { organizationId: string; userIds: readonly string[]; inviterName: string },
+  settings: MailSettings,
+): Promise<void> {
+  if (input.userIds.length === 0) return;
+  // The code's subject: ids compare as text there, so always in one spelling.
+  const organizationId = input.organizationId.toLowerCase();
+  const invited = await rows<{
+    id: string;
+    email: string;
+    name: string;
+    role: MemberRole;
+    organization: string;
+  }>(
+    tx,
+    sql`select u.id, u.email, u.name, i.role, o.name as organization
+        from membership_invitations i join users u on u.id = i.user_id
+        join organizations o on o.id = i.organization_id
+        where i.organization_id = ${organizationId} and i.user_id in ${uuidsIn(input.userIds)}`,
+  );
+  const codes = await issueCodes(tx, {
+    userIds: invited.map((p) => p.id),
+    purpose: PURPOSE,
+    lifetimeMinutes: CODE_MINUTES,
+    subject: organizationId,
+  });
+  await queueMails(
+    tx,
+    invited.map((person) =>
+      membershipInvitationMail({
+        to: person.email,
+        name: person.name,
+        inviterName: input.inviterName,
+        organizationName: person.organization,
+        roleLabel: ROLE_LABEL[person.role as Role],
+        code: codes.get(person.id) ?? '',
+        link: invitationLink(settings, person.email, organizationId),
+      }),
+    ),
+  );
+}
+
+/** Withdraws open invitations to the organization: the seats they held are free, their codes stop working. */
+export async function cancelInvitations(tx: Tx, organizationId: string, userIds: readonly string[]) {
+  await tx.execute(sql`delete from membership_invitations
+    where organization_id = ${organizationId} and user_id in ${uuidsIn(userIds)}`);
+  await tx.execute(sql`delete from one_time_codes where purpose = ${PURPOSE}
+    and subject = ${organizationId.toLowerCase()} and user_id in ${uuidsIn(userIds)}`);
+}
+
+/**
+ * POST /api/auth/invitation/accept: with the code of its invitation mail, the account becomes a member of
+ * the organization with the role and the seat held for it (an owner takes over the ownership; the owner
+ * before becomes an admin). The address is verified by the same code; an account without a password yet
+ * sets one here.
+ */
+export async function acceptInvitation(
+  db: Db,
+  input: AcceptInvitationRequest,
+  ip: string,
+): Promise<{ success: true; organizationId: string }> {
+  const account = await accountByEmail(db, input.email);
+  const organizationId = input.organizationId.toLowerCase();
+  const refused = () => new AppError(400, 'invalid_code', APP_MSG.invitationNotAccepted);
+  return redeemCode(
+    db,
+    {
+      purpose: PURPOSE,
+      account: input.email,
+      ip,
+      userId: account && isUuid(organizationId) ? account.id : null,
+      code: input.code,
+      subject: organizationId,
+      needsPassword: account?.has_password === false,
+      ...(input.password === undefined ? {} : { password: input.password }),
+      refused,
+    },
+    async (tx, { userId, passwordHash }) => {
+      await lockOrganization(tx, organizationId);
+      const [invitation] = await rows<{ role: MemberRole; license_id: string | null }>(
+        tx,
+        sql`delete from membership_invitations where user_id = ${userId} and organization_id = ${organizationId}
+            returning role, license_id`,
+      );
+      // Cancelled (or the organization deleted) after the mail went out.
+      if (!invitation) throw refused();
+      // An owner joins as admin and then takes the ownership over: never two owners.
+      const role = invitation.role === 'organization_owner' ? 'organization_admin' : invitation.role;
+      await tx.execute(sql`insert into memberships (user_id, organization_id, role, license_id)
+        values (${userId}, ${organizationId}, ${role}, ${invitation.license_id})`);
+      if (invitation.role === 'organization_owner') await transferOwnership(tx, organizationId, userId);
+      await markVerified(tx, userId, passwordHash);
+      return { success: true as const, organizationId };
+    },
+  );
+}
+
+/**
+ * POST /api/auth/invitation/resend: a new code for an open invitation of that account to that organization
+ * (the old code stops working). The same answer whatever the email, and limited like the other mails.
+ */
+export async function resendInvitation(
+  db: Db,
+  input: ResendInvitationRequest,
+  ip: string,
+  settings: MailSettings,
+): Promise<void> {
+  if (!(await mayRequestMail(db, 'invitation', input.email, ip))) return;
+  const account = await accountByEmail(db, input.email);
+  const organizationId = input.organizationId.toLowerCase();
+  if (!account || !isUuid(organizationId)) return;
+  await writeTransaction(db, async (tx) => {
+    const [open] = await rows<{ inviter: string | null }>(
+      tx,
+      sql`select inviter.name as inviter from membership_invitations i
+          left join users inviter on inviter.id = i.invited_by
+          where i.user_id = ${account.id} and i.organization_id = ${organizationId}`,
+    );
+    if (!open) return;
+    await queueMembershipInvitations(
+      tx,
+      { organizationId, userIds: [account.id], inviterName: open.inviter ?? 'An admin' },
+      settings,
+    );
+  });
+}
