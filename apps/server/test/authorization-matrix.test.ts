@@ -47,7 +47,8 @@ let lastMember = { userId: '', organizationId: '' };
 const freshMember = async (t: TestApp) => {
   const [user] = await rows<{ id: string }>(
     t.db,
-    sql`insert into users (email, name) values (${`member-${Math.random()}@alpha.test`}, 'Member') returning id`,
+    sql`insert into users (email, name, email_verified_at)
+        values (${`member-${Math.random()}@alpha.test`}, 'Member', now()) returning id`,
   );
   if (!user) throw new Error('member insert failed');
   await t.db.execute(sql`insert into memberships (user_id, organization_id, role)

@@ -77,6 +77,8 @@ export const APP_MSG = {
   invitationNotAccepted: 'The invitation could not be accepted. Check the code, or ask for a new one.',
   emailChangeNotConfirmed:
     'The new email could not be confirmed. Check the code, or ask for the change again.',
+  invitedAddressFixed:
+    'This person has not accepted the invitation yet and keeps the address it went to. To use another address, cancel the invitation and invite that one.',
   emailChangeNotAllowed:
     'Only the account itself, or someone above it in every organization it belongs to, can change its email.',
   tooManyInvitations: (limit: number) =>

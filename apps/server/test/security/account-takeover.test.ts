@@ -234,6 +234,23 @@ describe('row 3: creating a sub-organization for another tenant’s owner attach
       (await call('GET', `/api/organization/${t.world.orgs.alpha}?licenses=true`, owner)).json().licenses[0]
         .usedSeats as number;
     const held = await seats();
+    // Role and seat changes treat the invited person like any other: nothing tells it had an account.
+    const id = invite.json().id as string;
+    const role = await call('POST', `/api/user/${id}/update/role`, owner, {
+      role: 'organization_admin',
+      organizationId: t.world.orgs.alpha,
+    });
+    expect(role.json()).toEqual([
+      { userId: id, organizationId: t.world.orgs.alpha, roleName: 'organization_admin' },
+    ]);
+    const licences = await call('POST', '/api/user/update/licenses', owner, {
+      userIds: [id],
+      licenseId: t.world.alphaLicenseId,
+      organizationId: t.world.orgs.alpha,
+    });
+    expect(licences.json()).toEqual([
+      expect.objectContaining({ id, role: 'organization_admin', status: 'pending', name: 'Typed Beta' }),
+    ]);
     const first = codeIn((await lastMailTo(t.db, 'owner@beta.test')).text_body);
     await call('POST', '/api/auth/invitation/resend', null, {
       email: 'owner@beta.test',

@@ -113,8 +113,56 @@ describe('POST /api/user/{id}/update/role', () => {
 });
 
 describe('POST /api/user/{id}/update', () => {
+  it('keeps a person who has not accepted at the address the invitation went to (422); the name changes', async () => {
+    const id = await addUser(t.world.orgs.schoolA, 'not-in-yet@alpha.test');
+    const moved = await api.post('schoolAdmin', `/api/user/${id}/update`, {
+      name: 'Not In Yet',
+      email: 'elsewhere@alpha.test',
+    });
+    expect(moved.statusCode).toBe(422);
+    expect(moved.json()).toMatchObject({ error: 'business_rule', message: APP_MSG.invitedAddressFixed });
+    const renamed = await api.post('schoolAdmin', `/api/user/${id}/update`, {
+      name: 'Not In Yet',
+      email: 'not-in-yet@alpha.test',
+    });
+    expect(renamed.json()).toEqual({
+      id,
+      name: 'Not In Yet',
+      email: 'not-in-yet@alpha.test',
+      locale: 'en-us',
+      pendingEmail: null,
+    });
+    // An account that existed and was invited reads alike: its typed name changes, its address cannot.
+    const invited = await api.post('schoolAdmin', '/api/user/create', {
+      email: 'owner@beta.test',
+      name: 'Typed',
+      organizationId: t.world.orgs.schoolA,
+      role: 'user',
+    });
+    const invitedId = invited.json().id;
+    const invitedMoved = await api.post('schoolAdmin', `/api/user/${invitedId}/update`, {
+      name: 'Typed Again',
+      email: 'elsewhere@alpha.test',
+    });
+    expect([invitedMoved.statusCode, invitedMoved.json()]).toEqual([moved.statusCode, moved.json()]);
+    const invitedRenamed = await api.post('schoolAdmin', `/api/user/${invitedId}/update`, {
+      name: 'Typed Again',
+      email: 'owner@beta.test',
+    });
+    expect(invitedRenamed.json()).toEqual({
+      id: invitedId,
+      name: 'Typed Again',
+      email: 'owner@beta.test',
+      locale: 'en-us',
+      pendingEmail: null,
+    });
+    const [account] = await rows<{ name: string }>(t.db, sql`select name from users where id = ${invitedId}`);
+    expect(account?.name).toBe('Bo Beta');
+  });
+
   it('changes the name at once; a new email waits for the code mailed there (CONTRACT §3)', async () => {
     const id = await addUser(t.world.orgs.schoolA, 'rename-me@alpha.test');
+    await t.db.execute(sql`update users set email_verified_at = now() where id = ${id}`);
     const response = await api.post('schoolAdmin', `/api/user/${id}/update`, {
       name: 'Renamed Person',
       email: 'renamed@alpha.test',

@@ -50,6 +50,21 @@ export const router = createBrowserRouter([
                 .RegisterVerifyScreen,
             }),
           },
+          // From a mail, signed in or not: the code is the proof (CONTRACT §3).
+          {
+            path: 'invitation',
+            lazy: async () => ({
+              Component: (await import('../features/auth/components/accept-invitation-screen'))
+                .AcceptInvitationScreen,
+            }),
+          },
+          {
+            path: 'email/confirm/:userId/:token',
+            lazy: async () => ({
+              Component: (await import('../features/auth/components/confirm-email-screen'))
+                .ConfirmEmailScreen,
+            }),
+          },
           {
             id: 'protected-public',
             loader: requireAuthLoader,

@@ -49,11 +49,12 @@ export function setSession(next: Omit<UserSession, 'signedIn'>): void {
   write({ ...next, signedIn: true });
 }
 
-export function updateSession(patch: Partial<Pick<UserSession, 'role' | 'permissions'>>): void {
+export function updateSession(patch: Partial<Pick<UserSession, 'role' | 'permissions' | 'userEmail'>>): void {
   if (!current.signedIn) return;
   const next = { ...current, ...patch };
   const unchanged =
     next.role === current.role &&
+    next.userEmail === current.userEmail &&
     next.permissions.length === current.permissions.length &&
     next.permissions.every((p, i) => p === current.permissions[i]);
   if (!unchanged) write(next);

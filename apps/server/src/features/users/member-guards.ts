@@ -13,29 +13,51 @@ export interface LockedMember {
   name: string;
   role: MemberRole;
   licenseId: string | null;
+  /** A membership, or an invitation of an account that existed (its name as the inviter typed it). */
+  kind: 'member' | 'invitation';
 }
 
 /**
- * Locks the memberships of these users in the organization for the rest of the transaction. `404` when
- * one of them is not a member there (or not an id at all): the caller may not learn about other accounts.
+ * Locks these people of the organization, members and invited accounts alike, for the rest of the
+ * transaction (memberships, then invitations, each in user id order). `404` when one of them is neither
+ * (or not an id at all): the caller may not learn about other accounts. Calls that change a person treat
+ * both kinds alike, so that none tells an invited account that existed from a new one.
  */
 export async function lockMembers(
   tx: Tx,
   organizationId: string,
   userIds: readonly string[],
 ): Promise<LockedMember[]> {
-  const unique = [...new Set(userIds)];
+  const unique = [...new Set(userIds.map((id) => id.toLowerCase()))];
   if (!unique.every(isUuid)) throw AppError.notFound();
-  const locked = await rows<{ user_id: string; name: string; role: MemberRole; license_id: string | null }>(
+  type Row = { user_id: string; name: string; role: MemberRole; license_id: string | null };
+  const members = await rows<Row>(
     tx,
     sql`select m.user_id, u.name, m.role, m.license_id from memberships m join users u on u.id = m.user_id
         where m.organization_id = ${organizationId}
           and m.user_id in ${uuidsIn(unique)}
         order by m.user_id for update of m`,
   );
-  if (locked.length !== unique.length) throw AppError.notFound();
-  return locked.map((m) => ({ userId: m.user_id, name: m.name, role: m.role, licenseId: m.license_id }));
+  const invited = await rows<Row>(
+    tx,
+    sql`select user_id, invited_name as name, role, license_id from membership_invitations
+        where organization_id = ${organizationId} and user_id in ${uuidsIn(unique)}
+        order by user_id for update`,
+  );
+  if (members.length + invited.length !== unique.length) throw AppError.notFound();
+  const locked = (r: Row, kind: LockedMember['kind']): LockedMember => ({
+    userId: r.user_id,
+    name: r.name,
+    role: r.role,
+    licenseId: r.license_id,
+    kind,
+  });
+  return [...members.map((m) => locked(m, 'member')), ...invited.map((i) => locked(i, 'invitation'))];
 }
+
+/** The table that holds a person of this kind. */
+export const peopleTable = (kind: LockedMember['kind']) =>
+  kind === 'member' ? sql`memberships` : sql`membership_invitations`;
 
 /** A caller changes only members whose role is not above its own (an admin never touches the owner). */
 export function requireNotAbove(callerRole: Role, members: readonly { role: MemberRole }[]): void {

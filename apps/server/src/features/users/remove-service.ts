@@ -1,5 +1,5 @@
 import { APP_MSG } from '@allot/domain/messages';
-import type { MemberRole, RemoveUsersRequest } from '@allot/domain/users';
+import type { RemoveUsersRequest } from '@allot/domain/users';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
@@ -36,19 +36,10 @@ export async function removeUsers(db: Db, user: AuthUser, input: RemoveUsersRequ
           order by id for update`,
     );
     const organization = await lockOrganization(tx, input.organizationId, 'key share');
-    const invited = await rows<{ user_id: string; role: MemberRole }>(
-      tx,
-      sql`select user_id, role from membership_invitations
-          where organization_id = ${input.organizationId} and user_id in ${uuidsIn(requested)}
-          order by user_id for update`,
-    );
-    const invitedIds = new Set(invited.map((i) => i.user_id));
-    const members = await lockMembers(
-      tx,
-      input.organizationId,
-      requested.filter((id) => !invitedIds.has(id)),
-    );
-    requireNotAbove(access.role, [...members, ...invited]);
+    const people = await lockMembers(tx, input.organizationId, requested);
+    requireNotAbove(access.role, people);
+    const members = people.filter((p) => p.kind === 'member');
+    const invitedIds = people.filter((p) => p.kind === 'invitation').map((p) => p.userId);
     if (members.some((m) => m.role === 'organization_owner')) {
       throw new AppError(422, 'business_rule', APP_MSG.ownerCannotBeRemoved);
     }
@@ -76,7 +67,7 @@ export async function removeUsers(db: Db, user: AuthUser, input: RemoveUsersRequ
       await tx.execute(sql`delete from memberships where organization_id = ${input.organizationId}
         and user_id in ${uuidsIn(userIds)}`);
     }
-    if (invitedIds.size > 0) await cancelInvitations(tx, input.organizationId, [...invitedIds]);
+    if (invitedIds.length > 0) await cancelInvitations(tx, input.organizationId, invitedIds);
     return { removed: [...userIds, ...invitedIds], creditsReturned };
   });
 }

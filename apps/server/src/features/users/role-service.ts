@@ -8,7 +8,7 @@ import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../auth/sessions';
 import { requireOrganizationAccess } from '../organizations/access';
 import { lockOrganization } from '../organizations/locks';
-import { lockMembers, requireAssignable, requireNotAbove } from './member-guards';
+import { lockMembers, peopleTable, requireAssignable, requireNotAbove } from './member-guards';
 
 /**
  * Makes a member the owner: the current owner (if another) becomes an admin first (one owner per
@@ -58,8 +58,11 @@ export async function updateUserRole(
     if (member.role === 'organization_owner') {
       throw new AppError(422, 'business_rule', APP_MSG.ownerRoleChanges);
     }
-    if (input.role === 'organization_owner') return transferOwnership(tx, input.organizationId, userId);
-    await tx.execute(sql`update memberships set role = ${input.role}, updated_at = now()
+    // An invitation offers the new role; the ownership moves only when the invited account joins.
+    if (input.role === 'organization_owner' && member.kind === 'member') {
+      return transferOwnership(tx, input.organizationId, userId);
+    }
+    await tx.execute(sql`update ${peopleTable(member.kind)} set role = ${input.role}, updated_at = now()
       where organization_id = ${input.organizationId} and user_id = ${userId}`);
     return [{ userId, organizationId: input.organizationId, roleName: input.role }];
   });

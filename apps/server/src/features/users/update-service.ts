@@ -20,51 +20,78 @@ import { freeSeats, lockOrganizationSeats } from '../licenses/seats';
 import type { MailSettings } from '../mail/public-links';
 import { effectiveRole, requireOrganizationAccess } from '../organizations/access';
 import { pendingEmailOf, requestEmailChange } from './email-change-service';
-import { lockMembers, requireNotAbove } from './member-guards';
+import { lockMembers, peopleTable, requireNotAbove } from './member-guards';
 import { findMembers } from './queries';
 
+type Held = { organization_id: string; role: MemberRole };
+
 /**
- * What the caller may change of another account, decided over every organization the account is a member
- * of (an account may belong to several, and one admin must not take over an account another organization
- * relies on): its name and locale where the caller manages all of them (manage_users, its role not below the
- * member's); its email only where the caller outranks it in all of them (CONTRACT §3), since an email
- * decides who receives the account's reset codes. `404` when the caller sees none of them.
+ * The caller's standing towards each place an account is held (memberships or invitations): null where
+ * the caller cannot see it; whether it manages the person there (manage_users, its role not below theirs),
+ * and whether it outranks them.
  */
-async function requireAccountChange(db: Db, user: AuthUser, userId: string, changesEmail: boolean) {
-  const [target] = await rows<{ is_system_admin: boolean }>(
-    db,
-    sql`select is_system_admin from users where id = ${userId}`,
-  );
-  if (!target) throw AppError.notFound();
-  if (userId === user.userId || user.isSystemAdmin) return;
-  const memberships = await rows<{ organization_id: string; role: MemberRole }>(
-    db,
-    sql`select organization_id, role from memberships where user_id = ${userId}`,
-  );
-  const standing = await Promise.all(
-    memberships.map(async (m) => {
+async function standingOver(db: Db, user: AuthUser, held: readonly Held[]) {
+  return Promise.all(
+    held.map(async (m) => {
       const role = await effectiveRole(db, user, m.organization_id);
       if (role === null || role === 'user') return null;
       const manages = hasPermissions(['manage_users'], { role, permissions: permissionsOf(role) });
       return {
+        organizationId: m.organization_id,
         manages: manages && ROLE_RANK[m.role] >= ROLE_RANK[role],
         outranks: manages && ROLE_RANK[m.role] > ROLE_RANK[role],
       };
     }),
   );
-  if (standing.length === 0 || standing.every((s) => s === null)) throw AppError.notFound();
-  if (target.is_system_admin || !standing.every((s) => s?.manages)) {
-    throw AppError.forbidden(APP_MSG.strongerMember);
+}
+
+/**
+ * How far the caller reaches an account. Through its memberships: the account itself, decided over every
+ * organization it is a member of (an account may belong to several, and one admin must not take over an
+ * account another organization relies on): its name where the caller manages all of them; its email only
+ * where the caller outranks it in all of them (CONTRACT §3), since an email decides who receives the
+ * account's reset codes. Through invitations only: what the caller typed when inviting, nothing of the
+ * account. `404` when the caller sees neither.
+ */
+async function reachOf(
+  db: Db,
+  user: AuthUser,
+  target: { id: string; is_system_admin: boolean },
+  changesEmail: boolean,
+): Promise<{ kind: 'account' } | { kind: 'invitations'; organizationIds: string[] }> {
+  if (target.id === user.userId || user.isSystemAdmin) return { kind: 'account' };
+  const memberships = await rows<Held>(
+    db,
+    sql`select organization_id, role from memberships where user_id = ${target.id}`,
+  );
+  const standing = await standingOver(db, user, memberships);
+  if (standing.some((s) => s !== null)) {
+    if (target.is_system_admin || !standing.every((s) => s?.manages)) {
+      throw AppError.forbidden(APP_MSG.strongerMember);
+    }
+    if (changesEmail && !standing.every((s) => s?.outranks)) {
+      throw AppError.forbidden(APP_MSG.emailChangeNotAllowed);
+    }
+    return { kind: 'account' };
   }
-  if (changesEmail && !standing.every((s) => s?.outranks)) {
-    throw AppError.forbidden(APP_MSG.emailChangeNotAllowed);
-  }
+  const invitations = await rows<Held>(
+    db,
+    sql`select organization_id, role from membership_invitations where user_id = ${target.id}`,
+  );
+  const visible = (await standingOver(db, user, invitations)).filter((s) => s !== null);
+  if (visible.length === 0) throw AppError.notFound();
+  if (!visible.every((s) => s.manages)) throw AppError.forbidden(APP_MSG.strongerMember);
+  return { kind: 'invitations', organizationIds: visible.map((s) => s.organizationId) };
 }
 
 /**
  * POST /api/user/{id}/update: name and locale change at once; a new email only asks for the change
  * (a code to the new address, a notice to the old one: `pendingEmail` until the code is entered). A new
  * spelling of the same address (its case) is no change of address and applies at once.
+ *
+ * A person invited and not in yet (a new account not set up, or an invitation of an account that existed:
+ * both read alike) keeps the address the invitation went to (`422`: cancel and invite the right one); the
+ * name changes, of the account or of what the caller typed.
  */
 export async function updateUser(
   db: Db,
@@ -74,10 +101,35 @@ export async function updateUser(
   mail: MailSettings,
 ): Promise<UserAccount> {
   if (!isUuid(userId)) throw AppError.notFound();
-  const [current] = await rows<{ email: string }>(db, sql`select email from users where id = ${userId}`);
-  if (!current) throw AppError.notFound();
-  const newAddress = input.email.toLowerCase() !== current.email.toLowerCase();
-  await requireAccountChange(db, user, userId, newAddress);
+  const [target] = await rows<{ id: string; email: string; is_system_admin: boolean; set_up: boolean }>(
+    db,
+    sql`select id, email, is_system_admin, email_verified_at is not null as set_up from users where id = ${userId}`,
+  );
+  if (!target) throw AppError.notFound();
+  const reach = await reachOf(db, user, target, input.email.toLowerCase() !== target.email.toLowerCase());
+  const invitedAddressFixed = () => new AppError(422, 'business_rule', APP_MSG.invitedAddressFixed);
+
+  if (reach.kind === 'invitations') {
+    return writeTransaction(db, async (tx) => {
+      const [typed] = await rows<{ invited_email: string }>(
+        tx,
+        sql`update membership_invitations set invited_name = ${input.name}, updated_at = now()
+            where user_id = ${userId} and organization_id in ${uuidsIn(reach.organizationIds)}
+            returning invited_email`,
+      );
+      if (!typed) throw AppError.notFound();
+      if (input.email.toLowerCase() !== typed.invited_email.toLowerCase()) throw invitedAddressFixed();
+      return {
+        id: userId,
+        name: input.name,
+        email: typed.invited_email,
+        locale: 'en-us',
+        pendingEmail: null,
+      };
+    });
+  }
+  const newAddress = input.email.toLowerCase() !== target.email.toLowerCase();
+  if (newAddress && !target.set_up && userId !== user.userId) throw invitedAddressFixed();
   return writeTransaction(db, async (tx) => {
     const [row] = await rows<{ id: string; name: string; email: string; locale: string }>(
       tx,
@@ -122,10 +174,12 @@ export async function updateUserLicenses(
         MSG.notEnoughLicenses(LICENSE_TYPE_LABEL[license.licenseType]),
       );
     }
-    if (moving.length === 0) return;
-    await tx.execute(sql`update memberships set license_id = ${license.id}, updated_at = now()
-      where organization_id = ${input.organizationId}
-        and user_id in ${uuidsIn(moving.map((m) => m.userId))}`);
+    for (const kind of ['member', 'invitation'] as const) {
+      const ids = moving.filter((m) => m.kind === kind).map((m) => m.userId);
+      if (ids.length === 0) continue;
+      await tx.execute(sql`update ${peopleTable(kind)} set license_id = ${license.id}, updated_at = now()
+        where organization_id = ${input.organizationId} and user_id in ${uuidsIn(ids)}`);
+    }
   });
   return findMembers(db, input.organizationId, userIds);
 }

@@ -1,11 +1,14 @@
-import type { UpdateUserRequest } from '@allot/domain/users';
+import type { UpdateUserRequest, UserAccount } from '@allot/domain/users';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { invalidateOrganizationQueries } from '../../organizations/api/invalidate-organizations';
 
-/** POST /api/user/{id}/update: name, email and locale; 409 when the email is taken. */
-export function updateUser({ id, ...input }: UpdateUserRequest & { id: string }): Promise<unknown> {
-  return api.post<unknown>(`/user/${encodeURIComponent(id)}/update`, input);
+/**
+ * POST /api/user/{id}/update: name and locale change at once; a new email waits for the code mailed to it
+ * (`pendingEmail`, CONTRACT §3).
+ */
+export function updateUser({ id, ...input }: UpdateUserRequest & { id: string }): Promise<UserAccount> {
+  return api.post<UserAccount>(`/user/${encodeURIComponent(id)}/update`, input);
 }
 
 export function useUpdateUser() {

@@ -1,7 +1,8 @@
 import { emailSchema, type OrganizationUser, userNameSchema } from '@allot/domain/users';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Modal, Stack, TextInput } from '@mantine/core';
+import { Alert, Modal, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import { IconMailForward } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -23,6 +24,16 @@ interface EditUserModalProps {
   onClose: () => void;
 }
 
+/** An email change waiting for its code (CONTRACT §3). */
+function PendingEmailNotice({ email }: { email: string }) {
+  return (
+    <Alert variant="light" color="blue" icon={<IconMailForward size={18} aria-hidden="true" />} p="sm">
+      Email change pending: <strong>{email}</strong>. It applies when the code mailed there is entered; saving
+      another email replaces it.
+    </Alert>
+  );
+}
+
 /** Edit name and email (POST /api/user/{id}/update); the locale is en-us, shown but fixed. */
 export function EditUserModal({ user, onClose }: EditUserModalProps) {
   return (
@@ -40,6 +51,8 @@ export function EditUserModal({ user, onClose }: EditUserModalProps) {
 
 function EditUserForm({ user, onClose }: { user: OrganizationUser; onClose: () => void }) {
   const update = useUpdateUser();
+  // Not in yet: the invitation stays at the address it went to (the server refuses another).
+  const invited = user.status === 'pending';
   const [formError, setFormError] = useState<string | null>(null);
   const {
     register,
@@ -54,8 +67,19 @@ function EditUserForm({ user, onClose }: { user: OrganizationUser; onClose: () =
   async function submit(values: Values) {
     setFormError(null);
     try {
-      await update.mutateAsync({ id: user.id, ...values, locale: 'en-us' });
-      notifications.show({ color: 'green', title: 'Changes saved', message: `${values.name} was updated.` });
+      const saved = await update.mutateAsync({ id: user.id, ...values, locale: 'en-us' });
+      const asked =
+        saved.pendingEmail && saved.pendingEmail !== user.pendingEmail ? saved.pendingEmail : null;
+      notifications.show(
+        asked
+          ? {
+              color: 'blue',
+              title: 'Confirmation sent',
+              message: `A code went to ${asked}. The email changes when it is entered there; until then ${saved.email} stays in use.`,
+              autoClose: 10_000,
+            }
+          : { color: 'green', title: 'Changes saved', message: `${values.name} was updated.` },
+      );
       onClose();
     } catch (error) {
       // A 409 email_taken names the email field: the spec's text lands there.
@@ -72,7 +96,21 @@ function EditUserForm({ user, onClose }: { user: OrganizationUser; onClose: () =
       <Stack gap="md">
         {formError && <FormAlert title="Not saved">{formError}</FormAlert>}
         <TextInput label="Name" required data-autofocus error={errors.name?.message} {...register('name')} />
-        <TextInput label="Email" type="email" required error={errors.email?.message} {...register('email')} />
+        <TextInput
+          label="Email"
+          type="email"
+          required
+          readOnly={invited}
+          variant={invited ? 'filled' : 'default'}
+          description={
+            invited
+              ? 'The invitation went to this address. To use another, cancel the invitation and invite that one.'
+              : 'A new email applies once it is confirmed with the code mailed to it.'
+          }
+          error={errors.email?.message}
+          {...register('email')}
+        />
+        {user.pendingEmail && <PendingEmailNotice email={user.pendingEmail} />}
         <TextInput
           label="Language"
           value={LOCALE_LABEL}

@@ -124,7 +124,8 @@ export function ImportPreviewStep({
         </Stack>
       )}
       <Text size="xs" c="dimmed">
-        Rows are counted from the first line under the header. Everyone added receives an invitation email.
+        Rows are counted from the first line under the header. Everyone in this list will be invited by email
+        and holds a seat from now on; they join when they accept the invitation.
       </Text>
       <Group justify="space-between">
         <Button variant="default" onClick={onChooseAnother} disabled={importing}>

@@ -34,7 +34,7 @@ export function ImportResultStep({ result, limitReached, onDone }: ImportResultS
           icon={<IconCircleCheck aria-hidden="true" />}
           title="Import finished"
         >
-          {formatCount(added)} {added === 1 ? 'user was' : 'users were'} added and invited by email
+          {formatCount(added)} {added === 1 ? 'user was' : 'users were'} invited by email
           {result.skipped.length > 0
             ? `; ${formatCount(result.skipped.length)} ${result.skipped.length === 1 ? 'row was' : 'rows were'} skipped.`
             : '.'}

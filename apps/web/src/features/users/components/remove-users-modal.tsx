@@ -26,6 +26,8 @@ export function RemoveUsersModal({ users: asked, organization, onClose, onRemove
   if (asked.length > 0 && asked !== users) setUsers(asked);
   const [error, setError] = useState<string | null>(null);
   const single = users.length === 1 ? users[0] : undefined;
+  // One person not in yet: cancelling the invitation is what removing means.
+  const invitation = single?.status === 'pending';
 
   function close() {
     setError(null);
@@ -42,9 +44,11 @@ export function RemoveUsersModal({ users: asked, organization, onClose, onRemove
       });
       notifications.show({
         color: 'green',
-        title: single ? 'User removed' : 'Users removed',
+        title: invitation ? 'Invitation cancelled' : single ? 'User removed' : 'Users removed',
         message:
-          `${single ? single.name : plural(answer.removed.length)} removed from ${organization.name}.` +
+          (invitation
+            ? `${single?.name} will not join ${organization.name}.`
+            : `${single ? single.name : plural(answer.removed.length)} removed from ${organization.name}.`) +
           (answer.creditsReturned > 0
             ? ` ${formatCount(answer.creditsReturned)} credits went back to the shared pool.`
             : ''),
@@ -60,37 +64,53 @@ export function RemoveUsersModal({ users: asked, organization, onClose, onRemove
     <Modal
       opened={asked.length > 0}
       onClose={close}
-      title={single ? `Remove ${single.name}?` : `Remove ${plural(users.length)}?`}
+      title={
+        invitation
+          ? `Cancel the invitation of ${single?.name}?`
+          : single
+            ? `Remove ${single.name}?`
+            : `Remove ${plural(users.length)}?`
+      }
       centered
     >
       <Stack gap="md">
         {error && <FormAlert title="Not removed">{error}</FormAlert>}
-        <Text size="sm">
-          {single ? (
-            <>
-              <Text span fw={600} inherit>
-                {single.name}
-              </Text>{' '}
-              leaves
-            </>
-          ) : (
-            <>
-              <Text span fw={600} inherit>
-                {plural(users.length)}
-              </Text>{' '}
-              leave
-            </>
-          )}{' '}
-          {organization.name}. Their credits go back to the shared pool of {organization.name}, and their
-          licence seats are freed.
-        </Text>
+        {invitation ? (
+          <Text size="sm">
+            <Text span fw={600} inherit>
+              {single?.name}
+            </Text>{' '}
+            will not join {organization.name}: the code of the invitation stops working, and the licence seat
+            held for them is freed.
+          </Text>
+        ) : (
+          <Text size="sm">
+            {single ? (
+              <>
+                <Text span fw={600} inherit>
+                  {single.name}
+                </Text>{' '}
+                leaves
+              </>
+            ) : (
+              <>
+                <Text span fw={600} inherit>
+                  {plural(users.length)}
+                </Text>{' '}
+                leave
+              </>
+            )}{' '}
+            {organization.name}. Their credits go back to the shared pool of {organization.name}, and their
+            licence seats are freed.
+          </Text>
+        )}
         {!single && <SelectedNames users={users} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={close} disabled={remove.isPending}>
-            Cancel
+            {invitation ? 'Keep the invitation' : 'Cancel'}
           </Button>
           <Button color="red" onClick={() => void confirm()} loading={remove.isPending}>
-            {single ? 'Remove user' : `Remove ${plural(users.length)}`}
+            {invitation ? 'Cancel invitation' : single ? 'Remove user' : `Remove ${plural(users.length)}`}
           </Button>
         </Group>
       </Stack>

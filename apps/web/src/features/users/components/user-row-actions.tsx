@@ -32,7 +32,7 @@ export function UserRowActions({ user, onEdit, onChangeRole, onRemove }: UserRow
         )}
         {onRemove && (
           <Menu.Item color="red" leftSection={<IconTrash size={16} aria-hidden="true" />} onClick={onRemove}>
-            Remove
+            {user.status === 'pending' ? 'Cancel invitation' : 'Remove'}
           </Menu.Item>
         )}
       </Menu.Dropdown>

@@ -1,7 +1,7 @@
 import { LICENSE_TYPE_LABEL } from '@allot/domain/organizations';
 import { ROLE_LABEL } from '@allot/domain/roles';
 import type { OrganizationUser } from '@allot/domain/users';
-import { Badge, Text } from '@mantine/core';
+import { Badge, Group, Stack, Text } from '@mantine/core';
 import type { DataTableColumn } from 'mantine-datatable';
 import type { ReactNode } from 'react';
 import { type PagedTableState, SelectablePagedTable } from '../../../components/selectable-paged-table';
@@ -27,12 +27,33 @@ export function UsersTable({ renderActions, ...state }: UsersTableProps) {
       title: 'Name',
       sortable: true,
       render: (user) => (
-        <Text size="sm" fw={600}>
-          {user.name}
-        </Text>
+        <Group gap={8} wrap="nowrap">
+          <Text size="sm" fw={600}>
+            {user.name}
+          </Text>
+          {user.status === 'pending' && (
+            <Badge variant="outline" color="orange.9" radius="sm" size="sm">
+              Invitation pending
+            </Badge>
+          )}
+        </Group>
       ),
     },
-    { accessor: 'email', title: 'Email', sortable: true },
+    {
+      accessor: 'email',
+      title: 'Email',
+      sortable: true,
+      render: (user) => (
+        <Stack gap={0}>
+          <Text size="sm">{user.email}</Text>
+          {user.pendingEmail && (
+            <Text size="xs" c="blue.9">
+              Email change pending: {user.pendingEmail}
+            </Text>
+          )}
+        </Stack>
+      ),
+    },
     {
       accessor: 'role',
       title: 'Role',

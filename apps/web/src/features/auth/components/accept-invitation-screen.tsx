@@ -1,0 +1,118 @@
+import { emailSchema } from '@allot/domain/auth';
+import { APP_MSG } from '@allot/domain/messages';
+import { Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { queryClient } from '../../../lib/query-client';
+import { getSession } from '../../../lib/session';
+import { acceptInvitation } from '../api/accept-invitation';
+import { login } from '../api/login';
+import { resendInvitation } from '../api/resend-invitation';
+import { useCompleteSignIn } from '../hooks/use-complete-sign-in';
+import { AuthCard } from './auth-card';
+import { CodeSteps } from './code-steps';
+import { ResendCode } from './resend-code';
+import { signInErrorMessage } from './sign-in-error';
+
+/**
+ * /invitation?email=…&organization=…: an account that already existed was invited to an organization
+ * (CONTRACT §3) and joins it with the code of the mail. Signed in or not: the link comes from a mail. An
+ * account without a password yet chooses one and is signed in; one signed in as the invited address goes
+ * straight into the organization.
+ */
+export function AcceptInvitationScreen() {
+  const [params] = useSearchParams();
+  const email = params.get('email')?.trim() ?? '';
+  const organizationId = params.get('organization')?.trim() ?? '';
+  const [done, setDone] = useState<{ message: string | null } | null>(null);
+  const navigate = useNavigate();
+  const completeSignIn = useCompleteSignIn();
+  useDocumentTitle('Accept your invitation · Allot');
+
+  if (!emailSchema.safeParse(email).success || !organizationId) {
+    return (
+      <AuthCard title="This invitation link is incomplete">
+        <Stack gap="md">
+          <Text size="sm">
+            Open the link from the invitation email again, or copy the whole address from it.
+          </Text>
+          <Button component={Link} to="/login" variant="light" fullWidth>
+            Back to sign in
+          </Button>
+        </Stack>
+      </AuthCard>
+    );
+  }
+
+  async function afterJoining(password: string | undefined) {
+    await queryClient.invalidateQueries();
+    const session = getSession();
+    if (session.signedIn && session.userEmail?.toLowerCase() === email.toLowerCase()) {
+      await navigate(`/${encodeURIComponent(organizationId)}`, { replace: true });
+      return;
+    }
+    if (!password) {
+      setDone({ message: null });
+      return;
+    }
+    try {
+      await completeSignIn(await login({ email, password }));
+    } catch (cause) {
+      setDone({ message: signInErrorMessage(cause) });
+    }
+  }
+
+  if (done) {
+    return (
+      <AuthCard title="You joined the organization">
+        <Stack gap="md">
+          <Text size="sm">{done.message ?? `Sign in as ${email} to open it.`}</Text>
+          <Button component={Link} to="/login" fullWidth>
+            Sign in
+          </Button>
+        </Stack>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <CodeSteps
+      title="Accept your invitation"
+      description="Enter the 6-digit code from your invitation email to join the organization."
+      codeLabel="Invitation code"
+      submitLabel="Join the organization"
+      failureTitle="The invitation was not accepted"
+      failureText={APP_MSG.invitationNotAccepted}
+      email={email}
+      passwordSubmitLabel="Set password and sign in"
+      submit={async (code, password) => {
+        await acceptInvitation({ email, organizationId, code, ...(password ? { password } : {}) });
+      }}
+      onDone={afterJoining}
+      before={
+        <TextInput
+          label="Email"
+          type="email"
+          autoComplete="username"
+          value={email}
+          readOnly
+          variant="filled"
+        />
+      }
+      below={
+        <Stack gap="md">
+          <Group justify="space-between" gap="xs" align="center">
+            <Text size="sm" c="dimmed">
+              Code expired or lost?
+            </Text>
+            <ResendCode email={email} send={() => resendInvitation({ email, organizationId })} />
+          </Group>
+          <Anchor component={Link} to="/" size="sm" ta="center">
+            Go to Allot
+          </Anchor>
+        </Stack>
+      }
+    />
+  );
+}

@@ -1,0 +1,73 @@
+import { APP_MSG } from '@allot/domain/messages';
+import { Button, Stack, Text } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { useRef, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { queryClient } from '../../../lib/query-client';
+import { getSession, updateSession } from '../../../lib/session';
+import { confirmEmailChange } from '../api/confirm-email-change';
+import { AuthCard } from './auth-card';
+import { CodeSteps } from './code-steps';
+
+/**
+ * /email/confirm/{userId}/{token}: the link of the mail to a new address. The code makes it the account's
+ * email (CONTRACT §3); every other session of the account ends. Signed in as that account, the session
+ * keeps going with the new address.
+ */
+export function ConfirmEmailScreen() {
+  const { userId = '', token = '' } = useParams();
+  const confirmed = useRef<string | null>(null);
+  const [done, setDone] = useState<{ email: string; signedIn: boolean } | null>(null);
+  useDocumentTitle('Confirm your new email · Allot');
+
+  async function afterConfirming() {
+    const email = confirmed.current ?? '';
+    const session = getSession();
+    const own = session.signedIn && session.userId === userId;
+    if (own) {
+      updateSession({ userEmail: email });
+      await queryClient.invalidateQueries();
+    }
+    setDone({ email, signedIn: own });
+  }
+
+  if (done) {
+    return (
+      <AuthCard title="Your email is changed">
+        <Stack gap="md">
+          <Text size="sm">
+            The account now uses <strong>{done.email}</strong>: sign in and receive mail there. Every other
+            session of the account was signed out.
+          </Text>
+          {done.signedIn ? (
+            <Button component={Link} to="/" fullWidth>
+              Back to Allot
+            </Button>
+          ) : (
+            <Button component={Link} to="/login" fullWidth>
+              Sign in
+            </Button>
+          )}
+        </Stack>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <CodeSteps
+      title="Confirm your new email"
+      description="Enter the 6-digit code from the email sent to your new address. Until then the account keeps its old one."
+      codeLabel="Confirmation code"
+      submitLabel="Confirm the new email"
+      failureTitle="The email was not changed"
+      failureText={APP_MSG.emailChangeNotConfirmed}
+      email=""
+      passwordSubmitLabel="Set password and confirm"
+      submit={async (code, password) => {
+        const answer = await confirmEmailChange({ userId, token, code, ...(password ? { password } : {}) });
+        confirmed.current = answer.email;
+      }}
+      onDone={afterConfirming}
+    />
+  );
+}
