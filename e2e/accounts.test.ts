@@ -272,3 +272,116 @@ describe('signed-out-only screens', () => {
     expect(unexpectedErrors()).toEqual([]);
   });
 });
+
+/** Sets up an invited account through the API, with the code of its invitation mail and a password. */
+async function setUp(email: string, password: string) {
+  const mail = await smtp.waitFor(email, (m) => m.subject.startsWith('You are invited'));
+  const verified = await api('/auth/verify', { email, code: codeIn(mail.text), password });
+  expect(verified.status).toBe(200);
+}
+
+describe('an account that already exists is invited, never attached (CONTRACT §3)', () => {
+  test('it joins a second organization only with the code of its invitation mail', async () => {
+    const { email, organization: own } = await invitedOwner('joiner');
+    await setUp(email, 'joiner-password-2026');
+    const owner = await api('/auth/login', { email: OWNER, password: DEMO_PASSWORD });
+    const riverside = await fetch(`${baseUrl}/api/organization`, {
+      headers: { Authorization: `Bearer ${owner.body.secToken}` },
+    }).then((r) => r.json() as Promise<{ id: string; name: string }[]>);
+    const parent = riverside.find((o) => o.name === 'Riverside District');
+    const school = uniqueName('E2E Join School');
+    const created = await api(
+      '/organization/create',
+      { name: school, type: 'school', phoneNumber: '555 010 4000', parentOrganizationId: parent?.id },
+      String(owner.body.secToken),
+    );
+    const invited = await api(
+      '/user/create',
+      { email, name: 'Typed By Owner', organizationId: created.body.id, role: 'organization_admin' },
+      String(owner.body.secToken),
+    );
+    expect(invited.status).toBe(201);
+    expect(invited.body).toMatchObject({ name: 'Typed By Owner', status: 'pending' });
+
+    const mail = await smtp.waitFor(email, (m) => m.subject === `Join ${school} on Allot`);
+    const link = linkIn(mail.text);
+    expect(link).toBe(
+      `${baseUrl}/invitation?email=${encodeURIComponent(email)}&organization=${String(created.body.id)}`,
+    );
+    const { page, unexpectedErrors } = await newPage();
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Accept your invitation', level: 1 }).waitFor();
+    await expect(page.getByLabel('Email', { exact: true }).inputValue()).resolves.toBe(email);
+    await screenshot(page, 'invitation-accept');
+    const code = codeIn(mail.text);
+    await page.getByLabel('Invitation code').fill(code === '000000' ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Join the organization' }).click();
+    expect(await alertText(page)).toContain('The invitation could not be accepted');
+    await screenshot(page, 'invitation-accept-wrong');
+
+    await page.getByLabel('Invitation code').fill(code);
+    await page.getByLabel('Invitation code').press('Enter');
+    await page.getByRole('heading', { name: 'You joined the organization', level: 1 }).waitFor();
+    await screenshot(page, 'invitation-accepted');
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await signIn(page, email, 'joiner-password-2026');
+    // Two organizations now: the picker lists both.
+    await page.getByRole('heading', { name: 'Organizations', level: 1 }).waitFor();
+    await page.getByText(own).first().waitFor();
+    await page.getByText(school).first().waitFor();
+    await screenshot(page, 'invitation-joined-picker');
+    expect(unexpectedErrors(failedResource(400))).toEqual([]);
+  });
+});
+
+describe('an email change applies with the code mailed to the new address (CONTRACT §3)', () => {
+  test('the owner moves their own email; the link of the mail confirms it and the session follows', async () => {
+    const { email, organization } = await invitedOwner('mover');
+    await setUp(email, 'mover-password-2026');
+    const newEmail = uniqueEmail('moved');
+    const { page, unexpectedErrors } = await newPage();
+    await signIn(page, email, 'mover-password-2026');
+    await page.getByRole('banner').getByText(organization).waitFor();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Users', exact: true })
+      .click();
+    await page
+      .getByRole('button', { name: /^Actions for / })
+      .first()
+      .click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: 'Email' }).fill(newEmail);
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText(`A code went to ${newEmail}.`, { exact: false }).waitFor();
+    await page.getByText(`Email change pending: ${newEmail}`).waitFor();
+
+    const notice = await smtp.waitFor(
+      email,
+      (m) => m.subject === 'A change of your Allot email was requested',
+    );
+    expect(notice.text).toContain(`from ${email} to ${newEmail}`);
+    const mail = await smtp.waitFor(
+      newEmail,
+      (m) => m.subject === 'Confirm the new email of your Allot account',
+    );
+    const link = linkIn(mail.text);
+    expect(link).toMatch(new RegExp(`^${baseUrl}/email/confirm/[0-9a-f-]{36}/[A-Za-z0-9_-]{43}$`));
+
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Confirm your new email', level: 1 }).waitFor();
+    await screenshot(page, 'email-confirm');
+    await page.getByLabel('Confirmation code').fill(codeIn(mail.text));
+    await page.getByRole('button', { name: 'Confirm the new email' }).click();
+    await page.getByRole('heading', { name: 'Your email is changed', level: 1 }).waitFor();
+    await screenshot(page, 'email-confirmed');
+    expect((await readSession(page))?.userEmail).toBe(newEmail);
+    await page.getByRole('link', { name: 'Back to Allot' }).click();
+    await page.getByRole('banner').getByText(organization).waitFor();
+    // The old address signs in no more; the new one does.
+    expect((await api('/auth/login', { email, password: 'mover-password-2026' })).status).toBe(401);
+    expect((await api('/auth/login', { email: newEmail, password: 'mover-password-2026' })).status).toBe(200);
+    expect(unexpectedErrors()).toEqual([]);
+  });
+});

@@ -5,6 +5,7 @@ import { checkImportRows, IMPORT_SKIP_MESSAGE } from '@allot/domain/users';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEMO_PASSWORD, DEMO_ROOT } from '../apps/server/src/seed/demo-accounts';
+import { type SmtpCatcher, startSmtpCatcher } from '../apps/server/test/support/smtp-catcher';
 import { apiToken, callApi } from './support/api';
 import { failedResource, screenshot } from './support/browser';
 import { browserSuite, signIn, uniqueName } from './support/suite';
@@ -37,8 +38,11 @@ interface CreatedUser {
 let ownerToken: string;
 let riversideId: string;
 const csvDir = mkdtempSync(join(tmpdir(), 'allot-e2e-csv-'));
+// A real SMTP server on the port the e2e server sends to: some tests need the code of a mail.
+let smtp: SmtpCatcher;
 
 beforeAll(async () => {
+  smtp = await startSmtpCatcher(inject('smtpPort'));
   ownerToken = await apiToken(baseUrl, OWNER, DEMO_PASSWORD);
   const mine = await callApi<{ id: string; name: string }[]>(baseUrl, 'GET', '/organization', {
     token: ownerToken,
@@ -48,7 +52,26 @@ beforeAll(async () => {
   riversideId = riverside.id;
 });
 
-afterAll(() => rmSync(csvDir, { recursive: true, force: true }));
+afterAll(async () => {
+  rmSync(csvDir, { recursive: true, force: true });
+  await smtp?.stop();
+});
+
+/** The code of a mail's text. */
+function codeIn(text: string): string {
+  const match = /code: (\d{6})\b/.exec(text);
+  if (!match?.[1]) throw new Error(`no code in the mail:\n${text}`);
+  return match[1];
+}
+
+/** A person created through the API sets up the account from the invitation mail: then a member, not pending. */
+async function setUpAccount(user: CreatedUser): Promise<void> {
+  const mail = await smtp.waitFor(user.email, (m) => m.subject.startsWith('You are invited'));
+  const answer = await callApi(baseUrl, 'POST', '/auth/verify', {
+    body: { email: user.email, code: codeIn(mail.text), password: 'e2e-member-password-1' },
+  });
+  expect(answer.status).toBe(200);
+}
 
 /** An address no other test or earlier run used. */
 function uniqueEmail(prefix: string): string {
@@ -136,9 +159,10 @@ function row(page: Page, text: string) {
   return page.getByRole('table', { name: 'Users' }).getByRole('row').filter({ hasText: text });
 }
 
-/** The text of a row's role badge, e.g. "Owner". */
+/** The text of a row's role badge, e.g. "Owner" (not the "Invitation pending" one beside a name). */
 async function roleOf(page: Page, text: string): Promise<string> {
-  return ((await row(page, text).locator('.mantine-Badge-root').textContent()) ?? '').trim();
+  const badge = row(page, text).locator('.mantine-Badge-root').filter({ hasNotText: 'Invitation pending' });
+  return ((await badge.textContent()) ?? '').trim();
 }
 
 /** "used / max" of a licence type in the seats summary above the table. */
@@ -205,6 +229,7 @@ describe('users: add, edit, remove', () => {
       await expect.poll(() => seatsUsed(page, 'Chorus'), { timeout: 5_000 }).toBe(before + 1);
       await searchUsers(page, email);
       await row(page, email).getByText(name).waitFor();
+      await row(page, email).getByText('Invitation pending').waitFor();
       await expect.poll(() => roleOf(page, email), { timeout: 5_000 }).toBe('Teacher');
       await row(page, email).getByText('Chorus', { exact: true }).waitFor();
       await screenshot(page, 'users-added');
@@ -218,29 +243,40 @@ describe('users: add, edit, remove', () => {
     const { page, unexpectedErrors } = await newPage();
     const chorus = await licence('chorus');
     const user = await createUser(riversideId, uniqueName('Rita Remove'), { licenseId: chorus.id });
+    await setUpAccount(user);
     try {
       await signIn(page, OWNER, DEMO_PASSWORD);
       await openUsers(page);
       const before = await seatsUsed(page, 'Chorus');
       await searchUsers(page, user.email);
       await row(page, user.email).waitFor();
+      expect(await row(page, user.email).getByText('Invitation pending').count()).toBe(0);
 
-      // Edit: the email of another account is refused; a new name is saved.
+      // Edit: a new name is saved at once; a new email waits for the code mailed to it (CONTRACT §3).
       await openRowAction(page, user.name, 'Edit');
       const edit = page.getByRole('dialog', { name: `Edit ${user.name}` });
       await expect(edit.getByRole('textbox', { name: 'Language' }).inputValue()).resolves.toBe(
         'English (US)',
       );
-      await edit.getByRole('textbox', { name: 'Email' }).fill(OWNER);
-      await edit.getByRole('button', { name: 'Save changes' }).click();
-      await edit.getByText(EMAIL_TAKEN, { exact: true }).waitFor();
-      await screenshot(page, 'users-edit-email-taken');
       const renamed = `${user.name} Jr`;
-      await edit.getByRole('textbox', { name: 'Email' }).fill(user.email);
+      const newEmail = uniqueEmail('e2e-moved');
       await edit.getByRole('textbox', { name: 'Name' }).fill(renamed);
+      await edit.getByRole('textbox', { name: 'Email' }).fill(newEmail);
       await edit.getByRole('button', { name: 'Save changes' }).click();
       await edit.waitFor({ state: 'detached' });
+      await page.getByText(`A code went to ${newEmail}.`, { exact: false }).waitFor();
       await row(page, user.email).getByText(renamed, { exact: true }).waitFor();
+      await row(page, user.email).getByText(`Email change pending: ${newEmail}`).waitFor();
+      await screenshot(page, 'users-email-change-pending');
+      await smtp.waitFor(newEmail, (m) => m.subject === 'Confirm the new email of your Allot account');
+      await smtp.waitFor(user.email, (m) => m.subject === 'A change of your Allot email was requested');
+
+      await openRowAction(page, renamed, 'Edit');
+      const again = page.getByRole('dialog', { name: `Edit ${renamed}` });
+      await again.getByText('Email change pending:', { exact: false }).waitFor();
+      await screenshot(page, 'users-edit-email-pending');
+      await again.getByRole('button', { name: 'Cancel' }).click();
+      await again.waitFor({ state: 'detached' });
 
       // Remove, with the keyboard: the actions menu opens with Enter.
       await page.getByRole('button', { name: `Actions for ${renamed}` }).focus();
@@ -255,6 +291,42 @@ describe('users: add, edit, remove', () => {
       await expect.poll(() => seatsUsed(page, 'Chorus'), { timeout: 5_000 }).toBe(before - 1);
       await screenshot(page, 'users-removed');
       expect(unexpectedErrors(failedResource(409))).toEqual([]);
+    } finally {
+      await removeUsers(riversideId, [user.id]);
+    }
+  });
+});
+
+describe('users: invited and not in yet', () => {
+  test('the address stays the one invited; the invitation can be cancelled, which frees the seat', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    const chorus = await licence('chorus');
+    const user = await createUser(riversideId, uniqueName('Ivo Invited'), { licenseId: chorus.id });
+    try {
+      await signIn(page, OWNER, DEMO_PASSWORD);
+      await openUsers(page);
+      const before = await seatsUsed(page, 'Chorus');
+      await searchUsers(page, user.email);
+      await row(page, user.email).getByText('Invitation pending').waitFor();
+      await screenshot(page, 'users-invitation-pending');
+
+      await openRowAction(page, user.name, 'Edit');
+      const edit = page.getByRole('dialog', { name: `Edit ${user.name}` });
+      await edit.getByText('The invitation went to this address', { exact: false }).waitFor();
+      expect(await edit.getByRole('textbox', { name: 'Email' }).getAttribute('readonly')).not.toBeNull();
+      await screenshot(page, 'users-edit-invited');
+      await edit.getByRole('button', { name: 'Cancel' }).click();
+      await edit.waitFor({ state: 'detached' });
+
+      await openRowAction(page, user.name, 'Cancel invitation');
+      const confirm = page.getByRole('dialog', { name: `Cancel the invitation of ${user.name}?` });
+      await confirm.getByText(/code of the invitation stops working/).waitFor();
+      await screenshot(page, 'users-cancel-invitation');
+      await confirm.getByRole('button', { name: 'Cancel invitation' }).click();
+      await confirm.waitFor({ state: 'detached' });
+      await page.getByText(NO_RESULTS, { exact: true }).waitFor();
+      await expect.poll(() => seatsUsed(page, 'Chorus'), { timeout: 5_000 }).toBe(before - 1);
+      expect(unexpectedErrors()).toEqual([]);
     } finally {
       await removeUsers(riversideId, [user.id]);
     }

@@ -1,7 +1,7 @@
 import { LICENSE_TYPE_LABEL } from '@allot/domain/organizations';
 import { ROLE_LABEL } from '@allot/domain/roles';
 import type { OrganizationUser } from '@allot/domain/users';
-import { Badge, Group, Stack, Text } from '@mantine/core';
+import { Badge, Stack, Text } from '@mantine/core';
 import type { DataTableColumn } from 'mantine-datatable';
 import type { ReactNode } from 'react';
 import { type PagedTableState, SelectablePagedTable } from '../../../components/selectable-paged-table';
@@ -27,16 +27,16 @@ export function UsersTable({ renderActions, ...state }: UsersTableProps) {
       title: 'Name',
       sortable: true,
       render: (user) => (
-        <Group gap={8} wrap="nowrap">
+        <Stack gap={4} align="flex-start">
           <Text size="sm" fw={600}>
             {user.name}
           </Text>
           {user.status === 'pending' && (
-            <Badge variant="outline" color="orange.9" radius="sm" size="sm">
+            <Badge variant="outline" color="orange.9" radius="sm" size="sm" style={{ flexShrink: 0 }}>
               Invitation pending
             </Badge>
           )}
-        </Group>
+        </Stack>
       ),
     },
     {
