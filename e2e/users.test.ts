@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkImportRows, IMPORT_SKIP_MESSAGE } from '@allot/domain/users';
@@ -684,6 +684,35 @@ describe('users: CSV import', () => {
     } finally {
       await removeUsers(schoolId, await userIdsByEmail(schoolId, domain));
     }
+  });
+
+  test('the download of skipped rows runs no formula in a spreadsheet (CONTRACT §10)', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    // More rows than the dialog shows, so that the download is offered; each an email no one can have.
+    const formulas = ["=cmd|' /C calc'!A0", '+1+2', '-3+4', '@SUM(A1:A2)'];
+    const lines = Array.from(
+      { length: 240 },
+      (_, i) => `${formulas[i % formulas.length]}${i},Formula ${i},user`,
+    );
+    const file = writeCsv('formulas.csv', `email,user_name,user_role\r\n${lines.join('\r\n')}\r\n`);
+    await signIn(page, OWNER, DEMO_PASSWORD);
+    await openUsers(page);
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    const dialog = page.getByRole('dialog', { name: `Import users into ${DEMO_ROOT}` });
+    await dialog.getByLabel('CSV file').setInputFiles(file);
+    const download = page.waitForEvent('download');
+    await dialog.getByRole('button', { name: 'Download all skipped rows' }).click();
+    const saved = await (await download).path();
+    const csv = readFileSync(saved, 'utf8');
+    const cells = csv.split('\r\n').slice(1, 5);
+    expect(cells).toEqual([
+      `"1","'=cmd|' /C calc'!A00","Invalid e-mail."`,
+      `"2","'+1+21","Invalid e-mail."`,
+      `"3","'-3+42","Invalid e-mail."`,
+      `"4","'@SUM(A1:A2)3","Invalid e-mail."`,
+    ]);
+    expect(csv.split('\r\n').filter(Boolean)).toHaveLength(241);
+    expect(unexpectedErrors()).toEqual([]);
   });
 
   test('a file without a required column says which one is missing', async () => {
