@@ -1,19 +1,17 @@
 import { emailSchema } from '@allot/domain/auth';
 import { APP_MSG } from '@allot/domain/messages';
-import { Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { queryClient } from '../../../lib/query-client';
 import { getSession } from '../../../lib/session';
 import { acceptInvitation } from '../api/accept-invitation';
-import { login } from '../api/login';
 import { resendInvitation } from '../api/resend-invitation';
-import { useCompleteSignIn } from '../hooks/use-complete-sign-in';
-import { AuthCard } from './auth-card';
+import { useSignInWithNewPassword } from '../hooks/use-complete-sign-in';
 import { CodeSteps } from './code-steps';
+import { DoneCard } from './done-card';
 import { ResendCode } from './resend-code';
-import { signInErrorMessage } from './sign-in-error';
 
 /**
  * /invitation?email=…&organization=…: an account that already existed was invited to an organization
@@ -27,21 +25,17 @@ export function AcceptInvitationScreen() {
   const organizationId = params.get('organization')?.trim() ?? '';
   const [done, setDone] = useState<{ message: string | null } | null>(null);
   const navigate = useNavigate();
-  const completeSignIn = useCompleteSignIn();
+  const signInWith = useSignInWithNewPassword();
   useDocumentTitle('Accept your invitation · Allot');
 
   if (!emailSchema.safeParse(email).success || !organizationId) {
     return (
-      <AuthCard title="This invitation link is incomplete">
-        <Stack gap="md">
-          <Text size="sm">
-            Open the link from the invitation email again, or copy the whole address from it.
-          </Text>
-          <Button component={Link} to="/login" variant="light" fullWidth>
-            Back to sign in
-          </Button>
-        </Stack>
-      </AuthCard>
+      <DoneCard
+        title="This invitation link is incomplete"
+        action={{ label: 'Back to sign in', to: '/login' }}
+      >
+        Open the link from the invitation email again, or copy the whole address from it.
+      </DoneCard>
     );
   }
 
@@ -52,27 +46,15 @@ export function AcceptInvitationScreen() {
       await navigate(`/${encodeURIComponent(organizationId)}`, { replace: true });
       return;
     }
-    if (!password) {
-      setDone({ message: null });
-      return;
-    }
-    try {
-      await completeSignIn(await login({ email, password }));
-    } catch (cause) {
-      setDone({ message: signInErrorMessage(cause) });
-    }
+    const refused = password ? await signInWith(email, password) : null;
+    if (!password || refused) setDone({ message: refused });
   }
 
   if (done) {
     return (
-      <AuthCard title="You joined the organization">
-        <Stack gap="md">
-          <Text size="sm">{done.message ?? `Sign in as ${email} to open it.`}</Text>
-          <Button component={Link} to="/login" fullWidth>
-            Sign in
-          </Button>
-        </Stack>
-      </AuthCard>
+      <DoneCard title="You joined the organization" action={{ label: 'Sign in', to: '/login' }}>
+        {done.message ?? `Sign in as ${email} to open it.`}
+      </DoneCard>
     );
   }
 

@@ -1,13 +1,12 @@
 import { APP_MSG } from '@allot/domain/messages';
-import { Button, Stack, Text } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useRef, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { queryClient } from '../../../lib/query-client';
 import { getSession, updateSession } from '../../../lib/session';
 import { confirmEmailChange } from '../api/confirm-email-change';
-import { AuthCard } from './auth-card';
 import { CodeSteps } from './code-steps';
+import { DoneCard } from './done-card';
 
 /**
  * /email/confirm/{userId}/{token}: the link of the mail to a new address. The code makes it the account's
@@ -33,23 +32,13 @@ export function ConfirmEmailScreen() {
 
   if (done) {
     return (
-      <AuthCard title="Your email is changed">
-        <Stack gap="md">
-          <Text size="sm">
-            The account now uses <strong>{done.email}</strong>: sign in and receive mail there. Every other
-            session of the account was signed out.
-          </Text>
-          {done.signedIn ? (
-            <Button component={Link} to="/" fullWidth>
-              Back to Allot
-            </Button>
-          ) : (
-            <Button component={Link} to="/login" fullWidth>
-              Sign in
-            </Button>
-          )}
-        </Stack>
-      </AuthCard>
+      <DoneCard
+        title="Your email is changed"
+        action={done.signedIn ? { label: 'Back to Allot', to: '/' } : { label: 'Sign in', to: '/login' }}
+      >
+        The account now uses <strong>{done.email}</strong>: sign in and receive mail there. Every other
+        session of the account was signed out.
+      </DoneCard>
     );
   }
 

@@ -1,16 +1,14 @@
 import { emailSchema } from '@allot/domain/auth';
 import { MSG } from '@allot/domain/messages';
-import { Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { login } from '../api/login';
 import { verifyEmail } from '../api/verify-email';
-import { useCompleteSignIn } from '../hooks/use-complete-sign-in';
-import { AuthCard } from './auth-card';
+import { useSignInWithNewPassword } from '../hooks/use-complete-sign-in';
 import { CodeSteps } from './code-steps';
+import { DoneCard } from './done-card';
 import { ResendVerification } from './resend-verification';
-import { signInErrorMessage } from './sign-in-error';
 
 /**
  * /register/verify?email=…: the code of an invitation or verification mail; an invited account then
@@ -23,7 +21,7 @@ export function RegisterVerifyScreen() {
   const [emailError, setEmailError] = useState<string | null>(null);
   /** Verified; `message` when signing in afterwards was refused (e.g. a teacher has no panel access). */
   const [done, setDone] = useState<{ message: string | null } | null>(null);
-  const completeSignIn = useCompleteSignIn();
+  const signInWith = useSignInWithNewPassword();
   useDocumentTitle('Verify your email · Allot');
   const validEmail = emailSchema.safeParse(email).success;
   // The link of the mail names the address: shown, not edited.
@@ -36,27 +34,15 @@ export function RegisterVerifyScreen() {
   }
 
   async function signInAfterwards(password: string | undefined) {
-    if (!password) {
-      setDone({ message: null });
-      return;
-    }
-    try {
-      await completeSignIn(await login({ email: email.trim(), password }));
-    } catch (cause) {
-      setDone({ message: signInErrorMessage(cause) });
-    }
+    const refused = password ? await signInWith(email.trim(), password) : null;
+    if (!password || refused) setDone({ message: refused });
   }
 
   if (done) {
     return (
-      <AuthCard title="Your email is verified">
-        <Stack gap="md">
-          <Text size="sm">{done.message ?? 'Sign in with your email and password.'}</Text>
-          <Button component={Link} to="/login" fullWidth>
-            Sign in
-          </Button>
-        </Stack>
-      </AuthCard>
+      <DoneCard title="Your email is verified" action={{ label: 'Sign in', to: '/login' }}>
+        {done.message ?? 'Sign in with your email and password.'}
+      </DoneCard>
     );
   }
 

@@ -4,6 +4,8 @@ import { useNavigate } from 'react-router';
 import { queryClient } from '../../../lib/query-client';
 import { setSession } from '../../../lib/session';
 import { organizationsQueryOptions } from '../../organizations/api/get-organizations';
+import { login } from '../api/login';
+import { signInErrorMessage } from '../components/sign-in-error';
 
 /** After a successful sign-in: keep the session and go in (one organization: straight into it, spec §4). */
 export function useCompleteSignIn() {
@@ -28,5 +30,24 @@ export function useCompleteSignIn() {
       }
     },
     [navigate],
+  );
+}
+
+/**
+ * Signs in with a password the person has just chosen (an invitation finished). Answers null when in, else
+ * why sign in was refused (a teacher has no panel access), for the screen to show.
+ */
+export function useSignInWithNewPassword() {
+  const completeSignIn = useCompleteSignIn();
+  return useCallback(
+    async (email: string, password: string): Promise<string | null> => {
+      try {
+        await completeSignIn(await login({ email, password }));
+        return null;
+      } catch (cause) {
+        return signInErrorMessage(cause);
+      }
+    },
+    [completeSignIn],
   );
 }
