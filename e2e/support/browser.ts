@@ -27,15 +27,45 @@ export interface TestPage {
   consoleErrors: string[];
   /** The console errors left after dropping the expected ones (e.g. a 401 the test provoked). */
   unexpectedErrors: (...expected: RegExp[]) => string[];
+  /**
+   * Every Content-Security-Policy violation of this page's context (CONTRACT §1): each test fails when one
+   * of its pages has any (suite.ts). A test that provokes one on purpose takes it out of this list.
+   */
+  cspViolations: string[];
+}
+
+/** Puts a `securitypolicyviolation` listener into every document of the context, before its scripts run. */
+async function recordCspViolations(context: BrowserContext, into: string[]): Promise<void> {
+  await context.exposeBinding('__allotCspViolation', (_source, report: string) => {
+    into.push(report);
+  });
+  await context.addInitScript(() => {
+    const report = (window as unknown as { __allotCspViolation: (text: string) => void }).__allotCspViolation;
+    document.addEventListener(
+      'securitypolicyviolation',
+      (event) => {
+        report(
+          `${event.effectiveDirective} blocked ${event.blockedURI || '(inline)'} at ${event.sourceFile || event.documentURI}:${event.lineNumber}`,
+        );
+      },
+      true,
+    );
+  });
 }
 
 /** A fresh context (own localStorage) with a page of 1366x768 that records its console errors. */
 export async function openPage(browser: Browser, baseUrl: string): Promise<TestPage> {
   const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1366, height: 768 } });
+  const cspViolations: string[] = [];
+  await recordCspViolations(context, cspViolations);
   const page = await context.newPage();
   const consoleErrors: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());
+    // Chromium also reports a violation on the console; the event above gives the details.
+    if (/Content Security Policy/i.test(message.text()) && !cspViolations.includes(message.text())) {
+      cspViolations.push(message.text());
+    }
   });
   page.on('pageerror', (error) => consoleErrors.push(`Uncaught: ${error.message}`));
   return {
@@ -43,6 +73,7 @@ export async function openPage(browser: Browser, baseUrl: string): Promise<TestP
     page,
     consoleErrors,
     unexpectedErrors: (...expected) => consoleErrors.filter((text) => !expected.some((re) => re.test(text))),
+    cspViolations,
   };
 }
 

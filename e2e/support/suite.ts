@@ -28,7 +28,12 @@ export function browserSuite(baseUrl: string): { newPage: () => Promise<TestPage
         console.error(`[${task.name}] page ${index} at ${page.url()}; console errors:`, consoleErrors);
       }
     }
+    // CONTRACT §1: the built app passes its Content-Security-Policy on every screen a test visits.
+    const violations = current.flatMap(({ cspViolations }) => cspViolations);
     current = [];
+    if (violations.length > 0) {
+      throw new Error(`Content-Security-Policy violations:\n${violations.join('\n')}`);
+    }
   });
 
   return {

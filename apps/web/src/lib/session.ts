@@ -1,3 +1,5 @@
+// First: the session is parsed on import, and zod must know before its first parse (zod-config.ts).
+import './zod-config';
 import { SIGNED_OUT_SESSION, type UserSession, userSessionSchema } from '@allot/domain/auth';
 import { useSyncExternalStore } from 'react';
 
