@@ -38,7 +38,12 @@ describe('the Content-Security-Policy in Chromium (CONTRACT §1)', () => {
     const frame = page.frame({ url: /\/login$/ });
     // The browser refuses to render it: the frame never shows the sign-in screen.
     await page.waitForTimeout(1000);
-    const shown = frame ? await frame.locator('h1').count().catch(() => 0) : 0;
+    const shown = frame
+      ? await frame
+          .locator('h1')
+          .count()
+          .catch(() => 0)
+      : 0;
     expect(shown).toBe(0);
     expect(cspViolations.join('\n')).toContain("frame-ancestors 'none'");
     cspViolations.length = 0;
