@@ -92,6 +92,29 @@ describe('row 1: renaming one’s own email to a future owner’s address takes 
   });
 });
 
+describe('row 1, second form: after leaving its own tenant, the attacker is not attached elsewhere', () => {
+  it('a user created in another tenant for the address the attacker asked for gets an account of its own', async () => {
+    const attacker = await person('trudy@beta.test', t.world.orgs.beta, 'organization_admin', 'Trudy');
+    await call('POST', `/api/user/${attacker.id}/update`, attacker.token, {
+      name: 'Trudy',
+      email: 'new.teacher@alpha.test',
+    });
+    await t.db.execute(sql`delete from memberships where user_id = ${attacker.id}`);
+    const owner = await tokenOf('owner');
+    const created = await call('POST', '/api/user/create', owner, {
+      email: 'new.teacher@alpha.test',
+      name: 'New Teacher',
+      organizationId: t.world.orgs.schoolA,
+      role: 'organization_admin',
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().id).not.toBe(attacker.id);
+    expect(created.json()).toMatchObject({ name: 'New Teacher', email: 'new.teacher@alpha.test' });
+    expect((await signIn('new.teacher@alpha.test', PASSWORD)).statusCode).toBe(401);
+    expect(await emailOf(attacker.id)).toBe('trudy@beta.test');
+  });
+});
+
 describe('row 2: a peer cannot move another account’s email to their own inbox', () => {
   it('an admin may not change a same-rank admin’s email; a reset then still goes to the peer', async () => {
     const attacker = await person('eve@alpha.test', t.world.orgs.alpha, 'organization_admin');
