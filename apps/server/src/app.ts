@@ -13,6 +13,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Db } from './db/client';
 import { authRoutes } from './features/auth/routes';
+import { creditRoutes } from './features/credits/routes';
 import { healthRoutes } from './features/health/routes';
 import { type MailWorker, type MailWorkerOptions, startMailWorker } from './features/mail/mail-worker';
 import type { MailTransport } from './features/mail/outbox';
@@ -101,6 +102,7 @@ export async function buildApp({
   await app.register(organizationRoutes(db, mailSettings));
   await app.register(userRoutes(db, mailSettings));
   await app.register(accountRoutes(db, mailSettings));
+  await app.register(creditRoutes(db));
 
   const serveWeb = webDistDir !== undefined && existsSync(path.join(webDistDir, 'index.html'));
   if (serveWeb) {

@@ -13,6 +13,8 @@ export const ERROR_CODES = [
   'email_taken',
   'seat_limit',
   'business_rule',
+  'insufficient_credits',
+  'idempotency_key_reused',
   'rate_limited',
   'payload_too_large',
   'invalid_code',

@@ -266,8 +266,34 @@ export const creditTransactions = pgTable(
     description: text('description').notNull().default(''),
     actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Order of the credit log and its cursor: grows with every transaction, never reused. */
+    seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
+    /** The database transaction that wrote it: entries may only be added by that same transaction. */
+    xact: bigint('xact', { mode: 'number' }).notNull().default(sql`(pg_current_xact_id()::text::bigint)`),
   },
-  (t) => [index('credit_transactions_created_idx').on(t.createdAt)],
+  (t) => [
+    index('credit_transactions_created_idx').on(t.createdAt),
+    uniqueIndex('credit_transactions_seq_key').on(t.seq),
+  ],
+);
+
+/**
+ * `Idempotency-Key`s of credit moves (CONTRACT §5), per caller: the request's hash and the first answer,
+ * written in the move's own transaction, kept 24 hours.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    status: integer('status').notNull(),
+    response: jsonb('response').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );
 
 /** Journal lines: the amounts of one transaction sum to zero. */

@@ -12,6 +12,11 @@ export class AppError extends Error {
     super(message);
   }
 
+  /** CONTRACT §1's error body of this error. */
+  body(): { error: ErrorCode; message: string; details?: Record<string, unknown> } {
+    return { error: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) };
+  }
+
   static invalid(fields: Record<string, string>, message: string = APP_MSG.invalidInput) {
     return new AppError(400, 'invalid_input', message, { fields });
   }

@@ -26,11 +26,7 @@ export function invalidPath(_error: FastifyError, request: FastifyRequest, reply
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.status).send({
-        error: error.code,
-        message: error.message,
-        ...(error.details ? { details: error.details } : {}),
-      });
+      return reply.status(error.status).send(error.body());
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: Record<string, string> = {};

@@ -2,7 +2,6 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rows } from '../db/rows';
 import { systemAccountId } from '../features/credits/journal';
-import { rebuildOrganizationCreditTotals } from '../features/credits/organization-credit-totals';
 
 /**
  * A national-network-sized data set, written set-based (generate_series), level by level:
@@ -174,20 +173,15 @@ export async function seedScale(db: Db, options: { users: number; log?: (line: s
   await step('credit pools, minted in one balanced journal transaction', async () => {
     const system = await systemAccountId(db);
     await db.transaction(async (tx) => {
-      await tx.execute(sql`insert into credit_accounts (kind, organization_id, balance)
-        select pool.kind, o.id, case pool.kind when 'shared' then 1000 else 500 end
-        from scale_orgs o cross join (values ('shared'), ('protected')) as pool(kind)`);
-      const [header] = await rows<{ id: string }>(
-        tx,
-        sql`insert into credit_transactions (action, description) values ('system_allocation', 'Scale data') returning id`,
-      );
-      await tx.execute(sql`insert into credit_entries (transaction_id, account_id, amount)
-        select ${header?.id}, a.id, a.balance from credit_accounts a join scale_orgs o on o.id = a.organization_id`);
-      await tx.execute(sql`with minted as (select sum(amount) as total from credit_entries where transaction_id = ${header?.id})
-        insert into credit_entries (transaction_id, account_id, amount) select ${header?.id}, ${system}, -total from minted`);
-      await tx.execute(sql`update credit_accounts set balance = balance - (select sum(amount) from credit_entries
-        where transaction_id = ${header?.id} and amount > 0) where id = ${system}`);
-      await rebuildOrganizationCreditTotals(tx);
+      await tx.execute(sql`insert into credit_accounts (kind, organization_id)
+        select pool.kind, o.id from scale_orgs o cross join (values ('shared'), ('protected')) as pool(kind)`);
+      // The bulk form of the one posting function: the lines are gathered inside PostgreSQL, so 200,010
+      // accounts are one call; the function moves the balances and the organizations' stored figures.
+      await tx.execute(sql`with lines as (
+          select a.id, case a.kind when 'shared' then 1000 else 500 end::bigint as amount
+          from credit_accounts a join scale_orgs o on o.id = a.organization_id)
+        select post_credit_transaction('system_allocation', null, 'Scale data',
+          array_agg(id) || ${system}::uuid, array_agg(amount) || -sum(amount)::bigint) from lines`);
     });
   });
   await step('owners of districts, admins of networks and schools', async () => {

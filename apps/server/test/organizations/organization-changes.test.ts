@@ -2,7 +2,7 @@ import { APP_MSG, MSG } from '@allot/domain/messages';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/rows';
-import { rebuildOrganizationCreditTotals } from '../../src/features/credits/organization-credit-totals';
+import { organizationPoolAccountId, postCreditTransaction } from '../../src/features/credits/journal';
 import { MSG_HAS_CHILDREN } from '../../src/features/organizations/write-service';
 import { bearer, createTestApp, type TestApp } from '../support/test-app';
 import { PASSWORD } from '../support/world';
@@ -153,17 +153,17 @@ describe('DELETE /api/organization/{id}/delete', () => {
       await create('owner', { ...valid, name: 'Short-lived', parentOrganizationId: t.world.orgs.alpha })
     ).json();
     // Move 120 shared and 30 protected credits and a 5-seat chorus licence to the child.
-    await t.db.execute(
-      sql`update credit_accounts set balance = balance - 150 where organization_id = ${t.world.orgs.alpha} and kind = 'shared'`,
+    await t.db.transaction(async (tx) =>
+      postCreditTransaction(tx, {
+        action: 'assign_organizations',
+        actorId: null,
+        lines: [
+          { accountId: await organizationPoolAccountId(tx, t.world.orgs.alpha, 'shared'), amount: -150 },
+          { accountId: await organizationPoolAccountId(tx, child.id, 'shared'), amount: 120 },
+          { accountId: await organizationPoolAccountId(tx, child.id, 'protected'), amount: 30 },
+        ],
+      }),
     );
-    await t.db.execute(
-      sql`update credit_accounts set balance = 120 where organization_id = ${child.id} and kind = 'shared'`,
-    );
-    await t.db.execute(
-      sql`update credit_accounts set balance = 30 where organization_id = ${child.id} and kind = 'protected'`,
-    );
-    // Balances written directly, as a bulk seed does: the subtree totals are rebuilt from them.
-    await rebuildOrganizationCreditTotals(t.db);
     await t.db.execute(
       sql`insert into licenses (organization_id, license_type, expire_at, max_users) values (${child.id}, 'chorus', now(), 5)`,
     );
@@ -183,7 +183,8 @@ describe('DELETE /api/organization/{id}/delete', () => {
     const log = await rows<{ action: string; amount: string | number }>(
       t.db,
       sql`select t.action, e.amount from credit_transactions t join credit_entries e on e.transaction_id = t.id
-          join credit_accounts a on a.id = e.account_id where a.organization_id = ${child.id} order by e.id`,
+          join credit_accounts a on a.id = e.account_id where a.organization_id = ${child.id}
+          and t.action <> 'assign_organizations' order by e.id`,
     );
     expect(log.map((l) => [l.action, Number(l.amount)])).toEqual([
       ['organization_deleted', -120],

@@ -10,8 +10,8 @@ export async function signedInCalls(t: TestApp, people: readonly Who[]) {
   for (const who of people) tokens.set(who, await t.login(t.world.users[who].email, PASSWORD));
   const headers = (who: Who) => bearer(tokens.get(who) ?? 'not-signed-in');
   return {
-    post: (who: Who, url: string, payload: object) =>
-      t.app.inject({ method: 'POST', url, headers: headers(who), payload }),
+    post: (who: Who, url: string, payload: object, extra: Record<string, string> = {}) =>
+      t.app.inject({ method: 'POST', url, headers: { ...headers(who), ...extra }, payload }),
     get: (who: Who, url: string) => t.app.inject({ method: 'GET', url, headers: headers(who) }),
   };
 }

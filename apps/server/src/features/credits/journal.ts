@@ -1,39 +1,29 @@
+import type { CreditAction } from '@allot/domain/credits';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
-import { applyOrganizationCreditChanges, type PoolChange } from './organization-credit-totals';
-
-export const CREDIT_ACTIONS = [
-  'pool_transfer',
-  'assign_organizations',
-  'reclaim_organizations',
-  'transfer_organizations',
-  'assign_users',
-  'reclaim_users',
-  'transfer_users',
-  'system_allocation',
-  'purchase',
-  'consumption',
-  'organization_deleted',
-] as const;
-export type CreditAction = (typeof CREDIT_ACTIONS)[number];
+import { sqlState } from '../../db/transaction';
 
 export interface JournalLine {
   accountId: string;
   amount: number;
 }
 
+/** A line would take an account below zero; nothing was written. `balance` is what the account holds. */
 export class InsufficientCreditsError extends Error {
-  constructor(readonly accountId: string) {
+  constructor(
+    readonly accountId: string,
+    readonly balance: number,
+  ) {
     super(`credit account ${accountId} would go below zero`);
   }
 }
 
 /**
- * Posts one balanced transaction: a header, its lines (summing to zero) and the balance changes,
- * in the caller's database transaction. Accounts are locked in id order so concurrent posts cannot
- * deadlock; a balance that would go below zero aborts the whole post. The credit figures stored on
- * the organizations (their pools, the pools below them) move with the balances.
+ * Posts one balanced transaction in the caller's database transaction, through the database's
+ * `post_credit_transaction` (migration 0011): the one writer of balances. It locks the accounts in id order,
+ * refuses a balance below zero, writes the header and its lines, and keeps the credit figures stored on the
+ * organizations in step, in one round trip. Triggers make any other write of a balance or of the journal fail.
  */
 export async function postCreditTransaction(
   tx: Tx,
@@ -42,60 +32,31 @@ export async function postCreditTransaction(
   const lines = input.lines.filter((l) => l.amount !== 0);
   if (lines.length === 0) throw new Error('credit transaction has no lines');
   if (lines.some((l) => !Number.isSafeInteger(l.amount))) throw new Error('credit amounts must be integers');
-  if (lines.reduce((sum, l) => sum + l.amount, 0) !== 0)
-    throw new Error('credit transaction does not balance');
-
-  const deltas = new Map<string, number>();
-  for (const line of lines) deltas.set(line.accountId, (deltas.get(line.accountId) ?? 0) + line.amount);
-  const accountIds = [...deltas.keys()].sort();
-  const locked = await rows<{
-    id: string;
-    kind: string;
-    organization_id: string | null;
-    balance: number | string;
-  }>(
-    tx,
-    sql`select id, kind, organization_id, balance from credit_accounts
-        where id in (${sql.join(
-          accountIds.map((id) => sql`${id}::uuid`),
-          sql`, `,
-        )})
-        order by id for update`,
-  );
-  if (locked.length !== accountIds.length) throw new Error('unknown credit account');
-  for (const account of locked) {
-    const next = Number(account.balance) + (deltas.get(account.id) ?? 0);
-    if (next < 0 && account.kind !== 'system') throw new InsufficientCreditsError(account.id);
+  try {
+    const [row] = await rows<{ id: string }>(
+      tx,
+      sql`select post_credit_transaction(${input.action}, ${input.actorId}::uuid, ${input.description ?? ''},
+        ${`{${lines.map((l) => l.accountId).join(',')}}`}::uuid[], ${`{${lines.map((l) => l.amount).join(',')}}`}::bigint[]) as id`,
+    );
+    if (!row) throw new Error('post_credit_transaction returned no row');
+    return row.id;
+  } catch (error) {
+    throw insufficientCredits(error) ?? error;
   }
+}
 
-  const [header] = await rows<{ id: string }>(
-    tx,
-    sql`insert into credit_transactions (action, actor_id, description)
-        values (${input.action}, ${input.actorId}, ${input.description ?? ''}) returning id`,
-  );
-  if (!header) throw new Error('credit transaction insert returned no row');
-  await tx.execute(sql`update credit_accounts a set balance = a.balance + v.delta
-    from (values ${sql.join(
-      [...deltas].map(([id, delta]) => sql`(${id}::uuid, ${delta}::bigint)`),
-      sql`, `,
-    )}) v(id, delta) where a.id = v.id`);
-  const poolChanges = new Map<string, PoolChange>();
-  for (const account of locked) {
-    if (account.organization_id === null) continue;
-    const change = poolChanges.get(account.organization_id) ?? { shared: 0, protected: 0 };
-    const delta = deltas.get(account.id) ?? 0;
-    if (account.kind === 'shared') change.shared += delta;
-    else change.protected += delta;
-    poolChanges.set(account.organization_id, change);
+/** The database's refusal of a balance below zero (SQLSTATE CR001, detail "account balance"), if it is one. */
+function insufficientCredits(error: unknown): InsufficientCreditsError | undefined {
+  if (sqlState(error) !== 'CR001') return undefined;
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const detail = (e as { detail?: unknown }).detail;
+    if (typeof detail === 'string') {
+      const [accountId = '', balance = '0'] = detail.split(' ');
+      return new InsufficientCreditsError(accountId, Number(balance));
+    }
+    e = (e as { cause?: unknown }).cause;
   }
-  await applyOrganizationCreditChanges(tx, poolChanges);
-  await tx.execute(sql`
-    insert into credit_entries (transaction_id, account_id, amount)
-    values ${sql.join(
-      lines.map((l) => sql`(${header.id}, ${l.accountId}, ${l.amount})`),
-      sql`, `,
-    )}`);
-  return header.id;
+  return new InsufficientCreditsError('', 0);
 }
 
 export async function systemAccountId(tx: Tx): Promise<string> {

@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto';
+import { IDEMPOTENCY_KEY_MESSAGE, IDEMPOTENCY_KEY_PATTERN } from '@allot/domain/credits';
+import { sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { Db, Tx } from '../../db/client';
+import { rows } from '../../db/rows';
+import { RetryTransaction, writeTransaction } from '../../db/transaction';
+import { AppError } from '../../http/app-error';
+import type { AuthUser } from '../auth/sessions';
+
+/** How long a key answers with its first answer (CONTRACT §5: at least 24 hours). */
+export const IDEMPOTENCY_KEY_HOURS = 24;
+
+export const KEY_REUSED_MESSAGE =
+  'This Idempotency-Key was already used for another request. Use a new key for a new request.';
+
+export interface Answer {
+  status: number;
+  body: unknown;
+  /** True when the answer is the stored first answer of an earlier request with the same key. */
+  replayed: boolean;
+}
+
+export interface IdempotencyRequest {
+  key: string;
+  hash: string;
+}
+
+/** JSON with its object keys sorted, so that the same body always hashes alike. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The `Idempotency-Key` of a request with the hash of what it asks (method, route, body), or null without
+ * one. A key that is not 1–255 printable ASCII characters is a `400` naming the header.
+ */
+export function idempotencyOf(request: FastifyRequest): IdempotencyRequest | null {
+  const header = request.headers['idempotency-key'];
+  if (header === undefined) return null;
+  const key = Array.isArray(header) ? header.join(',') : header;
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
+    throw AppError.invalid({ 'Idempotency-Key': IDEMPOTENCY_KEY_MESSAGE }, IDEMPOTENCY_KEY_MESSAGE);
+  }
+  const hash = createHash('sha256')
+    .update(`${request.method} ${request.routeOptions.url ?? request.url}\n${canonicalJson(request.body)}`)
+    .digest('hex');
+  return { key, hash };
+}
+
+/**
+ * Runs a write in one transaction (writeTransaction: retried on deadlocks and serialization failures).
+ * With an `Idempotency-Key`, the key is claimed first, in the same transaction: a second request with the
+ * same key waits on the key's row until the first commits, then answers the first answer (status and body)
+ * and changes nothing; the same key with another request is `409 idempotency_key_reused`. A refusal (a
+ * 4xx from the work) is kept as the answer too, with the work undone (a savepoint): the repeat is refused
+ * alike even if the balances changed meanwhile. A `409` of colliding writes is not kept: a retry may pass.
+ */
+export async function idempotentWrite<T>(
+  db: Db,
+  user: AuthUser,
+  idempotency: IdempotencyRequest | null,
+  work: (tx: Tx) => Promise<T>,
+): Promise<Answer> {
+  if (!idempotency) {
+    return { status: 200, body: await writeTransaction(db, work), replayed: false };
+  }
+  const { key, hash } = idempotency;
+  // Expired keys are cleared now and then by the requests that add keys; none answers after its 24 hours.
+  if (Math.random() < 0.01) await purgeIdempotencyKeys(db);
+  return writeTransaction(db, async (tx) => {
+    const claimed = await rows(
+      tx,
+      sql`insert into idempotency_keys (user_id, key, request_hash, status, response)
+          values (${user.userId}, ${key}, ${hash}, 0, 'null'::jsonb)
+          on conflict (user_id, key) do update
+            set request_hash = excluded.request_hash, status = 0, response = 'null'::jsonb, created_at = now()
+            where idempotency_keys.created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS})
+          returning 1`,
+    );
+    if (claimed.length === 0) {
+      const [first] = await rows<{ request_hash: string; status: number; response: unknown }>(
+        tx,
+        sql`select request_hash, status, response from idempotency_keys where user_id = ${user.userId} and key = ${key}`,
+      );
+      // Expired and taken over between the two statements: claim it again from the start.
+      if (!first) throw new RetryTransaction('idempotency key vanished');
+      if (first.request_hash !== hash) throw new AppError(409, 'idempotency_key_reused', KEY_REUSED_MESSAGE);
+      return { status: first.status, body: first.response, replayed: true };
+    }
+    let answer: Answer;
+    try {
+      answer = { status: 200, body: await tx.transaction(work), replayed: false };
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status >= 500 || error.code === 'conflict') throw error;
+      answer = { status: error.status, body: error.body(), replayed: false };
+    }
+    await tx.execute(sql`update idempotency_keys set status = ${answer.status}, response = ${JSON.stringify(answer.body)}::jsonb
+      where user_id = ${user.userId} and key = ${key}`);
+    return answer;
+  });
+}
+
+/** Keys past their 24 hours answer nothing any more; this removes them. */
+export async function purgeIdempotencyKeys(db: Tx): Promise<void> {
+  await db.execute(
+    sql`delete from idempotency_keys where created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS})`,
+  );
+}

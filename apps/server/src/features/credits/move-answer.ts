@@ -1,0 +1,79 @@
+import type { CreditAction, CreditMoveResponse, CreditPool } from '@allot/domain/credits';
+import { MSG } from '@allot/domain/messages';
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import { uuidsIn } from '../../db/json-params';
+import { rows } from '../../db/rows';
+import { AppError } from '../../http/app-error';
+import { InsufficientCreditsError, type JournalLine, postCreditTransaction } from './journal';
+import type { OrganizationParty, UserParty } from './parties';
+
+/** The spec's refusals of a move (`422`). */
+export const refuse = {
+  pool: (pool: CreditPool) => new AppError(422, 'insufficient_credits', MSG.notEnoughCredits(pool)),
+  source: (name: string, available: number) =>
+    new AppError(422, 'insufficient_credits', MSG.sourceOnlyHas(name, available), { available }),
+};
+
+/** Names in a description: a few, then how many more. */
+export function namesOf(parties: readonly { name: string }[]): string {
+  const shown = parties.slice(0, 5).map((p) => p.name);
+  const more = parties.length - shown.length;
+  return more > 0 ? `${shown.join(', ')} and ${more.toLocaleString('en-US')} more` : shown.join(', ');
+}
+
+export function count(amount: number): string {
+  return amount.toLocaleString('en-US');
+}
+
+export interface Move {
+  action: CreditAction;
+  actorId: string;
+  description: string;
+  lines: JournalLine[];
+  /** Credits per target (or per source of a reclaim) and in all. */
+  amount: number;
+  total: number;
+  organizations: OrganizationParty[];
+  users: UserParty[];
+  /** The refusal when an account would go below zero (the database names the account and its balance). */
+  refusal: (accountId: string, balance: number) => AppError;
+}
+
+/**
+ * Posts a move and answers it with the balances it left for every party, read in the same transaction.
+ * An account that would go below zero becomes the move's own refusal (the spec's `422`), nothing written.
+ */
+export async function postMove(tx: Tx, move: Move): Promise<CreditMoveResponse> {
+  let transactionId: string;
+  try {
+    transactionId = await postCreditTransaction(tx, move);
+  } catch (error) {
+    if (error instanceof InsufficientCreditsError) throw move.refusal(error.accountId, error.balance);
+    throw error;
+  }
+  const accountIds = [
+    ...move.organizations.flatMap((o) => [o.shared, o.protected]),
+    ...move.users.map((u) => u.account),
+  ];
+  const balances = await rows<{ id: string; balance: string | number }>(
+    tx,
+    sql`select id, balance from credit_accounts where id in ${uuidsIn(accountIds)}`,
+  );
+  const balanceOf = new Map(balances.map((b) => [b.id, Number(b.balance)]));
+  const seen = new Set<string>();
+  const once = <T extends { id: string }>(parties: T[]) =>
+    parties.filter((p) => !seen.has(p.id) && seen.add(p.id));
+  return {
+    transactionId,
+    action: move.action,
+    amount: move.amount,
+    total: move.total,
+    organizations: once(move.organizations).map((o) => ({
+      id: o.id,
+      name: o.name,
+      credits: { shared: balanceOf.get(o.shared) ?? 0, protected: balanceOf.get(o.protected) ?? 0 },
+    })),
+    users: once(move.users).map((u) => ({ id: u.id, name: u.name, credits: balanceOf.get(u.account) ?? 0 })),
+  };
+}

@@ -1,0 +1,153 @@
+import type { CreditPool } from '@allot/domain/credits';
+import { type Permission, permissionsOf, ROLES } from '@allot/domain/roles';
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import { jsonParam, uuidsIn } from '../../db/json-params';
+import { rows } from '../../db/rows';
+import { AppError } from '../../http/app-error';
+import { isUuid } from '../../lib/ids';
+import type { AuthUser } from '../auth/sessions';
+import { requireOrganizationAccess } from '../organizations/access';
+
+/** An organization taking part in a move, with the ids of its two pool accounts. */
+export interface OrganizationParty {
+  id: string;
+  name: string;
+  shared: string;
+  protected: string;
+}
+
+/** A person taking part in a move, with the id of their balance. */
+export interface UserParty {
+  id: string;
+  name: string;
+  account: string;
+}
+
+export function poolAccount(org: OrganizationParty, pool: CreditPool): string {
+  return pool === 'shared' ? org.shared : org.protected;
+}
+
+function lowerIds(ids: readonly string[]): string[] {
+  const lowered = ids.map((id) => id.toLowerCase());
+  if (!lowered.every(isUuid)) throw AppError.notFound();
+  return lowered;
+}
+
+/** Live organizations by id, with their pool accounts, in the order asked; unknown ids are left out. */
+async function loadOrganizations(tx: Tx, ids: readonly string[]): Promise<OrganizationParty[]> {
+  const found = await rows<OrganizationParty>(
+    tx,
+    sql`select o.id, o.name,
+          (select a.id from credit_accounts a where a.organization_id = o.id and a.kind = 'shared') as shared,
+          (select a.id from credit_accounts a where a.organization_id = o.id and a.kind = 'protected') as protected
+        from organizations o where o.id in ${uuidsIn(ids)} and o.deleted_at is null`,
+  );
+  const byId = new Map(found.map((o) => [o.id, o]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * The organization a caller acts on with `permission` (`404` when it cannot see it, `403` when it can but
+ * lacks the permission).
+ */
+export async function organizationActedOn(
+  tx: Tx,
+  user: AuthUser,
+  id: string,
+  permission: Permission,
+): Promise<OrganizationParty> {
+  const [lowered] = lowerIds([id]);
+  await requireOrganizationAccess(tx, user, lowered as string, [permission]);
+  const [org] = await loadOrganizations(tx, [lowered as string]);
+  if (!org) throw AppError.notFound();
+  return org;
+}
+
+/**
+ * Organizations strictly below `ancestor` (CONTRACT §2: credits move down the hierarchy and back). A caller
+ * who manages the ancestor manages all of them; one that is not below it is a `403` when the caller can see
+ * it (it may not move credits that way) and a `404` when it cannot.
+ */
+export async function organizationsBelow(
+  tx: Tx,
+  user: AuthUser,
+  ancestor: OrganizationParty,
+  ids: readonly string[],
+  notBelowMessage: string,
+): Promise<OrganizationParty[]> {
+  const lowered = lowerIds(ids);
+  const below = await rows<{ id: string }>(
+    tx,
+    sql`select descendant_id as id from organization_closure
+        where ancestor_id = ${ancestor.id} and depth > 0 and descendant_id in ${uuidsIn(lowered)}`,
+  );
+  const belowIds = new Set(below.map((r) => r.id));
+  const outside = lowered.find((id) => !belowIds.has(id));
+  if (outside) {
+    await requireOrganizationAccess(tx, user, outside);
+    throw AppError.forbidden(notBelowMessage);
+  }
+  const orgs = await loadOrganizations(tx, lowered);
+  if (orgs.length !== lowered.length) throw AppError.notFound();
+  return orgs;
+}
+
+/** Roles that may move credits of people (those with `manage_users`). */
+const USER_MANAGERS = ROLES.filter((role) => permissionsOf(role).includes('manage_users'));
+
+/** Credit accounts of these people, opened at 0 for those who have none yet, in the order asked. */
+async function userParties(tx: Tx, people: { id: string; name: string }[]): Promise<UserParty[]> {
+  const ids = people.map((p) => p.id);
+  await tx.execute(sql`insert into credit_accounts (kind, user_id)
+    select 'user', value::uuid from json_array_elements_text(${jsonParam(ids)})
+    on conflict do nothing`);
+  const accounts = await rows<{ id: string; user_id: string }>(
+    tx,
+    sql`select id, user_id from credit_accounts where user_id in ${uuidsIn(ids)}`,
+  );
+  const accountOf = new Map(accounts.map((a) => [a.user_id, a.id]));
+  return people.map((p) => ({ ...p, account: accountOf.get(p.id) as string }));
+}
+
+/** Members of one organization (joined, not invited), in the order asked; `404` for anyone else. */
+export async function membersOf(
+  tx: Tx,
+  organization: OrganizationParty,
+  ids: readonly string[],
+): Promise<UserParty[]> {
+  const lowered = lowerIds(ids);
+  const found = await rows<{ id: string; name: string }>(
+    tx,
+    sql`select u.id, u.name from memberships m join users u on u.id = m.user_id
+        where m.organization_id = ${organization.id} and m.user_id in ${uuidsIn(lowered)}`,
+  );
+  const byId = new Map(found.map((u) => [u.id, u]));
+  if (byId.size !== lowered.length) throw AppError.notFound();
+  return userParties(
+    tx,
+    lowered.map((id) => byId.get(id) as { id: string; name: string }),
+  );
+}
+
+/**
+ * A person whose credits the caller may move: a member of an organization where the caller's effective
+ * role has `manage_users` (a system admin: any account). Anyone else is a `404`.
+ */
+export async function managedUser(tx: Tx, user: AuthUser, id: string): Promise<UserParty> {
+  const [lowered] = lowerIds([id]) as [string];
+  const [person] = await rows<{ id: string; name: string }>(
+    tx,
+    user.isSystemAdmin
+      ? sql`select id, name from users where id = ${lowered}`
+      : sql`select u.id, u.name from users u where u.id = ${lowered} and exists (
+          select 1 from memberships m
+          join organization_closure c on c.descendant_id = m.organization_id
+          join organizations o on o.id = m.organization_id and o.deleted_at is null
+          join memberships mine on mine.organization_id = c.ancestor_id and mine.user_id = ${user.userId}
+          where m.user_id = u.id and mine.role in (select value from json_array_elements_text(${jsonParam(USER_MANAGERS)})))`,
+  );
+  if (!person) throw AppError.notFound();
+  const [party] = await userParties(tx, [person]);
+  return party as UserParty;
+}

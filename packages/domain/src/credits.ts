@@ -1,0 +1,260 @@
+import { z } from 'zod';
+import { MSG } from './messages';
+import { idSchema, text } from './text';
+
+/** What a credit-journal transaction did (CONTRACT §5); the credit log shows them in words. */
+export const CREDIT_ACTIONS = [
+  'pool_transfer',
+  'assign_organizations',
+  'reclaim_organizations',
+  'transfer_organizations',
+  'assign_users',
+  'reclaim_users',
+  'transfer_users',
+  'system_allocation',
+  'purchase',
+  'consumption',
+  'organization_deleted',
+] as const;
+export type CreditAction = (typeof CREDIT_ACTIONS)[number];
+
+export const CREDIT_ACTION_LABEL: Record<CreditAction, string> = {
+  pool_transfer: 'Moved between pools',
+  assign_organizations: 'Allocated to sub-organizations',
+  reclaim_organizations: 'Reclaimed from sub-organizations',
+  transfer_organizations: 'Transferred between organizations',
+  assign_users: 'Allocated to users',
+  reclaim_users: 'Reclaimed from users',
+  transfer_users: 'Transferred between users',
+  system_allocation: 'Allocated by the system',
+  purchase: 'Purchased',
+  consumption: 'Used',
+  organization_deleted: 'Organization deleted',
+};
+
+export const CREDIT_POOLS = ['shared', 'protected'] as const;
+export type CreditPool = (typeof CREDIT_POOLS)[number];
+export const CREDIT_POOL_LABEL: Record<CreditPool, string> = {
+  shared: 'Shared pool',
+  protected: 'Protected pool',
+};
+
+/** Which pool(s) of each source organization a reclaim drains (CONTRACT §5). */
+export const RECLAIM_STRATEGIES = ['shared', 'protected', 'shared_first', 'protected_first'] as const;
+export type ReclaimStrategy = (typeof RECLAIM_STRATEGIES)[number];
+export const RECLAIM_STRATEGY_LABEL: Record<ReclaimStrategy, string> = {
+  shared: 'Shared pool only',
+  protected: 'Protected pool only',
+  shared_first: 'Shared pool first, then protected',
+  protected_first: 'Protected pool first, then shared',
+};
+
+/** The pools a strategy drains, in the order it drains them. */
+export function poolsOf(strategy: ReclaimStrategy): CreditPool[] {
+  switch (strategy) {
+    case 'shared':
+      return ['shared'];
+    case 'protected':
+      return ['protected'];
+    case 'shared_first':
+      return ['shared', 'protected'];
+    case 'protected_first':
+      return ['protected', 'shared'];
+  }
+}
+
+/**
+ * The most one call moves per target. With at most `MAX_CREDIT_TARGETS` targets, a call's total stays far
+ * inside both JavaScript's safe integers and PostgreSQL's bigint.
+ */
+export const MAX_CREDIT_AMOUNT = 1_000_000_000;
+export const MAX_CREDIT_TARGETS = 1000;
+
+/**
+ * A credit amount (CONTRACT §5): a whole number above zero. Zero and negatives get the spec's "greater than
+ * zero" text, fractions and other numbers "Invalid number", anything that is no number "only numbers".
+ */
+export const creditAmountSchema = z
+  .unknown()
+  .transform((value, ctx) => {
+    if (value === undefined || value === null || value === '') {
+      ctx.addIssue({ code: 'custom', message: MSG.required });
+      return z.NEVER;
+    }
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      ctx.addIssue({ code: 'custom', message: MSG.onlyNumbers });
+      return z.NEVER;
+    }
+    if (value <= 0) {
+      ctx.addIssue({ code: 'custom', message: MSG.creditsGreaterThanZero });
+      return z.NEVER;
+    }
+    if (!Number.isInteger(value)) {
+      ctx.addIssue({ code: 'custom', message: MSG.invalidNumber });
+      return z.NEVER;
+    }
+    if (value > MAX_CREDIT_AMOUNT) {
+      ctx.addIssue({ code: 'custom', message: MSG.max(MAX_CREDIT_AMOUNT) });
+      return z.NEVER;
+    }
+    return value;
+  })
+  .pipe(z.number().int())
+  .meta({ type: 'integer', minimum: 1, maximum: MAX_CREDIT_AMOUNT });
+
+const poolSchema = z.enum(CREDIT_POOLS, { error: 'Choose the shared or the protected pool.' });
+const strategySchema = z.enum(RECLAIM_STRATEGIES, {
+  error: 'Choose shared, protected, shared_first or protected_first.',
+});
+const idListSchema = (what: string) =>
+  z
+    .array(idSchema, { error: MSG.required })
+    .min(1, MSG.required)
+    .max(MAX_CREDIT_TARGETS, `At most ${MAX_CREDIT_TARGETS} ${what} at once.`)
+    .refine((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, {
+      message: `Each of the ${what} may appear only once.`,
+    });
+
+/** The spec's '{value} must be different from {otherValue}.' with the names a person reads. */
+export const DIFFERENT = {
+  pool: MSG.mustDiffer('The target pool', 'the source pool'),
+  organization: MSG.mustDiffer('The target organization', 'the source organization'),
+  user: MSG.mustDiffer('The target user', 'the source user'),
+} as const;
+
+export const transferPoolsRequestSchema = z
+  .object({ amount: creditAmountSchema, organizationId: idSchema, fromPool: poolSchema, toPool: poolSchema })
+  .refine((b) => b.fromPool !== b.toPool, { path: ['toPool'], message: DIFFERENT.pool });
+export type TransferPoolsRequest = z.infer<typeof transferPoolsRequestSchema>;
+
+export const assignOrganizationsRequestSchema = z.object({
+  amount: creditAmountSchema,
+  sourceOrganizationId: idSchema,
+  fromOrganizationPoolType: poolSchema,
+  targetOrganizationIds: idListSchema('organizations'),
+  toOrganizationPoolType: poolSchema,
+});
+export type AssignOrganizationsRequest = z.infer<typeof assignOrganizationsRequestSchema>;
+
+export const reclaimOrganizationsRequestSchema = z.object({
+  amount: creditAmountSchema,
+  sourceOrganizationIds: idListSchema('organizations'),
+  reclaimFromStrategy: strategySchema,
+  targetOrganizationId: idSchema,
+  toOrganizationPoolType: poolSchema,
+});
+export type ReclaimOrganizationsRequest = z.infer<typeof reclaimOrganizationsRequestSchema>;
+
+export const transferOrganizationsRequestSchema = z
+  .object({
+    amount: creditAmountSchema,
+    sourceOrganizationId: idSchema,
+    fromOrganizationPoolType: poolSchema,
+    targetOrganizationId: idSchema,
+    toOrganizationPoolType: poolSchema,
+  })
+  .refine((b) => b.sourceOrganizationId.toLowerCase() !== b.targetOrganizationId.toLowerCase(), {
+    path: ['targetOrganizationId'],
+    message: DIFFERENT.organization,
+  });
+export type TransferOrganizationsRequest = z.infer<typeof transferOrganizationsRequestSchema>;
+
+export const assignUsersRequestSchema = z.object({
+  amount: creditAmountSchema,
+  userIds: idListSchema('users'),
+  organizationId: idSchema,
+  fromOrganizationPoolType: poolSchema,
+});
+export type AssignUsersRequest = z.infer<typeof assignUsersRequestSchema>;
+
+export const reclaimUsersRequestSchema = z.object({
+  amount: creditAmountSchema,
+  userIds: idListSchema('users'),
+  organizationId: idSchema,
+  toOrganizationPoolType: poolSchema,
+});
+export type ReclaimUsersRequest = z.infer<typeof reclaimUsersRequestSchema>;
+
+export const transferUsersRequestSchema = z
+  .object({ amount: creditAmountSchema, sourceUserId: idSchema, targetUserId: idSchema })
+  .refine((b) => b.sourceUserId.toLowerCase() !== b.targetUserId.toLowerCase(), {
+    path: ['targetUserId'],
+    message: DIFFERENT.user,
+  });
+export type TransferUsersRequest = z.infer<typeof transferUsersRequestSchema>;
+
+export const MAX_DESCRIPTION_LENGTH = 500;
+
+export const allocateSystemCreditsRequestSchema = z.object({
+  organizationId: idSchema,
+  amount: creditAmountSchema,
+  toPool: poolSchema,
+  description: text()
+    .trim()
+    .min(1, MSG.required)
+    .max(MAX_DESCRIPTION_LENGTH, `At most ${MAX_DESCRIPTION_LENGTH} characters.`),
+});
+export type AllocateSystemCreditsRequest = z.infer<typeof allocateSystemCreditsRequestSchema>;
+
+/** What a credit move answers: the journal transaction and the balances it left, for every party. */
+export const creditMoveResponseSchema = z.object({
+  transactionId: z.string(),
+  action: z.enum(CREDIT_ACTIONS),
+  /** Credits each target received (or each source gave, for a reclaim). */
+  amount: z.number().int(),
+  /** Credits the call moved in all. */
+  total: z.number().int(),
+  organizations: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      credits: z.object({ shared: z.number(), protected: z.number() }),
+    }),
+  ),
+  users: z.array(z.object({ id: z.string(), name: z.string(), credits: z.number().int() })),
+});
+export type CreditMoveResponse = z.infer<typeof creditMoveResponseSchema>;
+
+/** `Idempotency-Key` (CONTRACT §5): 1 to 255 printable ASCII characters. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+export const IDEMPOTENCY_KEY_MESSAGE = 'An Idempotency-Key is 1 to 255 printable ASCII characters.';
+
+export const creditLogQuerySchema = z.object({
+  limit: text(MSG.invalidNumber)
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return 20;
+      if (!/^\d+$/.test(v)) {
+        ctx.addIssue({ code: 'custom', message: MSG.invalidNumber });
+        return z.NEVER;
+      }
+      const n = Number(v);
+      if (n < 1) ctx.addIssue({ code: 'custom', message: MSG.min(1) });
+      if (n > 100) ctx.addIssue({ code: 'custom', message: MSG.max(100) });
+      return n;
+    }),
+  pageToken: text().max(200, 'This page token is not valid.').optional(),
+});
+export type CreditLogQuery = z.infer<typeof creditLogQuerySchema>;
+
+export const creditLogEntrySchema = z.object({
+  id: z.string(),
+  date: z.string(),
+  action: z.enum(CREDIT_ACTIONS),
+  /** Signed change of the organization's pools; for a move inside it, the amount moved. */
+  credits: z.number().int(),
+  description: z.string(),
+  /** Who made the move; null for moves no person made (seed data). */
+  by: z.object({ id: z.string(), name: z.string(), email: z.string() }).nullable(),
+});
+export type CreditLogEntry = z.infer<typeof creditLogEntrySchema>;
+
+export const creditLogPageSchema = z.object({
+  data: z.array(creditLogEntrySchema),
+  pagination: z.object({
+    limit: z.number().int(),
+    hasNext: z.boolean(),
+    nextPageToken: z.string().nullable(),
+  }),
+});
+export type CreditLogPage = z.infer<typeof creditLogPageSchema>;
