@@ -1,6 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Tx } from '../src/db/client';
 import { rows } from '../src/db/rows';
+import {
+  organizationPoolAccountId,
+  postCreditTransaction,
+  systemAccountId,
+  userAccountId,
+} from '../src/features/credits/journal';
 import { insertOrganization } from '../src/features/organizations/tree';
 import { bearer, createTestApp, type TestApp } from './support/test-app';
 import { sessionFor, type World } from './support/world';
@@ -57,6 +64,28 @@ const freshMember = async (t: TestApp) => {
   return user.id;
 };
 const orgBody = { name: 'Renamed', type: 'school', phoneNumber: '+1 555 000 2222' };
+/** Mints 10 credits into Alpha School A's shared pool, or into the balance of a fresh member of it. */
+const mint = (t: TestApp, account: (tx: Tx) => Promise<string>) =>
+  t.db.transaction(async (tx) =>
+    postCreditTransaction(tx, {
+      action: 'system_allocation',
+      actorId: null,
+      lines: [
+        { accountId: await systemAccountId(tx), amount: -10 },
+        { accountId: await account(tx), amount: 10 },
+      ],
+    }),
+  );
+const fundedSchool = async (t: TestApp) => {
+  await mint(t, (tx) => organizationPoolAccountId(tx, t.world.orgs.schoolA, 'shared'));
+  return '';
+};
+const fundedMember = async (t: TestApp) => {
+  const userId = await freshMember(t);
+  await mint(t, (tx) => userAccountId(tx, userId));
+  return userId;
+};
+const move = (extra: Record<string, unknown>) => ({ amount: 1, ...extra });
 
 const MATRIX: Row[] = [
   { method: 'GET', path: '/api/health', url: () => '/api/health', expect: all(200) },
@@ -279,6 +308,106 @@ const MATRIX: Row[] = [
       organizationId: w.orgs.schoolA,
       users: [{ email: `bulk-${userId ?? 'anonymous'}@alpha.test`, name: 'Bulk', role: 'user' }],
     }),
+    expect: inAlpha(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/credit/transfer/pools',
+    url: () => '/api/credit/transfer/pools',
+    body: (w) => move({ organizationId: w.orgs.schoolA, fromPool: 'shared', toPool: 'protected' }),
+    prepare: fundedSchool,
+    expect: inAlpha(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/credit/assign/organizations',
+    url: () => '/api/credit/assign/organizations',
+    body: (w) =>
+      move({
+        sourceOrganizationId: w.orgs.schoolA,
+        fromOrganizationPoolType: 'shared',
+        targetOrganizationIds: [w.orgs.annex],
+        toOrganizationPoolType: 'shared',
+      }),
+    prepare: fundedSchool,
+    expect: inAlpha(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/credit/reclaim/organizations',
+    url: () => '/api/credit/reclaim/organizations',
+    body: (w) =>
+      move({
+        sourceOrganizationIds: [w.orgs.schoolA],
+        reclaimFromStrategy: 'shared_first',
+        targetOrganizationId: w.orgs.alpha,
+        toOrganizationPoolType: 'protected',
+      }),
+    prepare: fundedSchool,
+    expect: inAlpha(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/credit/transfer/organizations',
+    url: () => '/api/credit/transfer/organizations',
+    body: (w) =>
+      move({
+        sourceOrganizationId: w.orgs.schoolA,
+        fromOrganizationPoolType: 'shared',
+        targetOrganizationId: w.orgs.schoolB,
+        toOrganizationPoolType: 'shared',
+      }),
+    prepare: fundedSchool,
+    expect: inAlpha(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/credit/assign/users',
+    url: () => '/api/credit/assign/users',
+    body: () =>
+      move({
+        userIds: [lastMember.userId],
+        organizationId: lastMember.organizationId,
+        fromOrganizationPoolType: 'shared',
+      }),
+    prepare: async (t) => {
+      await fundedSchool(t);
+      return freshMember(t);
+    },
+    expect: inAlpha(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/credit/reclaim/users',
+    url: () => '/api/credit/reclaim/users',
+    body: () =>
+      move({
+        userIds: [lastMember.userId],
+        organizationId: lastMember.organizationId,
+        toOrganizationPoolType: 'shared',
+      }),
+    prepare: fundedMember,
+    expect: inAlpha(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/credit/transfer/users',
+    url: () => '/api/credit/transfer/users',
+    body: (w) => move({ sourceUserId: lastMember.userId, targetUserId: w.users.teacher.id }),
+    prepare: fundedMember,
+    expect: inAlpha(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/credit/allocate/system',
+    url: () => '/api/credit/allocate/system',
+    body: (w) => move({ organizationId: w.orgs.schoolA, toPool: 'shared', description: 'Top-up' }),
+    expect: { systemAdmin: 200, owner: 403, admin: 403, teacher: 404, none: 401, unrelated: 404 },
+  },
+  {
+    method: 'GET',
+    path: '/api/organization/{id}/credit-log',
+    url: (w) => `/api/organization/${w.orgs.schoolA}/credit-log`,
     expect: inAlpha(200),
   },
 ];

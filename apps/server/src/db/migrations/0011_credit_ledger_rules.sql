@@ -35,10 +35,12 @@ CREATE TRIGGER credit_accounts_guard BEFORE INSERT OR UPDATE ON credit_accounts
 CREATE FUNCTION credit_journal_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   -- The one update allowed: an account deleted later leaves its transactions without an actor (ON DELETE SET NULL).
-  IF TG_OP = 'UPDATE' AND TG_TABLE_NAME = 'credit_transactions' AND NEW.actor_id IS NULL
-     AND (NEW.id, NEW.action, NEW.description, NEW.created_at, NEW.seq, NEW.xact)
-       IS NOT DISTINCT FROM (OLD.id, OLD.action, OLD.description, OLD.created_at, OLD.seq, OLD.xact) THEN
-    RETURN NEW;
+  IF TG_OP = 'UPDATE' AND TG_TABLE_NAME = 'credit_transactions' THEN
+    IF NEW.actor_id IS NULL
+       AND (NEW.id, NEW.action, NEW.description, NEW.created_at, NEW.seq, NEW.xact)
+         IS NOT DISTINCT FROM (OLD.id, OLD.action, OLD.description, OLD.created_at, OLD.seq, OLD.xact) THEN
+      RETURN NEW;
+    END IF;
   END IF;
   RAISE EXCEPTION 'the credit journal is append-only: % of % refused', TG_OP, TG_TABLE_NAME USING ERRCODE = 'CR003';
 END $$;
