@@ -1,0 +1,306 @@
+import type { ReclaimStrategy } from '@allot/domain/credits';
+import type { Tx } from '../../src/db/client';
+import {
+  balancesByKey,
+  journalSince,
+  LedgerModel,
+  ledgerViolations,
+  type MoveRequest,
+  normalized,
+  seededRandom,
+} from './ledger';
+import type { World } from './world';
+
+export type Who = 'owner' | 'systemAdmin';
+export interface Answer {
+  status: number;
+  body: { transactionId?: string; error?: string };
+}
+/** How a workload reaches the API: `app.inject` in one process, or HTTP to real server processes. */
+export type Send = (who: Who, request: MoveRequest, idempotencyKey?: string) => Promise<Answer>;
+
+interface Sent {
+  who: Who;
+  request: MoveRequest;
+  key?: string;
+  answer?: Answer;
+}
+
+type Random = ReturnType<typeof seededRandom>;
+
+function subset<T>(random: Random, items: readonly T[]): T[] {
+  const chosen = items.filter(() => random.chance(0.5));
+  return chosen.length > 0 ? chosen : [random.pick(items)];
+}
+
+/** One random move of the spec (or a mint), inside Alpha District, where its owner manages everything. */
+export function randomMove(random: Random, world: World): { who: Who; request: MoveRequest } {
+  const { alpha, schoolA, annex, schoolB } = world.orgs;
+  const orgs = [alpha, schoolA, annex, schoolB];
+  const people = [
+    world.users.teacher.id,
+    world.users.schoolAdmin.id,
+    world.users.admin.id,
+    world.users.owner.id,
+  ];
+  const pool = () => random.pick(['shared', 'protected'] as const);
+  const amount = 1 + random.int(random.chance(0.2) ? 600 : 120);
+  const twoOf = <T>(items: readonly T[]): [T, T] => {
+    const first = random.pick(items);
+    const rest = items.filter((i) => i !== first);
+    return [first, random.pick(rest)];
+  };
+  switch (random.int(8)) {
+    case 0: {
+      const [fromPool, toPool] = twoOf(['shared', 'protected'] as const);
+      return {
+        who: 'owner',
+        request: {
+          url: '/api/credit/transfer/pools',
+          body: { amount, organizationId: random.pick(orgs), fromPool, toPool },
+        },
+      };
+    }
+    case 1: {
+      const down = random.chance(0.7)
+        ? { source: alpha, targets: subset(random, [schoolA, annex, schoolB]) }
+        : { source: schoolA, targets: [annex] };
+      return {
+        who: 'owner',
+        request: {
+          url: '/api/credit/assign/organizations',
+          body: {
+            amount,
+            sourceOrganizationId: down.source,
+            fromOrganizationPoolType: pool(),
+            targetOrganizationIds: down.targets,
+            toOrganizationPoolType: pool(),
+          },
+        },
+      };
+    }
+    case 2: {
+      const up = random.chance(0.7)
+        ? { target: alpha, sources: subset(random, [schoolA, annex, schoolB]) }
+        : { target: schoolA, sources: [annex] };
+      return {
+        who: 'owner',
+        request: {
+          url: '/api/credit/reclaim/organizations',
+          body: {
+            amount,
+            sourceOrganizationIds: up.sources,
+            reclaimFromStrategy: random.pick<ReclaimStrategy>([
+              'shared',
+              'protected',
+              'shared_first',
+              'protected_first',
+            ]),
+            targetOrganizationId: up.target,
+            toOrganizationPoolType: pool(),
+          },
+        },
+      };
+    }
+    case 3: {
+      const [source, target] = twoOf(orgs);
+      return {
+        who: 'owner',
+        request: {
+          url: '/api/credit/transfer/organizations',
+          body: {
+            amount,
+            sourceOrganizationId: source,
+            fromOrganizationPoolType: pool(),
+            targetOrganizationId: target,
+            toOrganizationPoolType: pool(),
+          },
+        },
+      };
+    }
+    case 4:
+    case 5: {
+      const inSchool = random.chance(0.6);
+      const organizationId = inSchool ? schoolA : alpha;
+      const userIds = subset(
+        random,
+        inSchool
+          ? [world.users.teacher.id, world.users.schoolAdmin.id]
+          : [world.users.admin.id, world.users.owner.id],
+      );
+      return random.int(2) === 0
+        ? {
+            who: 'owner',
+            request: {
+              url: '/api/credit/assign/users',
+              body: { amount, userIds, organizationId, fromOrganizationPoolType: pool() },
+            },
+          }
+        : {
+            who: 'owner',
+            request: {
+              url: '/api/credit/reclaim/users',
+              body: { amount, userIds, organizationId, toOrganizationPoolType: pool() },
+            },
+          };
+    }
+    case 6: {
+      const [sourceUserId, targetUserId] = twoOf(people);
+      return {
+        who: 'owner',
+        request: { url: '/api/credit/transfer/users', body: { amount, sourceUserId, targetUserId } },
+      };
+    }
+    default:
+      return {
+        who: 'systemAdmin',
+        request: {
+          url: '/api/credit/allocate/system',
+          body: {
+            amount: 1 + random.int(400),
+            organizationId: random.pick(orgs),
+            toPool: pool(),
+            description: 'Workload mint',
+          },
+        },
+      };
+  }
+}
+
+export interface WorkloadReport {
+  moves: number;
+  applied: number;
+  refused: number;
+  replays: number;
+  reusedKeys: number;
+}
+
+/**
+ * A randomized concurrent workload against the API with the model as its oracle. Each round sends
+ * `concurrency` moves at once (a third with an Idempotency-Key), repeats of earlier keyed requests (which
+ * must answer their first answer) and one key reused with another body (`409`). After each round the
+ * journal's new transactions are replayed through the model in their order: each must be the answer of
+ * exactly one request of the round and write exactly the lines the model expects, with no balance below
+ * zero; then every balance must equal the model's, and every invariant of the ledger must hold.
+ */
+export async function runCreditWorkload(options: {
+  send: Send;
+  db: Tx;
+  world: World;
+  seed: number;
+  rounds: number;
+  concurrency: number;
+  /** Called with a message for each thing that is wrong; the run goes on. */
+  fail: (message: string) => void;
+}): Promise<WorkloadReport> {
+  const { send, db, world, fail } = options;
+  const random = seededRandom(options.seed);
+  const model = new LedgerModel(await balancesByKey(db));
+  const keyed: Sent[] = [];
+  const report: WorkloadReport = { moves: 0, applied: 0, refused: 0, replays: 0, reusedKeys: 0 };
+  let lastSeq = Math.max(0, ...(await journalSince(db, 0)).map((t) => t.seq));
+  let keyCount = 0;
+
+  for (let round = 0; round < options.rounds; round++) {
+    const fresh: Sent[] = Array.from({ length: options.concurrency }, () => {
+      const move = randomMove(random, world);
+      return random.chance(0.33) ? { ...move, key: `w${options.seed}-${keyCount++}` } : move;
+    });
+    const repeats = keyed.length > 0 ? Array.from({ length: 2 }, () => random.pick(keyed)) : [];
+    const reused = keyed.length > 0 ? random.pick(keyed) : undefined;
+    const [freshAnswers, repeatAnswers, reusedAnswer] = await Promise.all([
+      Promise.all(fresh.map((s) => send(s.who, s.request, s.key))),
+      Promise.all(repeats.map((s) => send(s.who, s.request, s.key))),
+      reused
+        ? send(
+            reused.who,
+            {
+              ...reused.request,
+              body: { ...reused.request.body, amount: reused.request.body.amount + 1 },
+            } as MoveRequest,
+            reused.key,
+          )
+        : undefined,
+    ]);
+    fresh.forEach((s, i) => {
+      s.answer = freshAnswers[i];
+    });
+
+    report.moves += fresh.length;
+    repeats.forEach((first, i) => {
+      report.replays++;
+      const again = repeatAnswers[i];
+      if (
+        again?.status !== first.answer?.status ||
+        JSON.stringify(again?.body) !== JSON.stringify(first.answer?.body)
+      ) {
+        fail(
+          `round ${round}: a repeat of key ${first.key} answered ${JSON.stringify(again)}, first ${JSON.stringify(first.answer)}`,
+        );
+      }
+    });
+    if (reusedAnswer) {
+      report.reusedKeys++;
+      if (reusedAnswer.status !== 409 || reusedAnswer.body.error !== 'idempotency_key_reused') {
+        fail(`round ${round}: a key reused with another body answered ${JSON.stringify(reusedAnswer)}`);
+      }
+    }
+
+    const byTransaction = new Map<string, Sent>();
+    for (const s of fresh) {
+      const answer = s.answer as Answer;
+      if (answer.status === 200 && answer.body.transactionId) {
+        if (byTransaction.has(answer.body.transactionId))
+          fail(`round ${round}: two requests answered one transaction`);
+        byTransaction.set(answer.body.transactionId, s);
+        report.applied++;
+      } else if (answer.status === 422 && answer.body.error === 'insufficient_credits') {
+        report.refused++;
+      } else {
+        fail(
+          `round ${round}: ${s.request.url} ${JSON.stringify(s.request.body)} answered ${answer.status} ${JSON.stringify(answer.body)}`,
+        );
+      }
+      if (s.key) keyed.push(s);
+    }
+
+    const journal = await journalSince(db, lastSeq);
+    if (journal.length !== byTransaction.size) {
+      fail(
+        `round ${round}: the journal has ${journal.length} new transactions for ${byTransaction.size} applied moves`,
+      );
+    }
+    for (const entry of journal) {
+      lastSeq = entry.seq;
+      const sent = byTransaction.get(entry.id);
+      if (!sent) {
+        fail(`round ${round}: journal transaction ${entry.id} is no request's answer`);
+        continue;
+      }
+      const expected = model.linesOf(sent.request);
+      if (!expected) {
+        fail(
+          `round ${round}: the model refuses ${sent.request.url} ${JSON.stringify(sent.request.body)}, the server applied it`,
+        );
+        model.apply(entry.lines);
+        continue;
+      }
+      const [got, want] = [normalized(entry.lines), normalized(expected)];
+      if (JSON.stringify(got) !== JSON.stringify(want)) {
+        fail(
+          `round ${round}: ${sent.request.url} wrote ${got.join('; ')}, the model expects ${want.join('; ')}`,
+        );
+      }
+      model.apply(expected);
+    }
+
+    const actual = await balancesByKey(db);
+    for (const [key, balance] of actual) {
+      if ((model.balances.get(key) ?? 0) !== balance) {
+        fail(`round ${round}: ${key} holds ${balance}, the model ${model.balances.get(key) ?? 0}`);
+      }
+    }
+    for (const violation of await ledgerViolations(db)) fail(`round ${round}: ${violation}`);
+  }
+  return report;
+}

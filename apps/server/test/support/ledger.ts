@@ -1,0 +1,249 @@
+import { poolsOf, type ReclaimStrategy } from '@allot/domain/credits';
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../src/db/client';
+import { rows } from '../../src/db/rows';
+
+/**
+ * The ledger's invariants (issue 10), each as a query that lists what breaks it. Empty everywhere: the
+ * ledger is right.
+ */
+export async function ledgerViolations(db: Tx): Promise<string[]> {
+  const checks: [string, ReturnType<typeof sql>][] = [
+    [
+      'the accounts do not sum to zero',
+      sql`select sum(balance) as v from credit_accounts having sum(balance) <> 0`,
+    ],
+    [
+      'a balance is below zero',
+      sql`select id as v from credit_accounts where balance < 0 and kind <> 'system'`,
+    ],
+    [
+      'a balance differs from the sum of its entries',
+      sql`select a.id as v from credit_accounts a
+          left join (select account_id, sum(amount) as total from credit_entries group by account_id) e on e.account_id = a.id
+          where a.balance <> coalesce(e.total, 0)`,
+    ],
+    [
+      'a transaction does not sum to zero or has no lines',
+      sql`select t.id as v from credit_transactions t left join credit_entries e on e.transaction_id = t.id
+          group by t.id having count(e.id) = 0 or sum(e.amount) <> 0`,
+    ],
+    [
+      'an organization’s stored credit figures differ from a recount',
+      sql`select o.name as v from organizations o where o.deleted_at is null and (
+            o.shared_credits <> coalesce((select balance from credit_accounts a where a.organization_id = o.id and a.kind = 'shared'), 0)
+            or o.protected_credits <> coalesce((select balance from credit_accounts a where a.organization_id = o.id and a.kind = 'protected'), 0)
+            or o.subtree_credits <> coalesce((select sum(a.balance) from organization_closure c
+                 join credit_accounts a on a.organization_id = c.descendant_id where c.ancestor_id = o.id and c.depth > 0), 0))`,
+    ],
+  ];
+  const found: string[] = [];
+  for (const [rule, query] of checks) {
+    const broken = await rows<{ v: unknown }>(db, query);
+    if (broken.length > 0) found.push(`${rule}: ${broken.map((b) => String(b.v)).join(', ')}`);
+  }
+  return found;
+}
+
+/** Every account's balance, keyed as the model keys them: `shared:<org>`, `protected:<org>`, `user:<id>`, `system`. */
+export async function balancesByKey(db: Tx): Promise<Map<string, number>> {
+  const found = await rows<{ key: string; balance: string }>(
+    db,
+    sql`select case when kind = 'user' then 'user:' || user_id when kind = 'system' then 'system'
+          else kind || ':' || organization_id end as key, balance::text as balance from credit_accounts`,
+  );
+  return new Map(found.map((r) => [r.key, Number(r.balance)]));
+}
+
+/** The journal transactions after `afterSeq`, in order, with their lines keyed like the model's accounts. */
+export async function journalSince(db: Tx, afterSeq: number) {
+  const found = await rows<{ id: string; seq: string; lines: { key: string; amount: number }[] }>(
+    db,
+    sql`select t.id, t.seq::text as seq, json_agg(json_build_object(
+          'key', case when a.kind = 'user' then 'user:' || a.user_id when a.kind = 'system' then 'system'
+                 else a.kind || ':' || a.organization_id end,
+          'amount', e.amount)) as lines
+        from credit_transactions t join credit_entries e on e.transaction_id = t.id
+        join credit_accounts a on a.id = e.account_id
+        where t.seq > ${afterSeq} group by t.id, t.seq order by t.seq`,
+  );
+  return found.map((r) => ({ id: r.id, seq: Number(r.seq), lines: r.lines }));
+}
+
+export type Line = { key: string; amount: number };
+
+/** A request of the workload, as the model reads it. */
+export type MoveRequest =
+  | {
+      url: '/api/credit/transfer/pools';
+      body: { amount: number; organizationId: string; fromPool: string; toPool: string };
+    }
+  | {
+      url: '/api/credit/assign/organizations';
+      body: {
+        amount: number;
+        sourceOrganizationId: string;
+        fromOrganizationPoolType: string;
+        targetOrganizationIds: string[];
+        toOrganizationPoolType: string;
+      };
+    }
+  | {
+      url: '/api/credit/reclaim/organizations';
+      body: {
+        amount: number;
+        sourceOrganizationIds: string[];
+        reclaimFromStrategy: ReclaimStrategy;
+        targetOrganizationId: string;
+        toOrganizationPoolType: string;
+      };
+    }
+  | {
+      url: '/api/credit/transfer/organizations';
+      body: {
+        amount: number;
+        sourceOrganizationId: string;
+        fromOrganizationPoolType: string;
+        targetOrganizationId: string;
+        toOrganizationPoolType: string;
+      };
+    }
+  | {
+      url: '/api/credit/assign/users';
+      body: { amount: number; userIds: string[]; organizationId: string; fromOrganizationPoolType: string };
+    }
+  | {
+      url: '/api/credit/reclaim/users';
+      body: { amount: number; userIds: string[]; organizationId: string; toOrganizationPoolType: string };
+    }
+  | {
+      url: '/api/credit/transfer/users';
+      body: { amount: number; sourceUserId: string; targetUserId: string };
+    }
+  | {
+      url: '/api/credit/allocate/system';
+      body: { amount: number; organizationId: string; toPool: string; description: string };
+    };
+
+/**
+ * A model of the ledger, the oracle of the randomized workloads: given its balances and a request, the
+ * lines the move must write, or null when it must be refused (some account would go below zero).
+ */
+export class LedgerModel {
+  constructor(readonly balances: Map<string, number>) {}
+
+  private get(key: string) {
+    return this.balances.get(key) ?? 0;
+  }
+
+  linesOf(request: MoveRequest): Line[] | null {
+    const { url, body } = request;
+    const a = body.amount;
+    let lines: Line[];
+    switch (url) {
+      case '/api/credit/transfer/pools':
+        lines = [
+          { key: `${body.fromPool}:${body.organizationId}`, amount: -a },
+          { key: `${body.toPool}:${body.organizationId}`, amount: a },
+        ];
+        break;
+      case '/api/credit/assign/organizations':
+        lines = [
+          {
+            key: `${body.fromOrganizationPoolType}:${body.sourceOrganizationId}`,
+            amount: -a * body.targetOrganizationIds.length,
+          },
+          ...body.targetOrganizationIds.map((id) => ({
+            key: `${body.toOrganizationPoolType}:${id}`,
+            amount: a,
+          })),
+        ];
+        break;
+      case '/api/credit/reclaim/organizations': {
+        const pools = poolsOf(body.reclaimFromStrategy);
+        lines = [];
+        for (const source of body.sourceOrganizationIds) {
+          let remaining = a;
+          for (const pool of pools) {
+            const take = Math.min(remaining, this.get(`${pool}:${source}`));
+            if (take > 0) lines.push({ key: `${pool}:${source}`, amount: -take });
+            remaining -= take;
+          }
+          if (remaining > 0) return null;
+        }
+        lines.push({
+          key: `${body.toOrganizationPoolType}:${body.targetOrganizationId}`,
+          amount: a * body.sourceOrganizationIds.length,
+        });
+        break;
+      }
+      case '/api/credit/transfer/organizations':
+        lines = [
+          { key: `${body.fromOrganizationPoolType}:${body.sourceOrganizationId}`, amount: -a },
+          { key: `${body.toOrganizationPoolType}:${body.targetOrganizationId}`, amount: a },
+        ];
+        break;
+      case '/api/credit/assign/users':
+        lines = [
+          {
+            key: `${body.fromOrganizationPoolType}:${body.organizationId}`,
+            amount: -a * body.userIds.length,
+          },
+          ...body.userIds.map((id) => ({ key: `user:${id}`, amount: a })),
+        ];
+        break;
+      case '/api/credit/reclaim/users':
+        lines = [
+          ...body.userIds.map((id) => ({ key: `user:${id}`, amount: -a })),
+          { key: `${body.toOrganizationPoolType}:${body.organizationId}`, amount: a * body.userIds.length },
+        ];
+        break;
+      case '/api/credit/transfer/users':
+        lines = [
+          { key: `user:${body.sourceUserId}`, amount: -a },
+          { key: `user:${body.targetUserId}`, amount: a },
+        ];
+        break;
+      case '/api/credit/allocate/system':
+        lines = [
+          { key: 'system', amount: -a },
+          { key: `${body.toPool}:${body.organizationId}`, amount: a },
+        ];
+        break;
+    }
+    const after = new Map<string, number>();
+    for (const line of lines) after.set(line.key, (after.get(line.key) ?? this.get(line.key)) + line.amount);
+    for (const [key, balance] of after) if (key !== 'system' && balance < 0) return null;
+    return lines;
+  }
+
+  apply(lines: Line[]) {
+    for (const line of lines) this.balances.set(line.key, this.get(line.key) + line.amount);
+  }
+}
+
+/** Lines as a sorted list of "key amount", to compare what the journal holds with what the model expects. */
+export function normalized(lines: Line[]): string[] {
+  const sums = new Map<string, number>();
+  for (const l of lines) sums.set(l.key, (sums.get(l.key) ?? 0) + Number(l.amount));
+  return [...sums]
+    .filter(([, v]) => v !== 0)
+    .map(([k, v]) => `${k} ${v}`)
+    .sort();
+}
+
+/** A small deterministic random generator (mulberry32), so that a failing run can be replayed by its seed. */
+export function seededRandom(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return (t ^ (t >>> 14)) >>> 0;
+  };
+  return {
+    int: (below: number) => next() % below,
+    pick: <T>(items: readonly T[]): T => items[next() % items.length] as T,
+    chance: (p: number) => next() / 2 ** 32 < p,
+  };
+}
