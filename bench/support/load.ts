@@ -1,6 +1,5 @@
 import { Agent, request } from 'node:http';
 
-/** Fires `total` GETs (or as many as fit in `maxSeconds`) at `concurrency` at once and measures each answer. */
 export interface LoadResult {
   count: number;
   p50: number;
@@ -10,13 +9,14 @@ export interface LoadResult {
   errors: number;
 }
 
-export async function load(
-  url: string,
-  headers: Record<string, string>,
+/**
+ * Runs `operation` `total` times (or as many as fit in `maxSeconds`), `concurrency` at once, and measures
+ * each; an operation that answers false counts as an error.
+ */
+export async function measure(
+  operation: () => Promise<boolean>,
   { total, concurrency, maxSeconds = 20 }: { total: number; concurrency: number; maxSeconds?: number },
 ): Promise<LoadResult> {
-  // node:http with keep-alive: lighter than fetch, so the client steals less of the 2 cores.
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const latencies: number[] = [];
   let errors = 0;
   let next = 0;
@@ -25,13 +25,12 @@ export async function load(
     while (next < total && performance.now() - started < maxSeconds * 1000) {
       next++;
       const t0 = performance.now();
-      const status = await get(url, headers, agent);
+      const ok = await operation();
       latencies.push(performance.now() - t0);
-      if (status !== 200) errors++;
+      if (!ok) errors++;
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  agent.destroy();
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
@@ -45,13 +44,42 @@ export async function load(
   };
 }
 
-function get(url: string, headers: Record<string, string>, agent: Agent): Promise<number> {
+/**
+ * `measure` over HTTP: GETs, or POSTs of the JSON `body()` makes for each request; anything but a 200 is an
+ * error. node:http with keep-alive: lighter than fetch, so the client steals less of the 2 cores.
+ */
+export async function load(
+  url: string,
+  headers: Record<string, string> | (() => Record<string, string>),
+  options: { total: number; concurrency: number; maxSeconds?: number; body?: () => unknown },
+): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });
+  try {
+    return await measure(
+      async () =>
+        (await send(
+          url,
+          typeof headers === 'function' ? headers() : headers,
+          agent,
+          options.body ? JSON.stringify(options.body()) : undefined,
+        )) === 200,
+      options,
+    );
+  } finally {
+    agent.destroy();
+  }
+}
+
+function send(url: string, headers: Record<string, string>, agent: Agent, body?: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { headers, agent }, (res) => {
+    const options = body
+      ? { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, agent }
+      : { headers, agent };
+    const req = request(url, options, (res) => {
       res.on('data', () => {});
       res.on('end', () => resolve(res.statusCode ?? 0));
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }

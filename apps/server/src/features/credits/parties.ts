@@ -7,7 +7,7 @@ import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import { isUuid } from '../../lib/ids';
 import type { AuthUser } from '../auth/sessions';
-import { requireOrganizationAccess } from '../organizations/access';
+import { accessFromRoles, requireOrganizationAccess, rolesHeldSql } from '../organizations/access';
 
 /** An organization taking part in a move, with the ids of its two pool accounts. */
 export interface OrganizationParty {
@@ -49,7 +49,7 @@ async function loadOrganizations(tx: Tx, ids: readonly string[]): Promise<Organi
 
 /**
  * The organization a caller acts on with `permission` (`404` when it cannot see it, `403` when it can but
- * lacks the permission).
+ * lacks the permission): the access check rides on the query that reads it, one round trip.
  */
 export async function organizationActedOn(
   tx: Tx,
@@ -57,11 +57,17 @@ export async function organizationActedOn(
   id: string,
   permission: Permission,
 ): Promise<OrganizationParty> {
-  const [lowered] = lowerIds([id]);
-  await requireOrganizationAccess(tx, user, lowered as string, [permission]);
-  const [org] = await loadOrganizations(tx, [lowered as string]);
-  if (!org) throw AppError.notFound();
-  return org;
+  const [lowered] = lowerIds([id]) as [string];
+  const [org] = await rows<OrganizationParty & { roles: string[] }>(
+    tx,
+    sql`select o.id, o.name, ${rolesHeldSql(user, lowered)} as roles,
+          (select a.id from credit_accounts a where a.organization_id = o.id and a.kind = 'shared') as shared,
+          (select a.id from credit_accounts a where a.organization_id = o.id and a.kind = 'protected') as protected
+        from organizations o where o.id = ${lowered} and o.deleted_at is null`,
+  );
+  accessFromRoles(org?.roles, [permission]);
+  const { roles: _, ...party } = org as OrganizationParty & { roles: string[] };
+  return party;
 }
 
 /**

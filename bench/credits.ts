@@ -1,0 +1,218 @@
+// Issue 10: credit transfers through the HTTP API on PostgreSQL at 16 concurrent clients, next to the bare SQL
+// transaction (lock two balances in order, two updates, one journal insert, no HTTP) measured in the same run
+// on the same server. Target: HTTP / bare ≥ 0.7 (transfers a second). Prints the figures whatever they are,
+// and where a request's time goes. BENCH_CREDITS_DATABASE_URL (default: allot_bench_credits on the local
+// PostgreSQL, through its Unix socket when there is one) is recreated each run.
+import { existsSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { openPostgres } from '../apps/server/src/db/client';
+import { migrate } from '../apps/server/src/db/migrate';
+import { rows } from '../apps/server/src/db/rows';
+import { createSession } from '../apps/server/src/features/auth/sessions';
+import {
+  organizationPoolAccountId,
+  postCreditTransaction,
+  systemAccountId,
+} from '../apps/server/src/features/credits/journal';
+import { insertOrganization } from '../apps/server/src/features/organizations/tree';
+import { type LoadResult, load, measure } from './support/load';
+import { startServer } from './support/server';
+
+const CONCURRENCY = 16;
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
+const WARM_UP_SECONDS = 3;
+const SCHOOLS = 50;
+const TARGET_RATIO = 0.7;
+const SOCKET_DIR = '/var/run/postgresql';
+const url =
+  process.env.BENCH_CREDITS_DATABASE_URL ??
+  (existsSync(`${SOCKET_DIR}/.s.PGSQL.5432`)
+    ? `postgres://postgres@localhost/allot_bench_credits?host=${SOCKET_DIR}`
+    : 'postgres://postgres@127.0.0.1:5432/allot_bench_credits');
+
+const name = new URL(url).pathname.slice(1);
+const admin = new pg.Client({
+  connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).toString(),
+});
+try {
+  await admin.connect();
+} catch {
+  console.log(`credits bench skipped: no PostgreSQL answers at ${url}`);
+  process.exit(0);
+}
+await admin.query(`drop database if exists "${name}" with (force)`);
+await admin.query(`create database "${name}"`);
+await admin.end();
+
+const database = await openPostgres(url, 2);
+await migrate(database);
+const db = database.db;
+const { district, schools } = await db.transaction(async (tx) => {
+  const org = (n: string, parentId: string | null) =>
+    insertOrganization(tx, {
+      name: n,
+      type: parentId ? 'school' : 'district',
+      phoneNumber: '+1 555 000 0000',
+      parentId,
+    });
+  const districtId = await org('Bench District', null);
+  const schoolIds: string[] = [];
+  for (let i = 0; i < SCHOOLS; i++) schoolIds.push(await org(`Bench School ${i}`, districtId));
+  const lines = [];
+  for (const id of schoolIds)
+    lines.push({ accountId: await organizationPoolAccountId(tx, id, 'shared'), amount: 1_000_000_000 });
+  lines.push({ accountId: await systemAccountId(tx), amount: -1_000_000_000 * SCHOOLS });
+  await postCreditTransaction(tx, {
+    action: 'system_allocation',
+    actorId: null,
+    description: 'Bench',
+    lines,
+  });
+  return { district: districtId, schools: schoolIds };
+});
+const [owner] = await rows<{ id: string }>(
+  db,
+  sql`insert into users (email, name, email_verified_at) values ('owner@bench.test', 'Bench Owner', now()) returning id`,
+);
+await db.execute(
+  sql`insert into memberships (user_id, organization_id, role) values (${owner?.id}, ${district}, 'organization_owner')`,
+);
+const token = await createSession(db, owner?.id ?? '');
+// The bare transaction's own tables: no triggers, no journal rules, nothing but the two balances and a line.
+await db.execute(
+  sql`create table bench_accounts (id int primary key, balance bigint not null check (balance >= 0))`,
+);
+await db.execute(sql`insert into bench_accounts select n, 1000000000 from generate_series(1, ${SCHOOLS}) n`);
+await db.execute(sql`create table bench_journal (id bigserial primary key, from_id int not null, to_id int not null,
+  amount bigint not null, created_at timestamptz not null default now())`);
+const schoolAccounts = (
+  await rows<{ id: string }>(
+    db,
+    sql`select id from credit_accounts where kind = 'shared' and organization_id is not null
+    and organization_id <> ${district} order by id`,
+  )
+).map((r) => r.id);
+await db.execute(sql`vacuum analyze`);
+await database.close();
+
+const pair = <T>(items: readonly T[]): [T, T] => {
+  const a = Math.floor(Math.random() * items.length);
+  const b = (a + 1 + Math.floor(Math.random() * (items.length - 1))) % items.length;
+  return [items[a] as T, items[b] as T];
+};
+const transferBody = () => {
+  const [source, target] = pair(schools);
+  return {
+    amount: 1,
+    sourceOrganizationId: source,
+    fromOrganizationPoolType: 'shared',
+    targetOrganizationId: target,
+    toOrganizationPoolType: 'shared',
+  };
+};
+
+const pool = new pg.Pool({ connectionString: url, max: CONCURRENCY });
+/** The bare SQL transaction, as a plain client writes it: six round trips. */
+const bareTransfer = async () => {
+  const [from, to] = pair(Array.from({ length: SCHOOLS }, (_, i) => i + 1));
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query('select id from bench_accounts where id = any($1) order by id for update', [
+      [from, to],
+    ]);
+    await client.query('update bench_accounts set balance = balance - 1 where id = $1', [from]);
+    await client.query('update bench_accounts set balance = balance + 1 where id = $1', [to]);
+    await client.query('insert into bench_journal (from_id, to_id, amount) values ($1, $2, 1)', [from, to]);
+    await client.query('commit');
+    return true;
+  } catch {
+    await client.query('rollback');
+    return false;
+  } finally {
+    client.release();
+  }
+};
+/** The ledger's posting function alone, in its own transaction, without HTTP: what the rules cost in PostgreSQL. */
+const postingOnly = async () => {
+  const [from, to] = pair(schoolAccounts);
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query(
+      `select post_credit_transaction('transfer_organizations', null, 'bench', array[$1::uuid, $2::uuid], array[-1, 1]::bigint[])`,
+      [from, to],
+    );
+    await client.query('commit');
+    return true;
+  } catch {
+    await client.query('rollback');
+    return false;
+  } finally {
+    client.release();
+  }
+};
+
+const server = await startServer({ DATABASE_URL: url });
+const headers = { authorization: `Bearer ${token}` };
+const results: [string, LoadResult][] = [];
+let keys = 0;
+const scenarios: [
+  string,
+  (options: { total: number; concurrency: number; maxSeconds?: number }) => Promise<LoadResult>,
+][] = [
+  ['bare SQL transaction (6 round trips, no HTTP)', (o) => measure(bareTransfer, o)],
+  ['post_credit_transaction alone (3 round trips)', (o) => measure(postingOnly, o)],
+  ['HTTP GET /api/health (Fastify and one query)', (o) => load(`${server.url}/api/health`, {}, o)],
+  [
+    'HTTP POST /api/credit/transfer/organizations',
+    (o) => load(`${server.url}/api/credit/transfer/organizations`, headers, { ...o, body: transferBody }),
+  ],
+  [
+    'the same with an Idempotency-Key',
+    (o) =>
+      load(
+        `${server.url}/api/credit/transfer/organizations`,
+        () => ({ ...headers, 'idempotency-key': `bench-${keys++}` }),
+        {
+          ...o,
+          body: transferBody,
+        },
+      ),
+  ],
+];
+console.log(
+  `credits bench: PostgreSQL, ${CONCURRENCY} concurrent clients, ${REQUESTS} requests each, transfers of 1 between ${SCHOOLS} schools`,
+);
+console.log(
+  `${'scenario'.padEnd(50)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'per s'.padStart(8)} ${'errors'.padStart(7)}`,
+);
+try {
+  for (const [label, run] of scenarios) {
+    await run({ total: Number.POSITIVE_INFINITY, concurrency: CONCURRENCY, maxSeconds: WARM_UP_SECONDS });
+    const r = await run({ total: REQUESTS, concurrency: CONCURRENCY });
+    results.push([label, r]);
+    console.log(
+      `${label.padEnd(50)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${r.perSecond.toFixed(0).padStart(8)} ${String(r.errors).padStart(7)}`,
+    );
+  }
+} finally {
+  await server.stop();
+  await pool.end();
+}
+const [bare, posting, health, http, keyed] = results.map(([, r]) => r) as LoadResult[];
+const ratio = http.perSecond / bare.perSecond;
+console.log(
+  `\nHTTP / bare SQL: ${ratio.toFixed(2)} (${http.perSecond.toFixed(0)} / ${bare.perSecond.toFixed(0)} transfers a second; target ≥ ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'MISSED'}); with an Idempotency-Key: ${(keyed.perSecond / bare.perSecond).toFixed(2)}`,
+);
+const share = (ms: number) => `${ms.toFixed(2)} ms`;
+console.log('where one transfer’s time goes (p50, each part measured on its own at the same concurrency):');
+console.log(`  HTTP, Fastify and one query (health):         ${share(health.p50)}`);
+console.log(`  the posting in PostgreSQL (function alone):   ${share(posting.p50)}`);
+console.log(
+  `  the rest (session, access, parties, answer):  ${share(Math.max(0, http.p50 - health.p50 - posting.p50))}`,
+);
+console.log(
+  `  whole request:                                ${share(http.p50)}; the bare transaction: ${share(bare.p50)}`,
+);
