@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { rows } from '../../db/rows';
 
 /**
  * The credit figures stored on `organizations`: `shared_credits`/`protected_credits` (copies of the
