@@ -4,6 +4,7 @@ import type { Database } from '../../src/db/client';
 import { rows } from '../../src/db/rows';
 import { sqlState } from '../../src/db/transaction';
 import {
+  DeletedOrganizationPoolError,
   InsufficientCreditsError,
   organizationPoolAccountId,
   postCreditTransaction,
@@ -139,6 +140,25 @@ describe('the ledger’s rules are held by PostgreSQL, not only by the code', ()
     );
     expect(state).toBe('CR004');
     expect(await balanceOf(shared)).toBe(500);
+  });
+
+  it('no credit goes into a pool of an organization deleted meanwhile', async () => {
+    const betaShared = await organizationPoolAccountId(database.db, world.orgs.beta, 'shared');
+    await database.db.execute(sql`update organizations set deleted_at = now() where id = ${world.orgs.beta}`);
+    const error = await database.db
+      .transaction((tx) =>
+        postCreditTransaction(tx, {
+          action: 'transfer_organizations',
+          actorId: null,
+          lines: [
+            { accountId: shared, amount: -5 },
+            { accountId: betaShared, amount: 5 },
+          ],
+        }),
+      )
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DeletedOrganizationPoolError);
+    expect(await balanceOf(betaShared)).toBe(0);
   });
 
   it('every balance equals the sum of its entries after all of the above', async () => {

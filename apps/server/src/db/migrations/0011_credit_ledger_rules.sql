@@ -16,7 +16,8 @@ CREATE UNIQUE INDEX "credit_transactions_seq_key" ON "credit_transactions" USING
 -- The ledger's rules, held by the database (docs/decisions/006-credits.md). SQLSTATEs of class CR:
 -- CR001 a balance would go below zero (detail: account id, its balance), CR002 a balance written outside
 -- the journal, CR003 the journal is append-only, CR004 a transaction that does not balance, CR005 entries
--- added to another database transaction's journal transaction, CR006 a malformed posting.
+-- added to another database transaction's journal transaction, CR006 a malformed posting, CR007 a pool of
+-- a deleted organization.
 CREATE FUNCTION credit_accounts_guard() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' AND NEW.balance <> 0 THEN
@@ -89,13 +90,16 @@ END $$;
 CREATE CONSTRAINT TRIGGER credit_transactions_balanced AFTER INSERT ON credit_transactions
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION credit_transaction_balanced();
 --> statement-breakpoint
--- The one way to move credits: locks the accounts in id order, refuses a balance below zero (CR001, naming
--- the account), writes the header and its lines (the entries trigger moves the balances), and keeps the
--- figures stored on organizations in step (their pools; subtree_credits: the pools strictly below), locking
--- those rows root first (depth, id), the lock order of organizations/locks.ts. Ancestors whose change sums
--- to zero (a move between two organizations under them) are not touched.
-CREATE FUNCTION post_credit_transaction(p_action text, p_actor uuid, p_description text, p_accounts uuid[], p_amounts bigint[])
-RETURNS uuid LANGUAGE plpgsql AS $$
+-- The one way to move credits: locks the accounts in id order, refuses a pool of a deleted organization
+-- (CR007: a delete moved its credits away and they must not come back) and a balance below zero (CR001,
+-- naming the account), writes the header and its lines (the entries trigger moves the balances), and keeps
+-- the figures stored on organizations in step (their pools; subtree_credits: the pools strictly below),
+-- locking those rows root first (depth, id), the lock order of organizations/locks.ts. Ancestors whose change
+-- sums to zero (a move between two organizations under them) are not touched. Answers
+-- {"id": transaction id, "balances": {account: balance after}} for the accounts of p_report.
+CREATE FUNCTION post_credit_transaction(p_action text, p_actor uuid, p_description text, p_accounts uuid[],
+  p_amounts bigint[], p_report uuid[] DEFAULT '{}')
+RETURNS jsonb LANGUAGE plpgsql AS $$
 DECLARE
   v_ids uuid[];
   v_deltas bigint[];
@@ -125,6 +129,11 @@ BEGIN
     SELECT id FROM credit_accounts WHERE id = ANY (v_ids) ORDER BY id FOR NO KEY UPDATE) AS l;
   IF v_locked <> cardinality(v_ids) THEN
     RAISE EXCEPTION 'unknown credit account' USING ERRCODE = 'CR006';
+  END IF;
+  -- After the locks: a delete that held them has committed, and this statement sees it.
+  IF EXISTS (SELECT 1 FROM credit_accounts a JOIN organizations o ON o.id = a.organization_id
+             WHERE a.id = ANY (v_ids) AND o.deleted_at IS NOT NULL) THEN
+    RAISE EXCEPTION 'a pool of a deleted organization' USING ERRCODE = 'CR007';
   END IF;
   SELECT a.id, a.balance INTO v_short FROM credit_accounts a JOIN unnest(v_ids, v_deltas) AS d(id, delta) ON d.id = a.id
     WHERE a.kind <> 'system' AND a.balance + d.delta < 0 ORDER BY a.id LIMIT 1;
@@ -164,5 +173,6 @@ BEGIN
       FROM unnest(v_orgs, v_below, v_shared, v_protected) AS v(id, below, shared, protected)
       WHERE o.id = v.id;
   END IF;
-  RETURN v_tx;
+  RETURN jsonb_build_object('id', v_tx, 'balances', (
+    SELECT coalesce(jsonb_object_agg(id, balance), '{}'::jsonb) FROM credit_accounts WHERE id = ANY (p_report)));
 END $$;

@@ -1,8 +1,10 @@
 import type { CreditAction } from '@allot/domain/credits';
+import { APP_MSG } from '@allot/domain/messages';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
 import { sqlState } from '../../db/transaction';
+import { AppError } from '../../http/app-error';
 
 export interface JournalLine {
   accountId: string;
@@ -19,30 +21,58 @@ export class InsufficientCreditsError extends Error {
   }
 }
 
+/** A line names a pool of an organization deleted meanwhile; nothing was written. It is gone: `404`. */
+export class DeletedOrganizationPoolError extends AppError {
+  constructor() {
+    super(404, 'not_found', APP_MSG.notFound);
+  }
+}
+
+export interface Posting {
+  action: CreditAction;
+  actorId: string | null;
+  description?: string;
+  lines: JournalLine[];
+}
+
 /**
  * Posts one balanced transaction in the caller's database transaction, through the database's
  * `post_credit_transaction` (migration 0011): the one writer of balances. It locks the accounts in id order,
- * refuses a balance below zero, writes the header and its lines, and keeps the credit figures stored on the
- * organizations in step, in one round trip. Triggers make any other write of a balance or of the journal fail.
+ * refuses a balance below zero and a pool of a deleted organization, writes the header and its lines, and keeps
+ * the credit figures stored on the organizations in step, in one round trip. Triggers make any other write of a
+ * balance or of the journal fail. Answers the transaction's id and the balances after of the accounts in
+ * `report`.
  */
-export async function postCreditTransaction(
+export async function postCreditTransactionReporting(
   tx: Tx,
-  input: { action: CreditAction; actorId: string | null; description?: string; lines: JournalLine[] },
-): Promise<string> {
+  input: Posting,
+  report: readonly string[],
+): Promise<{ id: string; balances: Map<string, number> }> {
   const lines = input.lines.filter((l) => l.amount !== 0);
   if (lines.length === 0) throw new Error('credit transaction has no lines');
   if (lines.some((l) => !Number.isSafeInteger(l.amount))) throw new Error('credit amounts must be integers');
+  const uuids = (ids: readonly string[]) => `{${ids.join(',')}}`;
   try {
-    const [row] = await rows<{ id: string }>(
+    const [row] = await rows<{ posted: { id: string; balances: Record<string, number> } }>(
       tx,
       sql`select post_credit_transaction(${input.action}, ${input.actorId}::uuid, ${input.description ?? ''},
-        ${`{${lines.map((l) => l.accountId).join(',')}}`}::uuid[], ${`{${lines.map((l) => l.amount).join(',')}}`}::bigint[]) as id`,
+        ${uuids(lines.map((l) => l.accountId))}::uuid[], ${`{${lines.map((l) => l.amount).join(',')}}`}::bigint[],
+        ${uuids(report)}::uuid[]) as posted`,
     );
     if (!row) throw new Error('post_credit_transaction returned no row');
-    return row.id;
+    return {
+      id: row.posted.id,
+      balances: new Map(Object.entries(row.posted.balances).map(([k, v]) => [k, Number(v)])),
+    };
   } catch (error) {
+    if (sqlState(error) === 'CR007') throw new DeletedOrganizationPoolError();
     throw insufficientCredits(error) ?? error;
   }
+}
+
+/** `postCreditTransactionReporting` without balances: the transaction's id. */
+export async function postCreditTransaction(tx: Tx, input: Posting): Promise<string> {
+  return (await postCreditTransactionReporting(tx, input, [])).id;
 }
 
 /** The database's refusal of a balance below zero (SQLSTATE CR001, detail "account balance"), if it is one. */

@@ -1,11 +1,8 @@
 import type { CreditAction, CreditMoveResponse, CreditPool } from '@allot/domain/credits';
 import { MSG } from '@allot/domain/messages';
-import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { uuidsIn } from '../../db/json-params';
-import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
-import { InsufficientCreditsError, type JournalLine, postCreditTransaction } from './journal';
+import { InsufficientCreditsError, type JournalLine, postCreditTransactionReporting } from './journal';
 import type { OrganizationParty, UserParty } from './parties';
 
 /** The spec's refusals of a move (`422`). */
@@ -41,31 +38,27 @@ export interface Move {
 }
 
 /**
- * Posts a move and answers it with the balances it left for every party, read in the same transaction.
- * An account that would go below zero becomes the move's own refusal (the spec's `422`), nothing written.
+ * Posts a move and answers it with the balances it left for every party (the posting reports them). An
+ * account that would go below zero becomes the move's own refusal (the spec's `422`); nothing is written.
  */
 export async function postMove(tx: Tx, move: Move): Promise<CreditMoveResponse> {
-  let transactionId: string;
+  const report = [
+    ...move.organizations.flatMap((o) => [o.shared, o.protected]),
+    ...move.users.map((u) => u.account),
+  ];
+  let posted: Awaited<ReturnType<typeof postCreditTransactionReporting>>;
   try {
-    transactionId = await postCreditTransaction(tx, move);
+    posted = await postCreditTransactionReporting(tx, move, report);
   } catch (error) {
     if (error instanceof InsufficientCreditsError) throw move.refusal(error.accountId, error.balance);
     throw error;
   }
-  const accountIds = [
-    ...move.organizations.flatMap((o) => [o.shared, o.protected]),
-    ...move.users.map((u) => u.account),
-  ];
-  const balances = await rows<{ id: string; balance: string | number }>(
-    tx,
-    sql`select id, balance from credit_accounts where id in ${uuidsIn(accountIds)}`,
-  );
-  const balanceOf = new Map(balances.map((b) => [b.id, Number(b.balance)]));
+  const balanceOf = posted.balances;
   const seen = new Set<string>();
   const once = <T extends { id: string }>(parties: T[]) =>
     parties.filter((p) => !seen.has(p.id) && seen.add(p.id));
   return {
-    transactionId,
+    transactionId: posted.id,
     action: move.action,
     amount: move.amount,
     total: move.total,

@@ -16,7 +16,13 @@ import type { AuthUser } from '../auth/sessions';
 import { requireOrganizationAccess } from '../organizations/access';
 import { systemAccountId } from './journal';
 import { count, namesOf, postMove, refuse } from './move-answer';
-import { organizationActedOn, organizationsBelow, poolAccount } from './parties';
+import {
+  type OrganizationParty,
+  organizationActedOn,
+  organizationsActedOn,
+  organizationsBelow,
+  poolAccount,
+} from './parties';
 
 const ONLY_SYSTEM_ADMINS = 'Only a system admin can allocate new credits.';
 const notBelow = (name: string) => `Credits move only between ${name} and the organizations below it.`;
@@ -142,8 +148,12 @@ export async function transferOrganizations(
   user: AuthUser,
   input: TransferOrganizationsRequest,
 ): Promise<CreditMoveResponse> {
-  const source = await organizationActedOn(tx, user, input.sourceOrganizationId, 'transfer_org_credits');
-  const target = await organizationActedOn(tx, user, input.targetOrganizationId, 'transfer_org_credits');
+  const [source, target] = (await organizationsActedOn(
+    tx,
+    user,
+    [input.sourceOrganizationId, input.targetOrganizationId],
+    'transfer_org_credits',
+  )) as [OrganizationParty, OrganizationParty];
   return postMove(tx, {
     action: 'transfer_organizations',
     actorId: user.userId,

@@ -48,26 +48,46 @@ async function loadOrganizations(tx: Tx, ids: readonly string[]): Promise<Organi
 }
 
 /**
- * The organization a caller acts on with `permission` (`404` when it cannot see it, `403` when it can but
- * lacks the permission): the access check rides on the query that reads it, one round trip.
+ * The organizations a caller acts on with `permission`, in the order asked (`404` for one it cannot see,
+ * `403` for one it can see without the permission): the access checks ride on the query that reads them,
+ * one round trip for all.
  */
+export async function organizationsActedOn(
+  tx: Tx,
+  user: AuthUser,
+  ids: readonly string[],
+  permission: Permission,
+): Promise<OrganizationParty[]> {
+  const lowered = lowerIds(ids);
+  const roles = sql`case o.id ${sql.join(
+    lowered.map((id) => sql`when ${id}::uuid then ${rolesHeldSql(user, id)}`),
+    sql` `,
+  )} end`;
+  const found = await rows<OrganizationParty & { roles: string[] }>(
+    tx,
+    sql`select o.id, o.name, ${roles} as roles,
+          (select a.id from credit_accounts a where a.organization_id = o.id and a.kind = 'shared') as shared,
+          (select a.id from credit_accounts a where a.organization_id = o.id and a.kind = 'protected') as protected
+        from organizations o where o.id in ${uuidsIn(lowered)} and o.deleted_at is null`,
+  );
+  const byId = new Map(found.map((o) => [o.id, o]));
+  return lowered.map((id) => {
+    const org = byId.get(id);
+    accessFromRoles(org?.roles, [permission]);
+    const { roles: _, ...party } = org as OrganizationParty & { roles: string[] };
+    return party;
+  });
+}
+
+/** `organizationsActedOn` for one organization. */
 export async function organizationActedOn(
   tx: Tx,
   user: AuthUser,
   id: string,
   permission: Permission,
 ): Promise<OrganizationParty> {
-  const [lowered] = lowerIds([id]) as [string];
-  const [org] = await rows<OrganizationParty & { roles: string[] }>(
-    tx,
-    sql`select o.id, o.name, ${rolesHeldSql(user, lowered)} as roles,
-          (select a.id from credit_accounts a where a.organization_id = o.id and a.kind = 'shared') as shared,
-          (select a.id from credit_accounts a where a.organization_id = o.id and a.kind = 'protected') as protected
-        from organizations o where o.id = ${lowered} and o.deleted_at is null`,
-  );
-  accessFromRoles(org?.roles, [permission]);
-  const { roles: _, ...party } = org as OrganizationParty & { roles: string[] };
-  return party;
+  const [org] = await organizationsActedOn(tx, user, [id], permission);
+  return org as OrganizationParty;
 }
 
 /**
