@@ -30,7 +30,8 @@ describe('server processes (WEB_CONCURRENCY)', () => {
     expect(started.output()).toContain('WEB_CONCURRENCY above 1 needs DATABASE_URL');
     expect(started.output()).toContain('embedded PGlite');
     expect((await fetch(`${started.url}/api/health`)).status).toBe(200);
-  });
+    // A fresh PGlite data dir is migrated from scratch at start: 20 s alone here, more beside other suites.
+  }, 90_000);
 
   it.runIf(onPostgres)(
     'runs two processes on PostgreSQL, prepares the database once, replaces a dead one',
