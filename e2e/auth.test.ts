@@ -143,8 +143,12 @@ describe('sign in', () => {
     await details.getByText('District', { exact: true }).waitFor();
     await page.getByRole('region', { name: 'Shared pool' }).waitFor();
     await page.getByRole('region', { name: 'Protected pool' }).waitFor();
+    // Manage credits works (e2e/credits.test.ts); buying comes with the invoices.
     await expect(
       page.getByRole('button', { name: 'Manage credits' }).getAttribute('aria-disabled'),
+    ).resolves.toBeNull();
+    await expect(
+      page.getByRole('button', { name: 'Buy more credits' }).getAttribute('aria-disabled'),
     ).resolves.toBe('true');
     expect(await page.title()).toContain('General information');
     await screenshot(page, 'dashboard-general-information');

@@ -12,6 +12,8 @@ export interface RequestOptions {
   /** false for the public auth calls: no bearer token, and a 401 is an answer, not an expired session. */
   auth?: boolean;
   signal?: AbortSignal;
+  /** Extra request headers, e.g. the `Idempotency-Key` of a credit move (CONTRACT §5). */
+  headers?: Record<string, string>;
 }
 
 let onUnauthorized: () => void = () => {
@@ -47,7 +49,7 @@ async function readBody(response: Response): Promise<unknown> {
 /** The one API client: JSON in and out, bearer token from the session, ApiError on failure. */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const { method = 'GET', body, query, auth = true, signal } = options;
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { ...options.headers, Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const token = getSession().secToken;
   if (auth && token) headers.Authorization = `Bearer ${token}`;

@@ -3,3 +3,22 @@ const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 export function formatCount(value: number): string {
   return integer.format(value);
 }
+
+const shortDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+const longDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'full', timeStyle: 'long' });
+
+/** "Mar 5, 2026, 2:03 PM" in the browser's time zone: a date in a table. */
+export function formatDateShort(iso: string): string {
+  return shortDate.format(new Date(iso));
+}
+
+/** "Thursday, March 5, 2026 at 2:03:12 PM GMT+1": the same date in full, for a tooltip. */
+export function formatDateLong(iso: string): string {
+  return longDate.format(new Date(iso));
+}
+
+/** "+1,500" or "−1,500" (a true minus sign); zero has no sign. */
+export function formatSigned(value: number): string {
+  if (value === 0) return '0';
+  return `${value > 0 ? '+' : '\u2212'}${integer.format(Math.abs(value))}`;
+}

@@ -1,12 +1,120 @@
-import { IconListDetails } from '@tabler/icons-react';
-import { ComingSoonPage } from '../../../components/coming-soon-page';
+import { Button, Card, EmptyState, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { IconListDetails, IconLock } from '@tabler/icons-react';
+import { LoadError } from '../../../components/load-error';
+import { formatCount } from '../../../lib/format';
+import { useCurrentOrganization } from '../../organizations/api/use-current-organization';
+import { useOrganizationPermissions } from '../../organizations/hooks/use-organization-permissions';
+import { useCreditLog } from '../api/get-credit-log';
+import { CreditLogTable } from './credit-log-table';
 
-export function CreditLogScreen() {
+function Loading() {
   return (
-    <ComingSoonPage
-      title="Credit log"
-      icon={<IconListDetails />}
-      description="The history of credit moves for this organization arrives in a coming release."
-    />
+    <Card aria-busy="true" aria-label="Loading the credit log">
+      <Stack gap="md">
+        {[0, 1, 2, 3, 4].map((row) => (
+          <Skeleton key={row} height={18} radius="sm" />
+        ))}
+      </Stack>
+    </Card>
+  );
+}
+
+/** Credit log (spec §2): every move of credits of the organization, newest first, "Load more" for older. */
+export function CreditLogScreen() {
+  const organization = useCurrentOrganization();
+  useDocumentTitle(`Credit log · ${organization.name} · Allot`);
+  const { can } = useOrganizationPermissions(organization);
+  const allowed = can('view_audit_logs');
+  const {
+    data,
+    isPending,
+    isError,
+    error,
+    refetch,
+    isRefetching,
+    hasNextPage,
+    fetchNextPage,
+    isFetchingNextPage,
+  } = useCreditLog(organization.id, allowed);
+
+  const title = (
+    <Stack gap={4}>
+      <Title order={1} fz="h2">
+        Credit log
+      </Title>
+      <Text c="dimmed" size="sm">
+        Every move of credits into, out of and within {organization.name}, newest first.
+      </Text>
+    </Stack>
+  );
+
+  if (!allowed) {
+    return (
+      <Stack gap="lg">
+        {title}
+        <Card py="xl">
+          <EmptyState
+            icon={<IconLock />}
+            title="No access"
+            description={`The credit log of ${organization.name} needs the view audit logs permission.`}
+            variant="light"
+          />
+        </Card>
+      </Stack>
+    );
+  }
+
+  const entries = data?.pages.flatMap((page) => page.data) ?? [];
+
+  return (
+    <Stack gap="lg">
+      {title}
+      {isPending ? (
+        <Loading />
+      ) : isError && entries.length === 0 ? (
+        <LoadError
+          title="The credit log could not be loaded"
+          error={error}
+          onRetry={() => void refetch()}
+          retrying={isRefetching}
+        />
+      ) : entries.length === 0 ? (
+        <Card py="xl">
+          <EmptyState
+            icon={<IconListDetails />}
+            title="No credit moves yet"
+            description={`Credits allocated to, reclaimed from or moved within ${organization.name} will be listed here.`}
+            variant="light"
+          />
+        </Card>
+      ) : (
+        <Stack gap="sm">
+          {isError && (
+            <LoadError
+              title="The credit log could not be refreshed"
+              error={error}
+              onRetry={() => void (hasNextPage ? fetchNextPage() : refetch())}
+              retrying={isRefetching || isFetchingNextPage}
+            />
+          )}
+          <Card p={0}>
+            <CreditLogTable entries={entries} />
+          </Card>
+          <Group justify="space-between">
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {hasNextPage
+                ? `Showing the latest ${formatCount(entries.length)} moves`
+                : `All ${formatCount(entries.length)} ${entries.length === 1 ? 'move' : 'moves'} shown`}
+            </Text>
+            {hasNextPage && (
+              <Button variant="default" onClick={() => void fetchNextPage()} loading={isFetchingNextPage}>
+                Load more
+              </Button>
+            )}
+          </Group>
+        </Stack>
+      )}
+    </Stack>
   );
 }

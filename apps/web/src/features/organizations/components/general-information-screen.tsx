@@ -1,8 +1,10 @@
 import { ORGANIZATION_TYPE_LABEL } from '@allot/domain/organizations';
 import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { IconLock, IconPencil, IconShare } from '@tabler/icons-react';
+import { IconArrowsExchange, IconLock, IconPencil, IconPlus, IconShare } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
+import { AllocateSystemCreditsModal } from '../../credits/components/allocate-system-credits-modal';
+import { ManagePoolsModal } from '../../credits/components/manage-pools-modal';
 import { useCurrentOrganization } from '../api/use-current-organization';
 import { useOrganizationPermissions } from '../hooks/use-organization-permissions';
 import { CreditPoolCard } from './credit-pool-card';
@@ -34,6 +36,9 @@ export function GeneralInformationScreen() {
   useDocumentTitle(`General information · ${organization.name} · Allot`);
   const { can } = useOrganizationPermissions(organization);
   const [editing, setEditing] = useState(false);
+  const [dialog, setDialog] = useState<'pools' | 'allocate' | null>(null);
+  const closeDialog = () => setDialog(null);
+  const pools = organization.credits;
 
   return (
     <Stack gap="lg" maw={1100}>
@@ -72,7 +77,24 @@ export function GeneralInformationScreen() {
             Credits
           </Title>
           <Group gap="sm">
-            <SoonButton variant="default">Manage credits</SoonButton>
+            {pools && can('allocate_system_credits') && (
+              <Button
+                variant="default"
+                leftSection={<IconPlus size={16} aria-hidden="true" />}
+                onClick={() => setDialog('allocate')}
+              >
+                Allocate credits
+              </Button>
+            )}
+            {pools && can('transfer_org_credits') && (
+              <Button
+                variant="default"
+                leftSection={<IconArrowsExchange size={16} aria-hidden="true" />}
+                onClick={() => setDialog('pools')}
+              >
+                Manage credits
+              </Button>
+            )}
             <SoonButton>Buy more credits</SoonButton>
           </Group>
         </Group>
@@ -97,6 +119,20 @@ export function GeneralInformationScreen() {
       </Stack>
 
       <EditOrganizationModal organization={editing ? organization : null} onClose={() => setEditing(false)} />
+      {pools && (
+        <>
+          <ManagePoolsModal
+            opened={dialog === 'pools'}
+            onClose={closeDialog}
+            organization={{ id: organization.id, name: organization.name, credits: pools }}
+          />
+          <AllocateSystemCreditsModal
+            opened={dialog === 'allocate'}
+            onClose={closeDialog}
+            organization={{ id: organization.id, name: organization.name, credits: pools }}
+          />
+        </>
+      )}
     </Stack>
   );
 }

@@ -1,34 +1,83 @@
-import { Button, Group, Paper, Text } from '@mantine/core';
+import { Button, Group, Paper, Text, Tooltip } from '@mantine/core';
+import { IconArrowBackUp, IconArrowsExchange, IconCoins } from '@tabler/icons-react';
 import { formatCount } from '../../../lib/format';
 
+interface BulkActionsProps {
+  selected: number;
+  onClear: () => void;
+  /** The credit moves; absent without transfer_org_credits. */
+  credits?: {
+    onAllocate: () => void;
+    onReclaim: () => void;
+    /** From the one selected sub-organization to the parent or another sub-organization. */
+    onTransfer: () => void;
+  };
+}
+
 /**
- * What will act on the selected rows. The moves of credits and licences between organizations come with
- * the credits and licences features; until then the buttons are shown disabled, and say so.
+ * What acts on the selected rows: allocate and reclaim credits for all of them, transfer from exactly one.
+ * The moves of licences come with the licences feature; until then that button is shown disabled, and says so.
  */
-export function BulkActions({ selected, onClear }: { selected: number; onClear: () => void }) {
+export function BulkActions({ selected, onClear, credits }: BulkActionsProps) {
+  const none = selected === 0;
   return (
     <Paper withBorder px="md" py="sm" aria-label="Bulk actions" component="section">
       <Group justify="space-between" gap="sm">
         <Group gap="sm">
           <Text size="sm" fw={600} aria-live="polite">
-            {selected === 0 ? 'No organizations selected' : `${formatCount(selected)} selected`}
+            {none ? 'No organizations selected' : `${formatCount(selected)} selected`}
           </Text>
-          {selected > 0 && (
+          {!none && (
             <Button size="compact-sm" variant="subtle" onClick={onClear}>
               Clear selection
             </Button>
           )}
         </Group>
         <Group gap="xs">
-          <Text size="xs" c="dimmed">
-            Coming with the credits and licences features:
+          {credits && (
+            <>
+              <Button
+                size="xs"
+                variant="default"
+                leftSection={<IconCoins size={16} aria-hidden="true" />}
+                disabled={none}
+                onClick={credits.onAllocate}
+              >
+                Allocate credits
+              </Button>
+              <Button
+                size="xs"
+                variant="default"
+                leftSection={<IconArrowBackUp size={16} aria-hidden="true" />}
+                disabled={none}
+                onClick={credits.onReclaim}
+              >
+                Reclaim credits
+              </Button>
+              <Tooltip
+                label="Select one sub-organization to transfer from"
+                disabled={selected === 1}
+                events={{ hover: true, focus: true, touch: true }}
+              >
+                <Button
+                  size="xs"
+                  variant="default"
+                  leftSection={<IconArrowsExchange size={16} aria-hidden="true" />}
+                  data-disabled={selected !== 1 || undefined}
+                  aria-disabled={selected !== 1}
+                  onClick={(event) => {
+                    if (selected === 1) credits.onTransfer();
+                    else event.preventDefault();
+                  }}
+                >
+                  Transfer credits
+                </Button>
+              </Tooltip>
+            </>
+          )}
+          <Text size="xs" c="dimmed" ml="xs">
+            Coming with the licences feature:
           </Text>
-          <Button size="xs" variant="default" disabled>
-            Allocate credits
-          </Button>
-          <Button size="xs" variant="default" disabled>
-            Reclaim credits
-          </Button>
           <Button size="xs" variant="default" disabled>
             Licences
           </Button>

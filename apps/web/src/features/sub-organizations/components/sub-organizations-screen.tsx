@@ -8,6 +8,9 @@ import { useState } from 'react';
 import { LoadError } from '../../../components/load-error';
 import { SearchInput } from '../../../components/search-input';
 import { usePagedList } from '../../../lib/use-paged-list';
+import { AllocateOrganizationsModal } from '../../credits/components/allocate-organizations-modal';
+import { ReclaimOrganizationsModal } from '../../credits/components/reclaim-organizations-modal';
+import { TransferOrganizationModal } from '../../credits/components/transfer-organization-modal';
 import { useCurrentOrganization } from '../../organizations/api/use-current-organization';
 import { CreateOrganizationModal } from '../../organizations/components/create-organization-modal';
 import { DeleteOrganizationModal } from '../../organizations/components/delete-organization-modal';
@@ -20,6 +23,7 @@ import { useSubOrganizations } from '../api/get-sub-organizations';
 import { BulkActions } from './bulk-actions';
 import { SubOrganizationsTable } from './sub-organizations-table';
 
+const NO_CREDITS = { shared: 0, protected: 0 };
 const INITIAL_SORT: DataTableSortStatus<OrganizationSummary> = { columnAccessor: 'name', direction: 'asc' };
 
 /** Sub organizations (spec §2): the direct children of the current organization. */
@@ -30,12 +34,15 @@ export function SubOrganizationsScreen() {
   const canCreate = can('create_child_org');
   const canUpdate = can('update_org');
   const canDelete = can('delete_org');
+  const canMoveCredits = can('transfer_org_credits');
 
   const list = usePagedList<OrganizationSummary, OrganizationSortKey>(INITIAL_SORT);
   const { selected, setSelected } = list;
   const [creating, { open: openCreate, close: closeCreate }] = useDisclosure(false);
   const [editing, setEditing] = useState<EditableOrganization | null>(null);
   const [deleting, setDeleting] = useState<OrganizationSummary | null>(null);
+  const [creditDialog, setCreditDialog] = useState<'allocate' | 'reclaim' | 'transfer' | null>(null);
+  const closeCreditDialog = () => setCreditDialog(null);
 
   const { data, isPending, isError, error, refetch, isRefetching, isFetching } = useSubOrganizations(
     organization.id,
@@ -48,6 +55,13 @@ export function SubOrganizationsScreen() {
     </Button>
   );
   const nothingYet = data !== undefined && data.pagination.total === 0 && list.debounced === '';
+  // The selected rows with the balances of the latest page: after a move the dialogs show the new ones.
+  const selectedNow = selected.map((row) => data?.data.find((fresh) => fresh.id === row.id) ?? row);
+  const current = {
+    id: organization.id,
+    name: organization.name,
+    credits: organization.credits ?? NO_CREDITS,
+  };
 
   return (
     <Stack gap="lg">
@@ -92,7 +106,19 @@ export function SubOrganizationsScreen() {
               retrying={isRefetching}
             />
           )}
-          <BulkActions selected={selected.length} onClear={() => setSelected([])} />
+          <BulkActions
+            selected={selected.length}
+            onClear={() => setSelected([])}
+            credits={
+              canMoveCredits
+                ? {
+                    onAllocate: () => setCreditDialog('allocate'),
+                    onReclaim: () => setCreditDialog('reclaim'),
+                    onTransfer: () => setCreditDialog('transfer'),
+                  }
+                : undefined
+            }
+          />
           <SubOrganizationsTable
             records={data?.data ?? []}
             totalRecords={data?.pagination.total ?? 0}
@@ -113,6 +139,24 @@ export function SubOrganizationsScreen() {
         canAppointOwner={role === 'system_admin' || role === 'organization_owner'}
       />
       <EditOrganizationModal organization={editing} onClose={() => setEditing(null)} />
+      <AllocateOrganizationsModal
+        opened={creditDialog === 'allocate'}
+        onClose={closeCreditDialog}
+        source={current}
+        targets={selectedNow}
+      />
+      <ReclaimOrganizationsModal
+        opened={creditDialog === 'reclaim'}
+        onClose={closeCreditDialog}
+        target={current}
+        sources={selectedNow}
+      />
+      <TransferOrganizationModal
+        opened={creditDialog === 'transfer'}
+        onClose={closeCreditDialog}
+        parent={current}
+        source={selectedNow.length === 1 ? (selectedNow[0] ?? null) : null}
+      />
       <DeleteOrganizationModal
         organization={deleting}
         parentName={organization.name}

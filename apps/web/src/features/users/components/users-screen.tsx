@@ -8,6 +8,9 @@ import { useState } from 'react';
 import { LoadError } from '../../../components/load-error';
 import { SearchInput } from '../../../components/search-input';
 import { usePagedList } from '../../../lib/use-paged-list';
+import { AllocateUsersModal } from '../../credits/components/allocate-users-modal';
+import { ReclaimUsersModal } from '../../credits/components/reclaim-users-modal';
+import { TransferUsersModal } from '../../credits/components/transfer-users-modal';
 import { useCurrentOrganization } from '../../organizations/api/use-current-organization';
 import { type OrganizationUserSortKey, useOrganizationUsers } from '../api/get-organization-users';
 import { useUserPermissions } from '../hooks/use-user-permissions';
@@ -22,6 +25,7 @@ import { UserRowActions } from './user-row-actions';
 import { UsersSelectionToolbar } from './users-selection-toolbar';
 import { UsersTable } from './users-table';
 
+const NO_CREDITS = { shared: 0, protected: 0 };
 const INITIAL_SORT: DataTableSortStatus<OrganizationUser> = { columnAccessor: 'name', direction: 'asc' };
 
 /** Users (spec §2): the members of the current organization, added one by one or from a CSV file. */
@@ -39,6 +43,8 @@ export function UsersScreen() {
   const [editing, setEditing] = useState<OrganizationUser | null>(null);
   const [changingRole, setChangingRole] = useState<OrganizationUser | null>(null);
   const [removing, setRemoving] = useState<OrganizationUser[]>([]);
+  const [creditDialog, setCreditDialog] = useState<'allocate' | 'reclaim' | 'transfer' | null>(null);
+  const closeCreditDialog = () => setCreditDialog(null);
 
   const { data, isPending, isError, error, refetch, isRefetching, isFetching } = useOrganizationUsers(
     organization.id,
@@ -79,6 +85,16 @@ export function UsersScreen() {
     </Group>
   );
   const nothingYet = data !== undefined && data.pagination.total === 0 && list.debounced === '';
+  // The selected rows with the balances of the latest page: after a move the dialogs show the new ones.
+  const selectedNow = selected.map((row) => data?.data.find((fresh) => fresh.id === row.id) ?? row);
+  // Only members who joined hold credits: people whose invitation is pending are left out of the moves.
+  const creditUsers = selectedNow.filter((user) => user.status !== 'pending');
+  const leftOut = selectedNow.length - creditUsers.length;
+  const creditSource = {
+    id: organization.id,
+    name: organization.name,
+    credits: organization.credits ?? NO_CREDITS,
+  };
   const removeSelected = (ids: string[]) =>
     setSelected((current) => current.filter((u) => !ids.includes(u.id)));
 
@@ -134,6 +150,10 @@ export function UsersScreen() {
             onClear={() => setSelected([])}
             onChangeLicence={licenses.length > 0 ? openLicence : undefined}
             onRemove={() => setRemoving(selected)}
+            creditSelected={creditUsers.length}
+            onAllocateCredits={() => setCreditDialog('allocate')}
+            onReclaimCredits={() => setCreditDialog('reclaim')}
+            onTransferCredits={() => setCreditDialog('transfer')}
           />
           <UsersTable
             records={data?.data ?? []}
@@ -172,6 +192,27 @@ export function UsersScreen() {
         organization={organization}
         onClose={closeLicence}
         onChanged={() => setSelected([])}
+      />
+      <AllocateUsersModal
+        opened={creditDialog === 'allocate'}
+        onClose={closeCreditDialog}
+        organization={creditSource}
+        users={creditUsers}
+        leftOut={leftOut}
+      />
+      <ReclaimUsersModal
+        opened={creditDialog === 'reclaim'}
+        onClose={closeCreditDialog}
+        organization={creditSource}
+        users={creditUsers}
+        leftOut={leftOut}
+      />
+      <TransferUsersModal
+        opened={creditDialog === 'transfer'}
+        onClose={closeCreditDialog}
+        organizationId={organization.id}
+        users={creditUsers}
+        leftOut={leftOut}
       />
       <RemoveUsersModal
         users={removing}

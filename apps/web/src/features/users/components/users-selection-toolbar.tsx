@@ -1,5 +1,11 @@
-import { Button, Group, Paper, Text } from '@mantine/core';
-import { IconCertificate, IconUserMinus } from '@tabler/icons-react';
+import { Button, Divider, Group, Paper, Text, Tooltip } from '@mantine/core';
+import {
+  IconArrowBackUp,
+  IconArrowsExchange,
+  IconCertificate,
+  IconCoins,
+  IconUserMinus,
+} from '@tabler/icons-react';
 import { formatCount } from '../../../lib/format';
 
 interface UsersSelectionToolbarProps {
@@ -8,16 +14,28 @@ interface UsersSelectionToolbarProps {
   /** Absent when the organization has no licence to move users onto. */
   onChangeLicence?: () => void;
   onRemove: () => void;
+  /** Selected people who can hold credits (not those whose invitation is pending). */
+  creditSelected: number;
+  onAllocateCredits: () => void;
+  onReclaimCredits: () => void;
+  /** Enabled for one selected user (the dialog asks who receives) or two (it asks which one gives). */
+  onTransferCredits: () => void;
 }
 
-/** What acts on the selected rows. The credit moves (allocate, reclaim, transfer) join this group later. */
+/** What acts on the selected rows: the credit moves, the licence, removal. */
 export function UsersSelectionToolbar({
   selected,
   onClear,
   onChangeLicence,
   onRemove,
+  creditSelected,
+  onAllocateCredits,
+  onReclaimCredits,
+  onTransferCredits,
 }: UsersSelectionToolbarProps) {
   const none = selected === 0;
+  const noCredits = creditSelected === 0;
+  const canTransfer = creditSelected === 1 || creditSelected === 2;
   return (
     <Paper withBorder px="md" py="sm" aria-label="Selected users" component="section">
       <Group justify="space-between" gap="sm">
@@ -32,6 +50,44 @@ export function UsersSelectionToolbar({
           )}
         </Group>
         <Group gap="xs">
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconCoins size={16} aria-hidden="true" />}
+            disabled={noCredits}
+            onClick={onAllocateCredits}
+          >
+            Allocate credits
+          </Button>
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconArrowBackUp size={16} aria-hidden="true" />}
+            disabled={noCredits}
+            onClick={onReclaimCredits}
+          >
+            Reclaim credits
+          </Button>
+          <Tooltip
+            label="Select one user, or the two users to transfer between"
+            disabled={canTransfer}
+            events={{ hover: true, focus: true, touch: true }}
+          >
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconArrowsExchange size={16} aria-hidden="true" />}
+              data-disabled={!canTransfer || undefined}
+              aria-disabled={!canTransfer}
+              onClick={(event) => {
+                if (canTransfer) onTransferCredits();
+                else event.preventDefault();
+              }}
+            >
+              Transfer credits
+            </Button>
+          </Tooltip>
+          <Divider orientation="vertical" mx={4} />
           {onChangeLicence && (
             <Button
               size="xs"

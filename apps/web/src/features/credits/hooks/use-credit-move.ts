@@ -1,0 +1,34 @@
+import type { CreditMoveResponse } from '@allot/domain/credits';
+import { useState } from 'react';
+import { applyServerErrors } from '../../../lib/form-errors';
+import type { CreditMoveVariables } from '../api/credit-move';
+import { useIdempotencyKey } from './use-idempotency-key';
+
+interface MoveMutation<T> {
+  mutateAsync: (variables: CreditMoveVariables<T>) => Promise<CreditMoveResponse>;
+}
+
+/**
+ * Sends a dialog's move with its `Idempotency-Key` and keeps what went wrong: a message on the amount field
+ * when the server named it, else the text for the dialog's "Unsuccessful" alert.
+ */
+export function useCreditMove<T>(mutation: MoveMutation<T>) {
+  const key = useIdempotencyKey();
+  const [failure, setFailure] = useState<string | null>(null);
+
+  async function send(
+    input: T,
+    setAmountError: (message: string) => void,
+  ): Promise<CreditMoveResponse | null> {
+    setFailure(null);
+    try {
+      return await mutation.mutateAsync({ input, idempotencyKey: key.keyFor(input) });
+    } catch (error) {
+      key.failed(error);
+      setFailure(applyServerErrors(error, ['amount'], (_field, message) => setAmountError(message)));
+      return null;
+    }
+  }
+
+  return { send, failure };
+}
