@@ -177,9 +177,12 @@ export async function seedScale(db: Db, options: { users: number; log?: (line: s
         select pool.kind, o.id from scale_orgs o cross join (values ('shared'), ('protected')) as pool(kind)`);
       // The bulk form of the one posting function: the lines are gathered inside PostgreSQL, so 200,010
       // accounts are one call; the function moves the balances and the organizations' stored figures.
+      // Fresh statistics: without them the planner may join 200,010 new accounts with 100,005 organizations
+      // row by row (seen here: over 15 minutes instead of 15 seconds).
+      await tx.execute(sql`analyze scale_orgs, credit_accounts`);
       await tx.execute(sql`with lines as (
           select a.id, case a.kind when 'shared' then 1000 else 500 end::bigint as amount
-          from credit_accounts a join scale_orgs o on o.id = a.organization_id)
+          from credit_accounts a where a.organization_id in (select id from scale_orgs))
         select post_credit_transaction('system_allocation', null, 'Scale data',
           array_agg(id) || ${system}::uuid, array_agg(amount) || -sum(amount)::bigint) from lines`);
     });
