@@ -23,15 +23,19 @@ async function start(env: Record<string, string>) {
 }
 
 describe('server processes (WEB_CONCURRENCY)', () => {
-  it.runIf(!onPostgres)('runs one process on the embedded PGlite, and says why', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'allot-processes-'));
-    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    const started = await start({ DATA_DIR: dataDir, WEB_CONCURRENCY: '2', DATABASE_URL: '' });
-    expect(started.output()).toContain('WEB_CONCURRENCY above 1 needs DATABASE_URL');
-    expect(started.output()).toContain('embedded PGlite');
-    expect((await fetch(`${started.url}/api/health`)).status).toBe(200);
-    // A fresh PGlite data dir is migrated from scratch at start: 20 s alone here, more beside other suites.
-  }, 90_000);
+  it.runIf(!onPostgres)(
+    'runs one process on the embedded PGlite, and says why',
+    async () => {
+      const dataDir = await mkdtemp(path.join(tmpdir(), 'allot-processes-'));
+      cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+      const started = await start({ DATA_DIR: dataDir, WEB_CONCURRENCY: '2', DATABASE_URL: '' });
+      expect(started.output()).toContain('WEB_CONCURRENCY above 1 needs DATABASE_URL');
+      expect(started.output()).toContain('embedded PGlite');
+      expect((await fetch(`${started.url}/api/health`)).status).toBe(200);
+      // A fresh PGlite data dir is migrated from scratch at start: 20 s alone here, more beside other suites.
+    },
+    90_000,
+  );
 
   it.runIf(onPostgres)(
     'runs two processes on PostgreSQL, prepares the database once, replaces a dead one',
