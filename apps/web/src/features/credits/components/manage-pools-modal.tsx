@@ -1,20 +1,18 @@
 import { CREDIT_POOLS, type CreditPool } from '@allot/domain/credits';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Modal, Stack, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMemo } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { DialogActions } from '../../../components/dialog-actions';
 import { formatCount } from '../../../lib/format';
 import { useTransferPools } from '../api/transfer-pools';
 import { amountField, checkAvailable, credits } from '../forms/amount';
-import { type OrganizationParty, poolName } from '../forms/parties';
-import { useCreditMove } from '../hooks/use-credit-move';
+import { mostText, type OrganizationParty, poolName } from '../forms/parties';
+import { useCreditForm } from '../hooks/use-credit-form';
 import { AmountInput } from './amount-input';
-import { CreditMoveAlert } from './credit-move-alert';
+import { CreditModal, CreditMoveForm } from './credit-move-form';
 import { MoveSummary } from './move-summary';
-import { PoolChoice } from './pool-choice';
+import { PoolField } from './pool-field';
 
 interface ManagePoolsModalProps {
   opened: boolean;
@@ -27,15 +25,14 @@ const other = (pool: CreditPool): CreditPool => (pool === 'shared' ? 'protected'
 /** "Manage credits" (spec §2): moves credits between the organization's protected and shared pools. */
 export function ManagePoolsModal(props: ManagePoolsModalProps) {
   return (
-    <Modal opened={props.opened} onClose={props.onClose} title="Manage credits" size="lg" centered>
-      {props.opened && <ManagePoolsForm {...props} />}
-    </Modal>
+    <CreditModal opened={props.opened} onClose={props.onClose} title="Manage credits">
+      <ManagePoolsForm {...props} />
+    </CreditModal>
   );
 }
 
 function ManagePoolsForm({ organization, onClose }: ManagePoolsModalProps) {
   const balances = organization.credits;
-  const move = useCreditMove(useTransferPools());
   const schema = useMemo(
     () =>
       z
@@ -43,39 +40,22 @@ function ManagePoolsForm({ organization, onClose }: ManagePoolsModalProps) {
         .superRefine((v, ctx) => checkAvailable(ctx, v.amount, balances[v.fromPool])),
     [balances],
   );
-  const {
-    control,
-    register,
-    handleSubmit,
-    setError,
-    trigger,
-    formState: { errors, isSubmitting, isSubmitted },
-  } = useForm<z.input<typeof schema>, unknown, z.output<typeof schema>>({
-    resolver: zodResolver(schema),
+  const form = useCreditForm(useTransferPools(), schema, {
     // The protected pool is the reserve: moving from it into the shared pool is the usual direction.
-    defaultValues: {
-      fromPool: balances.protected > 0 || balances.shared === 0 ? 'protected' : 'shared',
-      amount: '',
-    },
+    fromPool: balances.protected > 0 || balances.shared === 0 ? 'protected' : 'shared',
+    amount: '',
   });
+  const { send, control, register, recheck, amount, formState } = form;
   const fromPool = useWatch({ control, name: 'fromPool' });
-  // A choice that changes what the amount may be re-checks it, once the form was sent.
-  const recheck = () => {
-    if (isSubmitted) void trigger();
-  };
-  const amount = amountField.safeParse(useWatch({ control, name: 'amount' }));
   const toPool = other(fromPool);
 
   async function submit(values: z.output<typeof schema>) {
-    const answer = await move.send(
-      {
-        organizationId: organization.id,
-        fromPool: values.fromPool,
-        toPool: other(values.fromPool),
-        amount: values.amount,
-      },
-      (message) => setError('amount', { message }),
-    );
+    const answer = await send({
+      organizationId: organization.id,
+      fromPool: values.fromPool,
+      toPool: other(values.fromPool),
+      amount: values.amount,
+    });
     if (!answer) return;
     notifications.show({
       color: 'green',
@@ -86,48 +66,42 @@ function ManagePoolsForm({ organization, onClose }: ManagePoolsModalProps) {
   }
 
   return (
-    <form noValidate aria-label="Manage credits" onSubmit={handleSubmit(submit)}>
-      <Stack gap="sm">
-        {move.failure && <CreditMoveAlert message={move.failure} />}
-        <Text size="sm">
-          Move credits between the two pools of {organization.name}. The protected pool is kept for allocation
-          by admins; teachers draw from the shared pool when their own credits run out.
-        </Text>
-        <Controller
-          control={control}
-          name="fromPool"
-          render={({ field }) => (
-            <PoolChoice
-              label="Move from"
-              description="The credits go to the other pool."
-              value={field.value}
-              onChange={(value) => {
-                field.onChange(value);
-                recheck();
-              }}
-              balances={balances}
-            />
-          )}
-        />
-        <AmountInput
-          label="Credits to move"
-          description={`At most ${formatCount(balances[fromPool])}, all of the ${poolName(fromPool)}.`}
-          error={errors.amount?.message}
-          {...register('amount')}
-        />
-        <MoveSummary
-          after={
-            amount.success && amount.data <= balances[fromPool]
-              ? `Afterwards: ${formatCount(balances[fromPool] - amount.data)} in the ${poolName(fromPool)}, ${formatCount(balances[toPool] + amount.data)} in the ${poolName(toPool)}.`
-              : undefined
-          }
-        >
-          {amount.success
-            ? `${credits(amount.data)} from the ${poolName(fromPool)} to the ${poolName(toPool)}.`
-            : null}
-        </MoveSummary>
-        <DialogActions onCancel={onClose} busy={isSubmitting} submitLabel="Move credits" />
-      </Stack>
-    </form>
+    <CreditMoveForm
+      label="Manage credits"
+      form={form}
+      onSubmit={submit}
+      submitLabel="Move credits"
+      onCancel={onClose}
+    >
+      <Text size="sm">
+        Move credits between the two pools of {organization.name}. The protected pool is kept for allocation
+        by admins; teachers draw from the shared pool when their own credits run out.
+      </Text>
+      <PoolField
+        control={control}
+        name="fromPool"
+        label="Move from"
+        description="The credits go to the other pool."
+        onPick={recheck}
+        balances={balances}
+      />
+      <AmountInput
+        label="Credits to move"
+        description={mostText(balances[fromPool], fromPool)}
+        error={formState.errors.amount?.message}
+        {...register('amount')}
+      />
+      <MoveSummary
+        after={
+          amount.success && amount.data <= balances[fromPool]
+            ? `Afterwards: ${formatCount(balances[fromPool] - amount.data)} in the ${poolName(fromPool)}, ${formatCount(balances[toPool] + amount.data)} in the ${poolName(toPool)}.`
+            : undefined
+        }
+      >
+        {amount.success
+          ? `${credits(amount.data)} from the ${poolName(fromPool)} to the ${poolName(toPool)}.`
+          : null}
+      </MoveSummary>
+    </CreditMoveForm>
   );
 }

@@ -1,8 +1,7 @@
-import { Loader, Select } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useSubOrganizations } from '../../sub-organizations/api/get-sub-organizations';
 import type { OrganizationParty } from '../forms/parties';
+import { TargetSelect, useTargetSearch } from './target-select';
 
 interface OrganizationTargetSelectProps {
   /** The organization whose sub-organizations are offered; it is offered first itself. */
@@ -15,8 +14,6 @@ interface OrganizationTargetSelectProps {
   error?: string;
 }
 
-const SEARCH_LIMIT = 20;
-
 /** Where a transfer goes: the parent organization or another of its sub-organizations (searchable). */
 export function OrganizationTargetSelect({
   parent,
@@ -26,22 +23,10 @@ export function OrganizationTargetSelect({
   description,
   error,
 }: OrganizationTargetSelectProps) {
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, 250);
-  // Once chosen, the input shows the chosen name: list everything again rather than only that name.
-  const term = value && debounced === labelOf(value, parent) ? '' : debounced.trim();
-  const {
-    data,
-    isFetching,
-    isError,
-    error: loadError,
-  } = useSubOrganizations(parent.id, {
-    page: 1,
-    limit: SEARCH_LIMIT,
-    search: term,
-    key: 'name',
-    order: 'asc',
-  });
+  const labelOf = (organization: OrganizationParty) =>
+    organization.id === parent.id ? `${organization.name} (this organization)` : organization.name;
+  const { search, setSearch, term, query } = useTargetSearch(value, labelOf);
+  const { data, isFetching, isError, error: loadError } = useSubOrganizations(parent.id, query);
 
   const candidates = useMemo(() => {
     const found: OrganizationParty[] = (data?.data ?? []).filter((o) => o.id !== excludeId);
@@ -52,27 +37,19 @@ export function OrganizationTargetSelect({
   }, [data, excludeId, parent, term, value]);
 
   return (
-    <Select
+    <TargetSelect
       label="To organization"
       description={description}
       placeholder="Search for the organization"
-      required
-      searchable
-      data={candidates.map((o) => ({ value: o.id, label: labelOf(o, parent) }))}
-      value={value?.id ?? null}
-      searchValue={search}
+      nothingFound="No organizations found"
+      candidates={candidates}
+      labelOf={labelOf}
+      value={value}
+      onChange={onChange}
+      search={search}
       onSearchChange={setSearch}
-      onChange={(id) => onChange(candidates.find((o) => o.id === id) ?? null)}
-      filter={({ options }) => options}
-      nothingFoundMessage={isFetching ? 'Searching…' : 'No organizations found'}
-      rightSection={isFetching ? <Loader size={14} /> : undefined}
+      isFetching={isFetching}
       error={error ?? (isError ? loadError.message : undefined)}
-      comboboxProps={{ withinPortal: true }}
-      maxDropdownHeight={240}
     />
   );
-}
-
-function labelOf(organization: OrganizationParty, parent: OrganizationParty): string {
-  return organization.id === parent.id ? `${organization.name} (this organization)` : organization.name;
 }

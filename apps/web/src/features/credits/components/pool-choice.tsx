@@ -2,7 +2,7 @@ import { CREDIT_POOL_LABEL, CREDIT_POOLS, type CreditPool } from '@allot/domain/
 import { Group, Radio, SimpleGrid, Stack, Text } from '@mantine/core';
 import { formatCount } from '../../../lib/format';
 
-interface PoolChoiceProps {
+export interface PoolChoiceProps {
   label: string;
   description?: string;
   value: CreditPool;

@@ -4,21 +4,19 @@ import {
   RECLAIM_STRATEGY_LABEL,
   type ReclaimStrategy,
 } from '@allot/domain/credits';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Modal, Select, Stack } from '@mantine/core';
+import { Select } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { Controller, useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { DialogActions } from '../../../components/dialog-actions';
 import { formatCount } from '../../../lib/format';
 import { useReclaimOrganizations } from '../api/reclaim-organizations';
 import { amountField, credits, plural } from '../forms/amount';
 import { type OrganizationParty, organizationDetail, poolName } from '../forms/parties';
-import { useCreditMove } from '../hooks/use-credit-move';
+import { useCreditForm } from '../hooks/use-credit-form';
 import { AmountInput } from './amount-input';
-import { CreditMoveAlert } from './credit-move-alert';
+import { CreditModal, CreditMoveForm } from './credit-move-form';
 import { MoveSummary } from './move-summary';
-import { PoolChoice } from './pool-choice';
+import { PoolField } from './pool-field';
 import { SelectedParties } from './selected-parties';
 
 interface ReclaimOrganizationsModalProps {
@@ -44,42 +42,38 @@ const STRATEGY_OPTIONS = RECLAIM_STRATEGIES.map((value) => ({ value, label: RECL
  */
 export function ReclaimOrganizationsModal(props: ReclaimOrganizationsModalProps) {
   return (
-    <Modal opened={props.opened} onClose={props.onClose} title="Reclaim credits" size="lg" centered>
-      {props.opened && props.sources.length > 0 && <ReclaimOrganizationsForm {...props} />}
-    </Modal>
+    <CreditModal
+      opened={props.opened}
+      onClose={props.onClose}
+      title="Reclaim credits"
+      ready={props.sources.length > 0}
+    >
+      <ReclaimOrganizationsForm {...props} />
+    </CreditModal>
   );
 }
 
 function ReclaimOrganizationsForm({ target, sources, onClose }: ReclaimOrganizationsModalProps) {
   const count = sources.length;
   const single = count === 1 ? sources[0] : undefined;
-  const move = useCreditMove(useReclaimOrganizations());
-  const {
-    control,
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<z.input<typeof schema>, unknown, z.output<typeof schema>>({
-    resolver: zodResolver(schema),
+  const form = useCreditForm(
+    useReclaimOrganizations(),
+    schema,
     // What the parent gave for allocation comes back first; it returns to the parent's reserve.
-    defaultValues: { strategy: 'protected_first', toPool: 'protected', amount: '' },
-  });
+    { strategy: 'protected_first', toPool: 'protected', amount: '' },
+  );
+  const { send, control, register, amount, formState } = form;
   const toPool = useWatch({ control, name: 'toPool' });
-  const amount = amountField.safeParse(useWatch({ control, name: 'amount' }));
   const total = amount.success ? amount.data * count : 0;
 
   async function submit(values: z.output<typeof schema>) {
-    const answer = await move.send(
-      {
-        amount: values.amount,
-        sourceOrganizationIds: sources.map((s) => s.id),
-        reclaimFromStrategy: values.strategy,
-        targetOrganizationId: target.id,
-        toOrganizationPoolType: values.toPool,
-      },
-      (message) => setError('amount', { message }),
-    );
+    const answer = await send({
+      amount: values.amount,
+      sourceOrganizationIds: sources.map((s) => s.id),
+      reclaimFromStrategy: values.strategy,
+      targetOrganizationId: target.id,
+      toOrganizationPoolType: values.toPool,
+    });
     if (!answer) return;
     notifications.show({
       color: 'green',
@@ -92,64 +86,54 @@ function ReclaimOrganizationsForm({ target, sources, onClose }: ReclaimOrganizat
   }
 
   return (
-    <form noValidate aria-label="Reclaim credits" onSubmit={handleSubmit(submit)}>
-      <Stack gap="sm">
-        {move.failure && <CreditMoveAlert reclaim message={move.failure} />}
-        <SelectedParties
-          label={single ? 'From' : `From each of ${plural(count, 'organization')}`}
-          parties={sources.map(organizationDetail)}
-        />
-        <Controller
-          control={control}
-          name="strategy"
-          render={({ field }) => (
-            <Select
-              label={
-                single ? `Take from the pools of ${single.name}` : 'Take from the pools of each organization'
-              }
-              description="With “first”, the other pool gives what the first one lacks."
-              required
-              data={STRATEGY_OPTIONS}
-              value={field.value}
-              onChange={(value) => value && field.onChange(value as ReclaimStrategy)}
-              allowDeselect={false}
-              comboboxProps={{ withinPortal: true }}
-            />
-          )}
-        />
-        <Controller
-          control={control}
-          name="toPool"
-          render={({ field }) => (
-            <PoolChoice
-              label={`Into the pool of ${target.name}`}
-              value={field.value}
-              onChange={field.onChange}
-              balances={target.credits}
-              balanceWord="now"
-            />
-          )}
-        />
-        <AmountInput
-          label={single ? 'Credits to reclaim' : 'Credits from each organization'}
-          error={errors.amount?.message}
-          {...register('amount')}
-        />
-        <MoveSummary
-          after={
-            amount.success
-              ? `Afterwards: ${formatCount(target.credits[toPool] + total)} in the ${poolName(toPool)} of ${target.name}.`
-              : undefined
-          }
-        >
-          {!amount.success
-            ? null
-            : single
-              ? `${credits(amount.data)} from ${single.name} into the ${poolName(toPool)} of ${target.name}.`
-              : `${formatCount(amount.data)} from each of ${plural(count, 'organization')}: ${credits(total)} in all, into the ${poolName(toPool)} of ${target.name}.`}
-        </MoveSummary>
-        <DialogActions onCancel={onClose} busy={isSubmitting} submitLabel="Reclaim credits" />
-      </Stack>
-    </form>
+    <CreditMoveForm label="Reclaim credits" form={form} onSubmit={submit} reclaim onCancel={onClose}>
+      <SelectedParties
+        label={single ? 'From' : `From each of ${plural(count, 'organization')}`}
+        parties={sources.map(organizationDetail)}
+      />
+      <Controller
+        control={control}
+        name="strategy"
+        render={({ field }) => (
+          <Select
+            label={
+              single ? `Take from the pools of ${single.name}` : 'Take from the pools of each organization'
+            }
+            description="With “first”, the other pool gives what the first one lacks."
+            required
+            data={STRATEGY_OPTIONS}
+            value={field.value}
+            onChange={(value) => value && field.onChange(value as ReclaimStrategy)}
+            allowDeselect={false}
+            comboboxProps={{ withinPortal: true }}
+          />
+        )}
+      />
+      <PoolField
+        control={control}
+        name="toPool"
+        label={`Into the pool of ${target.name}`}
+        balances={target.credits}
+        balanceWord="now"
+      />
+      <AmountInput
+        label={single ? 'Credits to reclaim' : 'Credits from each organization'}
+        error={formState.errors.amount?.message}
+        {...register('amount')}
+      />
+      <MoveSummary
+        after={
+          amount.success
+            ? `Afterwards: ${formatCount(target.credits[toPool] + total)} in the ${poolName(toPool)} of ${target.name}.`
+            : undefined
+        }
+      >
+        {!amount.success
+          ? null
+          : single
+            ? `${credits(amount.data)} from ${single.name} into the ${poolName(toPool)} of ${target.name}.`
+            : `${formatCount(amount.data)} from each of ${plural(count, 'organization')}: ${credits(total)} in all, into the ${poolName(toPool)} of ${target.name}.`}
+      </MoveSummary>
+    </CreditMoveForm>
   );
 }

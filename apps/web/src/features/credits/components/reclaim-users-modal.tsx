@@ -1,20 +1,17 @@
 import { CREDIT_POOLS } from '@allot/domain/credits';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Modal, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { DialogActions } from '../../../components/dialog-actions';
 import { formatCount } from '../../../lib/format';
 import { useReclaimUsers } from '../api/reclaim-users';
 import { amountField, credits, plural } from '../forms/amount';
 import { type OrganizationParty, poolName, type UserParty, userDetail } from '../forms/parties';
-import { useCreditMove } from '../hooks/use-credit-move';
+import { useCreditForm } from '../hooks/use-credit-form';
 import { AmountInput } from './amount-input';
-import { CreditMoveAlert } from './credit-move-alert';
+import { CreditModal, CreditMoveForm } from './credit-move-form';
 import { LeftOutNote } from './left-out-note';
 import { MoveSummary } from './move-summary';
-import { PoolChoice } from './pool-choice';
+import { PoolField } from './pool-field';
 import { SelectedParties } from './selected-parties';
 
 interface ReclaimUsersModalProps {
@@ -35,40 +32,35 @@ const schema = z.object({ toPool: z.enum(CREDIT_POOLS), amount: amountField });
  */
 export function ReclaimUsersModal(props: ReclaimUsersModalProps) {
   return (
-    <Modal opened={props.opened} onClose={props.onClose} title="Reclaim credits" size="lg" centered>
-      {props.opened && props.users.length > 0 && <ReclaimUsersForm {...props} />}
-    </Modal>
+    <CreditModal
+      opened={props.opened}
+      onClose={props.onClose}
+      title="Reclaim credits"
+      ready={props.users.length > 0}
+    >
+      <ReclaimUsersForm {...props} />
+    </CreditModal>
   );
 }
 
 function ReclaimUsersForm({ organization, users, leftOut = 0, onClose }: ReclaimUsersModalProps) {
   const count = users.length;
   const single = count === 1 ? users[0] : undefined;
-  const move = useCreditMove(useReclaimUsers());
-  const {
-    control,
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<z.input<typeof schema>, unknown, z.output<typeof schema>>({
-    resolver: zodResolver(schema),
-    defaultValues: { toPool: 'shared', amount: '' },
+  const form = useCreditForm(useReclaimUsers(), schema, {
+    toPool: 'shared',
+    amount: '',
   });
+  const { send, control, register, amount, formState } = form;
   const toPool = useWatch({ control, name: 'toPool' });
-  const amount = amountField.safeParse(useWatch({ control, name: 'amount' }));
   const total = amount.success ? amount.data * count : 0;
 
   async function submit(values: z.output<typeof schema>) {
-    const answer = await move.send(
-      {
-        amount: values.amount,
-        userIds: users.map((u) => u.id),
-        organizationId: organization.id,
-        toOrganizationPoolType: values.toPool,
-      },
-      (message) => setError('amount', { message }),
-    );
+    const answer = await send({
+      amount: values.amount,
+      userIds: users.map((u) => u.id),
+      organizationId: organization.id,
+      toOrganizationPoolType: values.toPool,
+    });
     if (!answer) return;
     notifications.show({
       color: 'green',
@@ -81,47 +73,37 @@ function ReclaimUsersForm({ organization, users, leftOut = 0, onClose }: Reclaim
   }
 
   return (
-    <form noValidate aria-label="Reclaim credits" onSubmit={handleSubmit(submit)}>
-      <Stack gap="sm">
-        {move.failure && <CreditMoveAlert reclaim message={move.failure} />}
-        <SelectedParties
-          label={single ? 'From' : `From each of ${plural(count, 'user')}`}
-          parties={users.map(userDetail)}
-        />
-        <LeftOutNote count={leftOut} />
-        <Controller
-          control={control}
-          name="toPool"
-          render={({ field }) => (
-            <PoolChoice
-              label={`Into the pool of ${organization.name}`}
-              value={field.value}
-              onChange={field.onChange}
-              balances={organization.credits}
-              balanceWord="now"
-            />
-          )}
-        />
-        <AmountInput
-          label={single ? 'Credits to reclaim' : 'Credits from each user'}
-          error={errors.amount?.message}
-          {...register('amount')}
-        />
-        <MoveSummary
-          after={
-            amount.success
-              ? `Afterwards: ${formatCount(organization.credits[toPool] + total)} in the ${poolName(toPool)} of ${organization.name}.`
-              : undefined
-          }
-        >
-          {!amount.success
-            ? null
-            : single
-              ? `${credits(amount.data)} from ${single.name} into the ${poolName(toPool)}.`
-              : `${formatCount(amount.data)} from each of ${plural(count, 'user')}: ${credits(total)} in all, into the ${poolName(toPool)}.`}
-        </MoveSummary>
-        <DialogActions onCancel={onClose} busy={isSubmitting} submitLabel="Reclaim credits" />
-      </Stack>
-    </form>
+    <CreditMoveForm label="Reclaim credits" form={form} onSubmit={submit} reclaim onCancel={onClose}>
+      <SelectedParties
+        label={single ? 'From' : `From each of ${plural(count, 'user')}`}
+        parties={users.map(userDetail)}
+      />
+      <LeftOutNote count={leftOut} />
+      <PoolField
+        control={control}
+        name="toPool"
+        label={`Into the pool of ${organization.name}`}
+        balances={organization.credits}
+        balanceWord="now"
+      />
+      <AmountInput
+        label={single ? 'Credits to reclaim' : 'Credits from each user'}
+        error={formState.errors.amount?.message}
+        {...register('amount')}
+      />
+      <MoveSummary
+        after={
+          amount.success
+            ? `Afterwards: ${formatCount(organization.credits[toPool] + total)} in the ${poolName(toPool)} of ${organization.name}.`
+            : undefined
+        }
+      >
+        {!amount.success
+          ? null
+          : single
+            ? `${credits(amount.data)} from ${single.name} into the ${poolName(toPool)}.`
+            : `${formatCount(amount.data)} from each of ${plural(count, 'user')}: ${credits(total)} in all, into the ${poolName(toPool)}.`}
+      </MoveSummary>
+    </CreditMoveForm>
   );
 }

@@ -1,22 +1,19 @@
 import { CREDIT_POOLS } from '@allot/domain/credits';
 import { MSG } from '@allot/domain/messages';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Modal, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMemo } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { Controller, useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { DialogActions } from '../../../components/dialog-actions';
 import { formatCount } from '../../../lib/format';
 import { useTransferOrganizations } from '../api/transfer-organizations';
 import { amountField, checkAvailable, credits } from '../forms/amount';
 import { type OrganizationParty, poolName } from '../forms/parties';
-import { useCreditMove } from '../hooks/use-credit-move';
+import { useCreditForm } from '../hooks/use-credit-form';
 import { AmountInput } from './amount-input';
-import { CreditMoveAlert } from './credit-move-alert';
+import { CreditModal, CreditMoveForm } from './credit-move-form';
 import { MoveSummary } from './move-summary';
 import { OrganizationTargetSelect } from './organization-target-select';
-import { PoolChoice } from './pool-choice';
+import { PoolField } from './pool-field';
 
 interface TransferOrganizationModalProps {
   opened: boolean;
@@ -39,9 +36,9 @@ const partySchema = z.object({
  */
 export function TransferOrganizationModal(props: TransferOrganizationModalProps) {
   return (
-    <Modal opened={props.opened} onClose={props.onClose} title="Transfer credits" size="lg" centered>
-      {props.opened && props.source && <TransferOrganizationForm {...props} source={props.source} />}
-    </Modal>
+    <CreditModal opened={props.opened} onClose={props.onClose} title="Transfer credits">
+      {props.source && <TransferOrganizationForm {...props} source={props.source} />}
+    </CreditModal>
   );
 }
 
@@ -50,7 +47,6 @@ function TransferOrganizationForm({
   source,
   onClose,
 }: TransferOrganizationModalProps & { source: OrganizationParty }) {
-  const move = useCreditMove(useTransferOrganizations());
   const schema = useMemo(
     () =>
       z
@@ -67,40 +63,28 @@ function TransferOrganizationForm({
         }),
     [source.credits],
   );
-  const {
-    control,
-    register,
-    handleSubmit,
-    setError,
-    trigger,
-    formState: { errors, isSubmitting, isSubmitted },
-  } = useForm<z.input<typeof schema>, unknown, z.output<typeof schema>>({
-    resolver: zodResolver(schema),
-    defaultValues: { fromPool: 'shared', target: parent, toPool: 'shared', amount: '' },
+  const form = useCreditForm(useTransferOrganizations(), schema, {
+    fromPool: 'shared',
+    target: parent,
+    toPool: 'shared',
+    amount: '',
   });
+  const { send, control, register, recheck, amount, formState } = form;
   const fromPool = useWatch({ control, name: 'fromPool' });
   const toPool = useWatch({ control, name: 'toPool' });
   const target = useWatch({ control, name: 'target' });
-  // A choice that changes what the amount may be re-checks it, once the form was sent.
-  const recheck = () => {
-    if (isSubmitted) void trigger();
-  };
-  const amount = amountField.safeParse(useWatch({ control, name: 'amount' }));
   const available = source.credits[fromPool];
 
   async function submit(values: z.output<typeof schema>) {
     const receiver = values.target;
     if (!receiver) return;
-    const answer = await move.send(
-      {
-        amount: values.amount,
-        sourceOrganizationId: source.id,
-        fromOrganizationPoolType: values.fromPool,
-        targetOrganizationId: receiver.id,
-        toOrganizationPoolType: values.toPool,
-      },
-      (message) => setError('amount', { message }),
-    );
+    const answer = await send({
+      amount: values.amount,
+      sourceOrganizationId: source.id,
+      fromOrganizationPoolType: values.fromPool,
+      targetOrganizationId: receiver.id,
+      toOrganizationPoolType: values.toPool,
+    });
     if (!answer) return;
     notifications.show({
       color: 'green',
@@ -111,73 +95,55 @@ function TransferOrganizationForm({
   }
 
   return (
-    <form noValidate aria-label="Transfer credits" onSubmit={handleSubmit(submit)}>
-      <Stack gap="sm">
-        {move.failure && <CreditMoveAlert message={move.failure} />}
-        <Controller
-          control={control}
-          name="fromPool"
-          render={({ field }) => (
-            <PoolChoice
-              label={`From the pool of ${source.name}`}
-              value={field.value}
-              onChange={(value) => {
-                field.onChange(value);
-                recheck();
-              }}
-              balances={source.credits}
-            />
-          )}
-        />
-        <Controller
-          control={control}
-          name="target"
-          render={({ field }) => (
-            <OrganizationTargetSelect
-              parent={parent}
-              excludeId={source.id}
-              description={`${parent.name} or another of its sub-organizations. To give credits down to ${source.name}, use Allocate credits.`}
-              value={field.value}
-              onChange={(value) => {
-                field.onChange(value);
-                recheck();
-              }}
-              error={errors.target?.message}
-            />
-          )}
-        />
-        <Controller
-          control={control}
-          name="toPool"
-          render={({ field }) => (
-            <PoolChoice
-              label={target ? `Into the pool of ${target.name}` : 'Into the pool'}
-              value={field.value}
-              onChange={field.onChange}
-              balances={target?.credits}
-              balanceWord="now"
-            />
-          )}
-        />
-        <AmountInput
-          label="Credits to transfer"
-          description={`At most ${formatCount(available)}, all of the ${poolName(fromPool)} of ${source.name}.`}
-          error={errors.amount?.message}
-          {...register('amount')}
-        />
-        <MoveSummary
-          after={
-            amount.success && target && amount.data <= available
-              ? `Afterwards: ${formatCount(available - amount.data)} in the ${poolName(fromPool)} of ${source.name}, ${formatCount(target.credits[toPool] + amount.data)} in the ${poolName(toPool)} of ${target.name}.`
-              : undefined
-          }
-        >
-          {amount.success && target
-            ? `${credits(amount.data)} from the ${poolName(fromPool)} of ${source.name} to the ${poolName(toPool)} of ${target.name}.`
-            : null}
-        </MoveSummary>
-        <DialogActions onCancel={onClose} busy={isSubmitting} submitLabel="Transfer credits" />
-      </Stack>
-    </form>
+    <CreditMoveForm label="Transfer credits" form={form} onSubmit={submit} onCancel={onClose}>
+      <PoolField
+        control={control}
+        name="fromPool"
+        label={`From the pool of ${source.name}`}
+        onPick={recheck}
+        balances={source.credits}
+      />
+      <Controller
+        control={control}
+        name="target"
+        render={({ field }) => (
+          <OrganizationTargetSelect
+            parent={parent}
+            excludeId={source.id}
+            description={`${parent.name} or another of its sub-organizations. To give credits down to ${source.name}, use Allocate credits.`}
+            value={field.value}
+            onChange={(value) => {
+              field.onChange(value);
+              recheck();
+            }}
+            error={formState.errors.target?.message}
+          />
+        )}
+      />
+      <PoolField
+        control={control}
+        name="toPool"
+        label={target ? `Into the pool of ${target.name}` : 'Into the pool'}
+        balances={target?.credits}
+        balanceWord="now"
+      />
+      <AmountInput
+        label="Credits to transfer"
+        description={`At most ${formatCount(available)}, all of the ${poolName(fromPool)} of ${source.name}.`}
+        error={formState.errors.amount?.message}
+        {...register('amount')}
+      />
+      <MoveSummary
+        after={
+          amount.success && target && amount.data <= available
+            ? `Afterwards: ${formatCount(available - amount.data)} in the ${poolName(fromPool)} of ${source.name}, ${formatCount(target.credits[toPool] + amount.data)} in the ${poolName(toPool)} of ${target.name}.`
+            : undefined
+        }
+      >
+        {amount.success && target
+          ? `${credits(amount.data)} from the ${poolName(fromPool)} of ${source.name} to the ${poolName(toPool)} of ${target.name}.`
+          : null}
+      </MoveSummary>
+    </CreditMoveForm>
   );
 }

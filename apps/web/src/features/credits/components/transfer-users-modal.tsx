@@ -1,18 +1,16 @@
 import { MSG } from '@allot/domain/messages';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Group, Input, Modal, Radio, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Group, Input, Radio, SimpleGrid, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMemo } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { Controller, useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { DialogActions } from '../../../components/dialog-actions';
 import { formatCount } from '../../../lib/format';
 import { useTransferUsers } from '../api/transfer-users';
 import { amountField, checkAvailable, credits } from '../forms/amount';
 import type { UserParty } from '../forms/parties';
-import { useCreditMove } from '../hooks/use-credit-move';
+import { useCreditForm } from '../hooks/use-credit-form';
 import { AmountInput } from './amount-input';
-import { CreditMoveAlert } from './credit-move-alert';
+import { CreditModal, CreditMoveForm } from './credit-move-form';
 import { LeftOutNote } from './left-out-note';
 import { MoveSummary } from './move-summary';
 import { UserTargetSelect } from './user-target-select';
@@ -36,15 +34,14 @@ const userSchema = z.object({ id: z.string(), name: z.string(), email: z.string(
 export function TransferUsersModal(props: TransferUsersModalProps) {
   const ready = props.users.length === 1 || props.users.length === 2;
   return (
-    <Modal opened={props.opened} onClose={props.onClose} title="Transfer credits" size="lg" centered>
-      {props.opened && ready && <TransferUsersForm {...props} />}
-    </Modal>
+    <CreditModal opened={props.opened} onClose={props.onClose} title="Transfer credits" ready={ready}>
+      <TransferUsersForm {...props} />
+    </CreditModal>
   );
 }
 
 function TransferUsersForm({ organizationId, users, leftOut = 0, onClose }: TransferUsersModalProps) {
   const pair = users.length === 2;
-  const move = useCreditMove(useTransferUsers());
   const schema = useMemo(
     () =>
       z
@@ -61,34 +58,24 @@ function TransferUsersForm({ organizationId, users, leftOut = 0, onClose }: Tran
     [users],
   );
   const [first, second] = users as [UserParty, UserParty | undefined];
-  const {
-    control,
-    register,
-    handleSubmit,
-    setError,
-    setValue,
-    trigger,
-    formState: { errors, isSubmitting, isSubmitted },
-  } = useForm<z.input<typeof schema>, unknown, z.output<typeof schema>>({
-    resolver: zodResolver(schema),
-    defaultValues: { sourceId: first.id, target: second ?? null, amount: '' },
+  const form = useCreditForm(useTransferUsers(), schema, {
+    sourceId: first.id,
+    target: second ?? null,
+    amount: '',
   });
+  const { send, control, register, setValue, recheck, amount, formState } = form;
   const sourceId = useWatch({ control, name: 'sourceId' });
   const target = useWatch({ control, name: 'target' });
-  // A choice that changes what the amount may be re-checks it, once the form was sent.
-  const recheck = () => {
-    if (isSubmitted) void trigger();
-  };
-  const amount = amountField.safeParse(useWatch({ control, name: 'amount' }));
   const source = users.find((u) => u.id === sourceId) ?? first;
 
   async function submit(values: z.output<typeof schema>) {
     const receiver = values.target;
     if (!receiver) return;
-    const answer = await move.send(
-      { amount: values.amount, sourceUserId: values.sourceId, targetUserId: receiver.id },
-      (message) => setError('amount', { message }),
-    );
+    const answer = await send({
+      amount: values.amount,
+      sourceUserId: values.sourceId,
+      targetUserId: receiver.id,
+    });
     if (!answer) return;
     notifications.show({
       color: 'green',
@@ -99,105 +86,102 @@ function TransferUsersForm({ organizationId, users, leftOut = 0, onClose }: Tran
   }
 
   return (
-    <form noValidate aria-label="Transfer credits" onSubmit={handleSubmit(submit)}>
-      <Stack gap="sm">
-        {move.failure && <CreditMoveAlert message={move.failure} />}
-        {pair ? (
-          <Controller
-            control={control}
-            name="sourceId"
-            render={({ field }) => (
-              <Radio.Group
-                label="From"
-                description="The other user receives the credits."
-                value={field.value}
-                onChange={(id) => {
-                  field.onChange(id);
-                  setValue('target', users.find((u) => u.id !== id) ?? null);
-                  recheck();
-                }}
-              >
-                <SimpleGrid cols={2} spacing="sm" mt={4}>
-                  {users.map((user) => (
-                    <Radio.Card key={user.id} value={user.id} px="sm" py={8} radius="md">
-                      <Group wrap="nowrap" align="flex-start" gap="sm">
-                        <Radio.Indicator mt={2} />
-                        <Stack gap={0} style={{ minWidth: 0 }}>
-                          <Text size="sm" fw={600} truncate>
-                            {user.name}
-                          </Text>
-                          <Text size="xs" c="dimmed">
-                            {credits(user.credits)} now
-                          </Text>
-                        </Stack>
-                      </Group>
-                    </Radio.Card>
-                  ))}
-                </SimpleGrid>
-              </Radio.Group>
-            )}
-          />
-        ) : (
-          <Stack gap={2}>
-            <Input.Label labelElement="div">From</Input.Label>
-            <Text size="sm">
-              <Text span fw={600} inherit>
-                {first.name}
-              </Text>{' '}
-              <Text span c="dimmed" inherit>
-                {first.email} · {credits(first.credits)} now
-              </Text>
-            </Text>
-          </Stack>
-        )}
-        <LeftOutNote count={leftOut} />
-        {pair ? (
-          <Stack gap={2}>
-            <Input.Label labelElement="div">To</Input.Label>
-            <Text size="sm">
-              <Text span fw={600} inherit>
-                {target?.name}
-              </Text>{' '}
-              <Text span c="dimmed" inherit>
-                {target ? `${target.email} · ${credits(target.credits)} now` : ''}
-              </Text>
-            </Text>
-          </Stack>
-        ) : (
-          <Controller
-            control={control}
-            name="target"
-            render={({ field }) => (
-              <UserTargetSelect
-                organizationId={organizationId}
-                excludeId={first.id}
-                value={field.value}
-                onChange={(value) => {
-                  field.onChange(value);
-                  recheck();
-                }}
-                error={errors.target?.message}
-              />
-            )}
-          />
-        )}
-        <AmountInput
-          label="Credits to transfer"
-          description={`At most ${formatCount(source.credits)}, all that ${source.name} holds.`}
-          error={errors.amount?.message}
-          {...register('amount')}
+    <CreditMoveForm label="Transfer credits" form={form} onSubmit={submit} onCancel={onClose}>
+      {pair ? (
+        <Controller
+          control={control}
+          name="sourceId"
+          render={({ field }) => (
+            <Radio.Group
+              label="From"
+              description="The other user receives the credits."
+              value={field.value}
+              onChange={(id) => {
+                field.onChange(id);
+                setValue('target', users.find((u) => u.id !== id) ?? null);
+                recheck();
+              }}
+            >
+              <SimpleGrid cols={2} spacing="sm" mt={4}>
+                {users.map((user) => (
+                  <Radio.Card key={user.id} value={user.id} px="sm" py={8} radius="md">
+                    <Group wrap="nowrap" align="flex-start" gap="sm">
+                      <Radio.Indicator mt={2} />
+                      <Stack gap={0} style={{ minWidth: 0 }}>
+                        <Text size="sm" fw={600} truncate>
+                          {user.name}
+                        </Text>
+                        <Text size="xs" c="dimmed">
+                          {credits(user.credits)} now
+                        </Text>
+                      </Stack>
+                    </Group>
+                  </Radio.Card>
+                ))}
+              </SimpleGrid>
+            </Radio.Group>
+          )}
         />
-        <MoveSummary
-          after={
-            amount.success && target && amount.data <= source.credits
-              ? `Afterwards: ${source.name} ${formatCount(source.credits - amount.data)}, ${target.name} ${formatCount(target.credits + amount.data)}.`
-              : undefined
-          }
-        >
-          {amount.success && target ? `${credits(amount.data)} from ${source.name} to ${target.name}.` : null}
-        </MoveSummary>
-        <DialogActions onCancel={onClose} busy={isSubmitting} submitLabel="Transfer credits" />
-      </Stack>
-    </form>
+      ) : (
+        <PartyLine label="From" name={first.name} detail={`${first.email} · ${credits(first.credits)} now`} />
+      )}
+      <LeftOutNote count={leftOut} />
+      {pair ? (
+        <PartyLine
+          label="To"
+          name={target?.name}
+          detail={target ? `${target.email} · ${credits(target.credits)} now` : ''}
+        />
+      ) : (
+        <Controller
+          control={control}
+          name="target"
+          render={({ field }) => (
+            <UserTargetSelect
+              organizationId={organizationId}
+              excludeId={first.id}
+              value={field.value}
+              onChange={(value) => {
+                field.onChange(value);
+                recheck();
+              }}
+              error={formState.errors.target?.message}
+            />
+          )}
+        />
+      )}
+      <AmountInput
+        label="Credits to transfer"
+        description={`At most ${formatCount(source.credits)}, all that ${source.name} holds.`}
+        error={formState.errors.amount?.message}
+        {...register('amount')}
+      />
+      <MoveSummary
+        after={
+          amount.success && target && amount.data <= source.credits
+            ? `Afterwards: ${source.name} ${formatCount(source.credits - amount.data)}, ${target.name} ${formatCount(target.credits + amount.data)}.`
+            : undefined
+        }
+      >
+        {amount.success && target ? `${credits(amount.data)} from ${source.name} to ${target.name}.` : null}
+      </MoveSummary>
+    </CreditMoveForm>
+  );
+}
+
+/** A party the dialog names without a choice: its label, then the name and the balance. */
+function PartyLine({ label, name, detail }: { label: string; name: string | undefined; detail: string }) {
+  return (
+    <Stack gap={2}>
+      <Input.Label labelElement="div">{label}</Input.Label>
+      <Text size="sm">
+        <Text span fw={600} inherit>
+          {name}
+        </Text>{' '}
+        <Text span c="dimmed" inherit>
+          {detail}
+        </Text>
+      </Text>
+    </Stack>
   );
 }

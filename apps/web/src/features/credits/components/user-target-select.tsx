@@ -1,8 +1,7 @@
-import { Loader, Select } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useOrganizationUsers } from '../../users/api/get-organization-users';
 import type { UserParty } from '../forms/parties';
+import { TargetSelect, useTargetSearch } from './target-select';
 
 interface UserTargetSelectProps {
   organizationId: string;
@@ -13,7 +12,6 @@ interface UserTargetSelectProps {
   error?: string;
 }
 
-const SEARCH_LIMIT = 20;
 const labelOf = (user: UserParty) => `${user.name} (${user.email})`;
 
 /** Who receives a transfer: a member of the organization, searched by name or email. */
@@ -24,21 +22,8 @@ export function UserTargetSelect({
   onChange,
   error,
 }: UserTargetSelectProps) {
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, 250);
-  const term = value && debounced === labelOf(value) ? '' : debounced.trim();
-  const {
-    data,
-    isFetching,
-    isError,
-    error: loadError,
-  } = useOrganizationUsers(organizationId, {
-    page: 1,
-    limit: SEARCH_LIMIT,
-    search: term,
-    key: 'name',
-    order: 'asc',
-  });
+  const { search, setSearch, query } = useTargetSearch(value, labelOf);
+  const { data, isFetching, isError, error: loadError } = useOrganizationUsers(organizationId, query);
 
   const candidates = useMemo(() => {
     // Only members who joined hold credits: an invitation still pending is left out.
@@ -48,22 +33,18 @@ export function UserTargetSelect({
   }, [data, excludeId, value]);
 
   return (
-    <Select
+    <TargetSelect
       label="To user"
       placeholder="Search by name or email"
-      required
-      searchable
-      data={candidates.map((u) => ({ value: u.id, label: labelOf(u) }))}
-      value={value?.id ?? null}
-      searchValue={search}
+      nothingFound="No users found"
+      candidates={candidates}
+      labelOf={labelOf}
+      value={value}
+      onChange={onChange}
+      search={search}
       onSearchChange={setSearch}
-      onChange={(id) => onChange(candidates.find((u) => u.id === id) ?? null)}
-      filter={({ options }) => options}
-      nothingFoundMessage={isFetching ? 'Searching…' : 'No users found'}
-      rightSection={isFetching ? <Loader size={14} /> : undefined}
+      isFetching={isFetching}
       error={error ?? (isError ? loadError.message : undefined)}
-      comboboxProps={{ withinPortal: true }}
-      maxDropdownHeight={240}
     />
   );
 }

@@ -1,6 +1,6 @@
 import { CREDIT_POOL_LABEL, type CreditPool } from '@allot/domain/credits';
 import { formatCount } from '../../../lib/format';
-import { credits } from './amount';
+import { credits, mostEach, plural } from './amount';
 
 /** Both pools of an organization. */
 export interface Pools {
@@ -39,3 +39,13 @@ export const organizationDetail = (o: OrganizationParty) => ({
   detail: poolsText(o.credits),
 });
 export const userDetail = (u: UserParty) => ({ id: u.id, name: u.name, detail: credits(u.credits) });
+
+/**
+ * What the amount may be when each of `count` parties gets it from a pool holding `available`: "At most
+ * 500, all of the shared pool." for one; for more, what each may get and what the pool holds for them all.
+ */
+export function mostText(available: number, pool: CreditPool, count = 1, one = ''): string {
+  return count === 1
+    ? `At most ${formatCount(available)}, all of the ${poolName(pool)}.`
+    : `At most ${formatCount(mostEach(available, count))} each: the ${poolName(pool)} holds ${formatCount(available)} for ${plural(count, one)}.`;
+}

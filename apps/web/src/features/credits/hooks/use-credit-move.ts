@@ -4,7 +4,7 @@ import { applyServerErrors } from '../../../lib/form-errors';
 import type { CreditMoveVariables } from '../api/credit-move';
 import { useIdempotencyKey } from './use-idempotency-key';
 
-interface MoveMutation<T> {
+export interface MoveMutation<T> {
   mutateAsync: (variables: CreditMoveVariables<T>) => Promise<CreditMoveResponse>;
 }
 

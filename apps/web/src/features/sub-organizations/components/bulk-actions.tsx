@@ -1,6 +1,6 @@
-import { Button, Group, Paper, Text, Tooltip } from '@mantine/core';
-import { IconArrowBackUp, IconArrowsExchange, IconCoins } from '@tabler/icons-react';
+import { Button, Group, Paper, Text } from '@mantine/core';
 import { formatCount } from '../../../lib/format';
+import { CreditActions } from '../../credits/components/credit-actions';
 
 interface BulkActionsProps {
   selected: number;
@@ -35,45 +35,14 @@ export function BulkActions({ selected, onClear, credits }: BulkActionsProps) {
         </Group>
         <Group gap="xs">
           {credits && (
-            <>
-              <Button
-                size="xs"
-                variant="default"
-                leftSection={<IconCoins size={16} aria-hidden="true" />}
-                disabled={none}
-                onClick={credits.onAllocate}
-              >
-                Allocate credits
-              </Button>
-              <Button
-                size="xs"
-                variant="default"
-                leftSection={<IconArrowBackUp size={16} aria-hidden="true" />}
-                disabled={none}
-                onClick={credits.onReclaim}
-              >
-                Reclaim credits
-              </Button>
-              <Tooltip
-                label="Select one sub-organization to transfer from"
-                disabled={selected === 1}
-                events={{ hover: true, focus: true, touch: true }}
-              >
-                <Button
-                  size="xs"
-                  variant="default"
-                  leftSection={<IconArrowsExchange size={16} aria-hidden="true" />}
-                  data-disabled={selected !== 1 || undefined}
-                  aria-disabled={selected !== 1}
-                  onClick={(event) => {
-                    if (selected === 1) credits.onTransfer();
-                    else event.preventDefault();
-                  }}
-                >
-                  Transfer credits
-                </Button>
-              </Tooltip>
-            </>
+            <CreditActions
+              disabled={none}
+              canTransfer={selected === 1}
+              transferHint="Select one sub-organization to transfer from"
+              onAllocate={credits.onAllocate}
+              onReclaim={credits.onReclaim}
+              onTransfer={credits.onTransfer}
+            />
           )}
           <Text size="xs" c="dimmed" ml="xs">
             Coming with the licences feature:

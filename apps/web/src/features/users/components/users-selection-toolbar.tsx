@@ -1,12 +1,7 @@
-import { Button, Divider, Group, Paper, Text, Tooltip } from '@mantine/core';
-import {
-  IconArrowBackUp,
-  IconArrowsExchange,
-  IconCertificate,
-  IconCoins,
-  IconUserMinus,
-} from '@tabler/icons-react';
+import { Button, Divider, Group, Paper, Text } from '@mantine/core';
+import { IconCertificate, IconUserMinus } from '@tabler/icons-react';
 import { formatCount } from '../../../lib/format';
+import { CreditActions } from '../../credits/components/credit-actions';
 
 interface UsersSelectionToolbarProps {
   selected: number;
@@ -50,43 +45,14 @@ export function UsersSelectionToolbar({
           )}
         </Group>
         <Group gap="xs">
-          <Button
-            size="xs"
-            variant="default"
-            leftSection={<IconCoins size={16} aria-hidden="true" />}
+          <CreditActions
             disabled={noCredits}
-            onClick={onAllocateCredits}
-          >
-            Allocate credits
-          </Button>
-          <Button
-            size="xs"
-            variant="default"
-            leftSection={<IconArrowBackUp size={16} aria-hidden="true" />}
-            disabled={noCredits}
-            onClick={onReclaimCredits}
-          >
-            Reclaim credits
-          </Button>
-          <Tooltip
-            label="Select one user, or the two users to transfer between"
-            disabled={canTransfer}
-            events={{ hover: true, focus: true, touch: true }}
-          >
-            <Button
-              size="xs"
-              variant="default"
-              leftSection={<IconArrowsExchange size={16} aria-hidden="true" />}
-              data-disabled={!canTransfer || undefined}
-              aria-disabled={!canTransfer}
-              onClick={(event) => {
-                if (canTransfer) onTransferCredits();
-                else event.preventDefault();
-              }}
-            >
-              Transfer credits
-            </Button>
-          </Tooltip>
+            canTransfer={canTransfer}
+            transferHint="Select one user, or the two users to transfer between"
+            onAllocate={onAllocateCredits}
+            onReclaim={onReclaimCredits}
+            onTransfer={onTransferCredits}
+          />
           <Divider orientation="vertical" mx={4} />
           {onChangeLicence && (
             <Button
