@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MSG } from './messages';
+import { DEFAULT_PAGE_SIZE, intParam, MAX_PAGE_SIZE } from './pagination';
 import { idSchema, text } from './text';
 
 /** What a credit-journal transaction did (CONTRACT §5); the credit log shows them in words. */
@@ -220,19 +221,7 @@ export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 export const IDEMPOTENCY_KEY_MESSAGE = 'An Idempotency-Key is 1 to 255 printable ASCII characters.';
 
 export const creditLogQuerySchema = z.object({
-  limit: text(MSG.invalidNumber)
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return 20;
-      if (!/^\d+$/.test(v)) {
-        ctx.addIssue({ code: 'custom', message: MSG.invalidNumber });
-        return z.NEVER;
-      }
-      const n = Number(v);
-      if (n < 1) ctx.addIssue({ code: 'custom', message: MSG.min(1) });
-      if (n > 100) ctx.addIssue({ code: 'custom', message: MSG.max(100) });
-      return n;
-    }),
+  limit: intParam(1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
   pageToken: text().max(200, 'This page token is not valid.').optional(),
 });
 export type CreditLogQuery = z.infer<typeof creditLogQuerySchema>;

@@ -6,7 +6,8 @@ export const DEFAULT_PAGE_SIZE = 20;
 export const PICKER_PAGE_SIZE = 12;
 export const MAX_PAGE_SIZE = 100;
 
-const intParam = (min: number, max: number, fallback: number) =>
+/** A whole-number query parameter within bounds, `fallback` when absent, with the spec's texts. */
+export const intParam = (min: number, max: number, fallback: number) =>
   text(MSG.invalidNumber)
     .optional()
     .transform((v, ctx) => {

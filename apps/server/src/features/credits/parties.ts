@@ -34,14 +34,16 @@ function lowerIds(ids: readonly string[]): string[] {
   return lowered;
 }
 
+/** An organization `o` as a party: its id, name and the ids of its two pool accounts. */
+const partyColumns = sql`o.id, o.name,
+  (select a.id from credit_accounts a where a.organization_id = o.id and a.kind = 'shared') as shared,
+  (select a.id from credit_accounts a where a.organization_id = o.id and a.kind = 'protected') as protected`;
+
 /** Live organizations by id, with their pool accounts, in the order asked; unknown ids are left out. */
 async function loadOrganizations(tx: Tx, ids: readonly string[]): Promise<OrganizationParty[]> {
   const found = await rows<OrganizationParty>(
     tx,
-    sql`select o.id, o.name,
-          (select a.id from credit_accounts a where a.organization_id = o.id and a.kind = 'shared') as shared,
-          (select a.id from credit_accounts a where a.organization_id = o.id and a.kind = 'protected') as protected
-        from organizations o where o.id in ${uuidsIn(ids)} and o.deleted_at is null`,
+    sql`select ${partyColumns} from organizations o where o.id in ${uuidsIn(ids)} and o.deleted_at is null`,
   );
   const byId = new Map(found.map((o) => [o.id, o]));
   return ids.flatMap((id) => byId.get(id) ?? []);
@@ -65,9 +67,7 @@ export async function organizationsActedOn(
   )} end`;
   const found = await rows<OrganizationParty & { roles: string[] }>(
     tx,
-    sql`select o.id, o.name, ${roles} as roles,
-          (select a.id from credit_accounts a where a.organization_id = o.id and a.kind = 'shared') as shared,
-          (select a.id from credit_accounts a where a.organization_id = o.id and a.kind = 'protected') as protected
+    sql`select ${partyColumns}, ${roles} as roles
         from organizations o where o.id in ${uuidsIn(lowered)} and o.deleted_at is null`,
   );
   const byId = new Map(found.map((o) => [o.id, o]));
