@@ -39,16 +39,6 @@ const partyColumns = sql`o.id, o.name,
   (select a.id from credit_accounts a where a.organization_id = o.id and a.kind = 'shared') as shared,
   (select a.id from credit_accounts a where a.organization_id = o.id and a.kind = 'protected') as protected`;
 
-/** Live organizations by id, with their pool accounts, in the order asked; unknown ids are left out. */
-async function loadOrganizations(tx: Tx, ids: readonly string[]): Promise<OrganizationParty[]> {
-  const found = await rows<OrganizationParty>(
-    tx,
-    sql`select ${partyColumns} from organizations o where o.id in ${uuidsIn(ids)} and o.deleted_at is null`,
-  );
-  const byId = new Map(found.map((o) => [o.id, o]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
-}
-
 /**
  * The organizations a caller acts on with `permission`, in the order asked (`404` for one it cannot see,
  * `403` for one it can see without the permission): the access checks ride on the query that reads them,
@@ -103,20 +93,19 @@ export async function organizationsBelow(
   notBelowMessage: string,
 ): Promise<OrganizationParty[]> {
   const lowered = lowerIds(ids);
-  const below = await rows<{ id: string }>(
+  const below = await rows<OrganizationParty>(
     tx,
-    sql`select descendant_id as id from organization_closure
-        where ancestor_id = ${ancestor.id} and depth > 0 and descendant_id in ${uuidsIn(lowered)}`,
+    sql`select ${partyColumns} from organization_closure c join organizations o on o.id = c.descendant_id
+        where c.ancestor_id = ${ancestor.id} and c.depth > 0 and c.descendant_id in ${uuidsIn(lowered)}
+          and o.deleted_at is null`,
   );
-  const belowIds = new Set(below.map((r) => r.id));
-  const outside = lowered.find((id) => !belowIds.has(id));
+  const byId = new Map(below.map((o) => [o.id, o]));
+  const outside = lowered.find((id) => !byId.has(id));
   if (outside) {
     await requireOrganizationAccess(tx, user, outside);
     throw AppError.forbidden(notBelowMessage);
   }
-  const orgs = await loadOrganizations(tx, lowered);
-  if (orgs.length !== lowered.length) throw AppError.notFound();
-  return orgs;
+  return lowered.map((id) => byId.get(id) as OrganizationParty);
 }
 
 /** Roles that may move credits of people (those with `manage_users`). */
