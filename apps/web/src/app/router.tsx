@@ -73,7 +73,7 @@ export const router = createBrowserRouter([
               {
                 index: true,
                 lazy: async () => ({
-                  Component: (await import('../features/organizations/components/home-screen')).HomeScreen,
+                  Component: (await import('./routes/home-screen')).HomeScreen,
                 }),
               },
             ],
@@ -96,8 +96,7 @@ export const router = createBrowserRouter([
               {
                 index: true,
                 lazy: async () => ({
-                  Component: (await import('../features/organizations/components/general-information-screen'))
-                    .GeneralInformationScreen,
+                  Component: (await import('./routes/general-information-screen')).GeneralInformationScreen,
                 }),
               },
               {
@@ -109,15 +108,13 @@ export const router = createBrowserRouter([
               {
                 path: 'users',
                 lazy: async () => ({
-                  Component: (await import('../features/users/components/users-screen')).UsersScreen,
+                  Component: (await import('./routes/users-screen')).UsersScreen,
                 }),
               },
               {
                 path: 'sub-organizations',
                 lazy: async () => ({
-                  Component: (
-                    await import('../features/sub-organizations/components/sub-organizations-screen')
-                  ).SubOrganizationsScreen,
+                  Component: (await import('./routes/sub-organizations-screen')).SubOrganizationsScreen,
                 }),
               },
               {

@@ -1,6 +1,6 @@
 import { Button, Group, Paper, Text } from '@mantine/core';
+import { CreditActions } from '../../../components/credit-actions';
 import { formatCount } from '../../../lib/format';
-import { CreditActions } from '../../credits/components/credit-actions';
 
 interface BulkActionsProps {
   selected: number;

@@ -1,7 +1,7 @@
 import { Button, Divider, Group, Paper, Text } from '@mantine/core';
 import { IconCertificate, IconUserMinus } from '@tabler/icons-react';
+import { CreditActions } from '../../../components/credit-actions';
 import { formatCount } from '../../../lib/format';
-import { CreditActions } from '../../credits/components/credit-actions';
 
 interface UsersSelectionToolbarProps {
   selected: number;

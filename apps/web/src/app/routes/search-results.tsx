@@ -3,13 +3,16 @@ import { PICKER_PAGE_SIZE } from '@allot/domain/pagination';
 import { Card, EmptyState, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconSearchOff } from '@tabler/icons-react';
 import { useState } from 'react';
-import { LoadError } from '../../../components/load-error';
-import { PagedSection } from '../../../components/paged-section';
-import { formatCount } from '../../../lib/format';
-import { useSearchUsers } from '../../users/api/search-users';
-import { UserSearchResults } from '../../users/components/user-search-results';
-import { useSearchOrganizations } from '../api/search-organizations';
-import { OrganizationGrid, OrganizationGridSkeleton } from './organization-grid';
+import { LoadError } from '../../components/load-error';
+import { PagedSection } from '../../components/paged-section';
+import { useSearchOrganizations } from '../../features/organizations/api/search-organizations';
+import {
+  OrganizationGrid,
+  OrganizationGridSkeleton,
+} from '../../features/organizations/components/organization-grid';
+import { useSearchUsers } from '../../features/users/api/search-users';
+import { UserSearchResults } from '../../features/users/components/user-search-results';
+import { formatCount } from '../../lib/format';
 
 function SectionTitle({
   id,

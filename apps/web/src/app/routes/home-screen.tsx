@@ -5,14 +5,17 @@ import { useDebouncedValue, useDisclosure, useDocumentTitle } from '@mantine/hoo
 import { IconBuildingCommunity, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { LoadError } from '../../../components/load-error';
-import { PagedSection } from '../../../components/paged-section';
-import { SearchInput } from '../../../components/search-input';
-import { askedForPicker } from '../../../lib/home-link';
-import { useSession } from '../../../lib/session';
-import { useOrganizations } from '../api/get-organizations';
-import { CreateOrganizationModal } from './create-organization-modal';
-import { OrganizationGrid, OrganizationGridSkeleton } from './organization-grid';
+import { LoadError } from '../../components/load-error';
+import { PagedSection } from '../../components/paged-section';
+import { SearchInput } from '../../components/search-input';
+import { useOrganizations } from '../../features/organizations/api/get-organizations';
+import { CreateOrganizationModal } from '../../features/organizations/components/create-organization-modal';
+import {
+  OrganizationGrid,
+  OrganizationGridSkeleton,
+} from '../../features/organizations/components/organization-grid';
+import { askedForPicker } from '../../lib/home-link';
+import { useSession } from '../../lib/session';
 import { SearchResults } from './search-results';
 
 /** The caller's own organizations (GET /api/organization), paged here by 12. */

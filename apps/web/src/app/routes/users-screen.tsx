@@ -5,25 +5,28 @@ import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
 import { IconFileImport, IconLock, IconUserPlus, IconUsers } from '@tabler/icons-react';
 import type { DataTableSortStatus } from 'mantine-datatable';
 import { useState } from 'react';
-import { LoadError } from '../../../components/load-error';
-import { SearchInput } from '../../../components/search-input';
-import { usePagedList } from '../../../lib/use-paged-list';
-import { AllocateUsersModal } from '../../credits/components/allocate-users-modal';
-import { ReclaimUsersModal } from '../../credits/components/reclaim-users-modal';
-import { TransferUsersModal } from '../../credits/components/transfer-users-modal';
-import { useCurrentOrganization } from '../../organizations/api/use-current-organization';
-import { type OrganizationUserSortKey, useOrganizationUsers } from '../api/get-organization-users';
-import { useUserPermissions } from '../hooks/use-user-permissions';
-import { AddUserModal } from './add-user-modal';
-import { ChangeLicenceModal } from './change-licence-modal';
-import { ChangeRoleModal } from './change-role-modal';
-import { EditUserModal } from './edit-user-modal';
-import { ImportUsersModal } from './import-users-modal';
-import { LicenceSeats } from './licence-seats';
-import { RemoveUsersModal } from './remove-users-modal';
-import { UserRowActions } from './user-row-actions';
-import { UsersSelectionToolbar } from './users-selection-toolbar';
-import { UsersTable } from './users-table';
+import { LoadError } from '../../components/load-error';
+import { SearchInput } from '../../components/search-input';
+import { AllocateUsersModal } from '../../features/credits/components/allocate-users-modal';
+import { ReclaimUsersModal } from '../../features/credits/components/reclaim-users-modal';
+import { TransferUsersModal } from '../../features/credits/components/transfer-users-modal';
+import { useCurrentOrganization } from '../../features/organizations/api/use-current-organization';
+import {
+  type OrganizationUserSortKey,
+  useOrganizationUsers,
+} from '../../features/users/api/get-organization-users';
+import { AddUserModal } from '../../features/users/components/add-user-modal';
+import { ChangeLicenceModal } from '../../features/users/components/change-licence-modal';
+import { ChangeRoleModal } from '../../features/users/components/change-role-modal';
+import { EditUserModal } from '../../features/users/components/edit-user-modal';
+import { ImportUsersModal } from '../../features/users/components/import-users-modal';
+import { LicenceSeats } from '../../features/users/components/licence-seats';
+import { RemoveUsersModal } from '../../features/users/components/remove-users-modal';
+import { UserRowActions } from '../../features/users/components/user-row-actions';
+import { UsersSelectionToolbar } from '../../features/users/components/users-selection-toolbar';
+import { UsersTable } from '../../features/users/components/users-table';
+import { useUserPermissions } from '../../features/users/hooks/use-user-permissions';
+import { usePagedList } from '../../lib/use-paged-list';
 
 const NO_CREDITS = { shared: 0, protected: 0 };
 const INITIAL_SORT: DataTableSortStatus<OrganizationUser> = { columnAccessor: 'name', direction: 'asc' };

@@ -3,13 +3,13 @@ import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/co
 import { useDocumentTitle } from '@mantine/hooks';
 import { IconArrowsExchange, IconLock, IconPencil, IconPlus, IconShare } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
-import { AllocateSystemCreditsModal } from '../../credits/components/allocate-system-credits-modal';
-import { ManagePoolsModal } from '../../credits/components/manage-pools-modal';
-import { useCurrentOrganization } from '../api/use-current-organization';
-import { useOrganizationPermissions } from '../hooks/use-organization-permissions';
-import { CreditPoolCard } from './credit-pool-card';
-import { EditOrganizationModal } from './edit-organization-modal';
-import { SoonButton } from './soon-button';
+import { AllocateSystemCreditsModal } from '../../features/credits/components/allocate-system-credits-modal';
+import { ManagePoolsModal } from '../../features/credits/components/manage-pools-modal';
+import { useCurrentOrganization } from '../../features/organizations/api/use-current-organization';
+import { CreditPoolCard } from '../../features/organizations/components/credit-pool-card';
+import { EditOrganizationModal } from '../../features/organizations/components/edit-organization-modal';
+import { SoonButton } from '../../features/organizations/components/soon-button';
+import { useOrganizationPermissions } from '../../features/organizations/hooks/use-organization-permissions';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (

@@ -5,23 +5,23 @@ import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
 import { IconBuildingCommunity, IconPlus } from '@tabler/icons-react';
 import type { DataTableSortStatus } from 'mantine-datatable';
 import { useState } from 'react';
-import { LoadError } from '../../../components/load-error';
-import { SearchInput } from '../../../components/search-input';
-import { usePagedList } from '../../../lib/use-paged-list';
-import { AllocateOrganizationsModal } from '../../credits/components/allocate-organizations-modal';
-import { ReclaimOrganizationsModal } from '../../credits/components/reclaim-organizations-modal';
-import { TransferOrganizationModal } from '../../credits/components/transfer-organization-modal';
-import { useCurrentOrganization } from '../../organizations/api/use-current-organization';
-import { CreateOrganizationModal } from '../../organizations/components/create-organization-modal';
-import { DeleteOrganizationModal } from '../../organizations/components/delete-organization-modal';
+import { LoadError } from '../../components/load-error';
+import { SearchInput } from '../../components/search-input';
+import { AllocateOrganizationsModal } from '../../features/credits/components/allocate-organizations-modal';
+import { ReclaimOrganizationsModal } from '../../features/credits/components/reclaim-organizations-modal';
+import { TransferOrganizationModal } from '../../features/credits/components/transfer-organization-modal';
+import { useCurrentOrganization } from '../../features/organizations/api/use-current-organization';
+import { CreateOrganizationModal } from '../../features/organizations/components/create-organization-modal';
+import { DeleteOrganizationModal } from '../../features/organizations/components/delete-organization-modal';
 import {
   type EditableOrganization,
   EditOrganizationModal,
-} from '../../organizations/components/edit-organization-modal';
-import { useOrganizationPermissions } from '../../organizations/hooks/use-organization-permissions';
-import { useSubOrganizations } from '../api/get-sub-organizations';
-import { BulkActions } from './bulk-actions';
-import { SubOrganizationsTable } from './sub-organizations-table';
+} from '../../features/organizations/components/edit-organization-modal';
+import { useOrganizationPermissions } from '../../features/organizations/hooks/use-organization-permissions';
+import { useSubOrganizations } from '../../features/sub-organizations/api/get-sub-organizations';
+import { BulkActions } from '../../features/sub-organizations/components/bulk-actions';
+import { SubOrganizationsTable } from '../../features/sub-organizations/components/sub-organizations-table';
+import { usePagedList } from '../../lib/use-paged-list';
 
 const NO_CREDITS = { shared: 0, protected: 0 };
 const INITIAL_SORT: DataTableSortStatus<OrganizationSummary> = { columnAccessor: 'name', direction: 'asc' };
