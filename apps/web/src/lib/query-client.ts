@@ -1,5 +1,7 @@
-import { QueryClient } from '@tanstack/react-query';
+import type { Organization } from '@allot/domain/organizations';
+import { partialMatchKey, QueryClient, type QueryKey } from '@tanstack/react-query';
 import { isApiError } from './api-error';
+import { type OrganizationRef, queryKeys } from './query-keys';
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -15,3 +17,31 @@ export const queryClient = new QueryClient({
     mutations: { retry: false },
   },
 });
+
+const underAny = (keys: readonly QueryKey[]) => (queryKey: QueryKey) =>
+  keys.some((key) => partialMatchKey(queryKey, key));
+
+/**
+ * After a change: every cached query under one of these keys (`query-keys.ts`) is stale, and those on screen
+ * are fetched again; resolves when they are, so that a dialog closes on fresh figures. One pass over the
+ * cache, so a query under two of the keys is fetched once.
+ */
+export async function invalidate(keys: readonly QueryKey[]): Promise<void> {
+  const matches = underAny(keys);
+  await queryClient.invalidateQueries({ predicate: (query) => matches(query.queryKey) });
+}
+
+/** Drops what the cache holds under these keys (what a deletion made meaningless), without fetching it. */
+export function forget(keys: readonly QueryKey[]): void {
+  const matches = underAny(keys);
+  queryClient.removeQueries({ predicate: (query) => matches(query.queryKey) });
+}
+
+/**
+ * An organization with its parent as its cached detail says (null: a root; undefined: its detail is not
+ * cached). The organization of a dashboard screen always is: the route loader fetched it.
+ */
+export function organizationRef(id: string): OrganizationRef {
+  const cached = queryClient.getQueryData<Organization>(queryKeys.organizations.detail(id));
+  return { id, parentOrganizationId: cached?.parentOrganizationId };
+}

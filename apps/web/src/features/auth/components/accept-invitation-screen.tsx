@@ -40,6 +40,7 @@ export function AcceptInvitationScreen() {
   }
 
   async function afterJoining(password: string | undefined) {
+    // Every query, not a key of lib/query-keys.ts: a membership changes the picker, roles, members and seats.
     await queryClient.invalidateQueries();
     const session = getSession();
     if (session.signedIn && session.userEmail?.toLowerCase() === email.toLowerCase()) {

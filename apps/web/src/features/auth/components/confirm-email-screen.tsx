@@ -25,6 +25,7 @@ export function ConfirmEmailScreen() {
     const own = session.signedIn && session.userId === userId;
     if (own) {
       updateSession({ userEmail: email });
+      // Every query, not a key of lib/query-keys.ts: the address shows wherever the account does.
       await queryClient.invalidateQueries();
     }
     setDone({ email, signedIn: own });

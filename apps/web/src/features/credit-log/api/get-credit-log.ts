@@ -1,6 +1,7 @@
 import type { CreditLogPage } from '@allot/domain/credits';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** Moves shown per page; "Load more" asks for the next as many. */
 export const CREDIT_LOG_PAGE_SIZE = 20;
@@ -15,7 +16,7 @@ export function getCreditLog(organizationId: string, pageToken: string | undefin
 
 export const creditLogQueryOptions = (organizationId: string) =>
   infiniteQueryOptions({
-    queryKey: ['credit-log', organizationId],
+    queryKey: queryKeys.creditLog.of(organizationId),
     queryFn: ({ pageParam, signal }) => getCreditLog(organizationId, pageParam, signal),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) =>

@@ -1,6 +1,7 @@
 import type { CreditMoveResponse } from '@allot/domain/credits';
 import { api } from '../../../lib/api-client';
-import { queryClient } from '../../../lib/query-client';
+import { invalidate } from '../../../lib/query-client';
+import { balanceViews } from '../../../lib/query-keys';
 
 /** What every credit-move hook is called with: the request and the key that makes a repeat harmless. */
 export interface CreditMoveVariables<T> {
@@ -15,13 +16,11 @@ export function postCreditMove<T>(path: string, { input, idempotencyKey }: Credi
 }
 
 /**
- * After a move: every cached view that shows a balance (the organization's pools, the picker cards, the
- * sub-organizations and users tables) or the credit log is refetched.
+ * After a move: every cached view that shows a balance (the organizations' pools, the picker and search
+ * cards, the sub-organizations and members tables) and every credit log is fetched again, and the dialog
+ * waits for it before closing (decision 006, "After a move"). Deliberately all of them, not only the parties
+ * of the move: a person's balance shows in every organization they belong to, which the client does not know.
  */
-export async function invalidateCreditQueries(): Promise<void> {
-  await Promise.all(
-    ['organization', 'organizations', 'sub-organizations', 'users', 'credit-log'].map((key) =>
-      queryClient.invalidateQueries({ queryKey: [key] }),
-    ),
-  );
+export function invalidateCreditQueries(): Promise<void> {
+  return invalidate(balanceViews());
 }

@@ -1,6 +1,7 @@
 import type { Organization } from '@allot/domain/organizations';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** GET /api/organization/{id} with every part the dashboard needs. */
 export function getOrganization(id: string): Promise<Organization> {
@@ -10,7 +11,7 @@ export function getOrganization(id: string): Promise<Organization> {
 }
 
 export const organizationQueryOptions = (id: string) =>
-  queryOptions({ queryKey: ['organization', id], queryFn: () => getOrganization(id) });
+  queryOptions({ queryKey: queryKeys.organizations.detail(id), queryFn: () => getOrganization(id) });
 
 export function useOrganization(id: string) {
   return useQuery(organizationQueryOptions(id));

@@ -1,6 +1,7 @@
 import type { OrganizationSummary } from '@allot/domain/organizations';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 /**
  * GET /api/organization: the organizations where the caller holds a role directly
@@ -13,7 +14,7 @@ export async function getOrganizations(): Promise<OrganizationSummary[]> {
 }
 
 export const organizationsQueryOptions = () =>
-  queryOptions({ queryKey: ['organizations', 'mine'], queryFn: getOrganizations });
+  queryOptions({ queryKey: queryKeys.organizations.mine(), queryFn: getOrganizations });
 
 export function useOrganizations() {
   return useQuery(organizationsQueryOptions());

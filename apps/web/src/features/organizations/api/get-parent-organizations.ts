@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export interface ParentOrganization {
   id: string;
@@ -12,7 +13,10 @@ export function getParentOrganizations(id: string): Promise<ParentOrganization[]
 }
 
 export const parentOrganizationsQueryOptions = (id: string) =>
-  queryOptions({ queryKey: ['parent-organizations', id], queryFn: () => getParentOrganizations(id) });
+  queryOptions({
+    queryKey: queryKeys.organizations.parentsOf(id),
+    queryFn: () => getParentOrganizations(id),
+  });
 
 export function useParentOrganizations(id: string) {
   return useQuery(parentOrganizationsQueryOptions(id));

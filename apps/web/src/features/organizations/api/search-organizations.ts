@@ -2,6 +2,7 @@ import type { OrganizationSortKey, OrganizationSummary } from '@allot/domain/org
 import type { Pagination } from '@allot/domain/pagination';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export interface OrganizationListParams {
   page: number;
@@ -23,7 +24,7 @@ export function searchOrganizations(params: OrganizationListParams, signal?: Abo
 
 export const searchOrganizationsQueryOptions = (params: OrganizationListParams) =>
   queryOptions({
-    queryKey: ['organizations', 'search', params],
+    queryKey: queryKeys.organizations.search(params),
     queryFn: ({ signal }) => searchOrganizations(params, signal),
     placeholderData: keepPreviousData,
   });

@@ -6,7 +6,7 @@ import { useDeleteOrganization } from '../api/delete-organization';
 
 interface DeleteOrganizationModalProps {
   /** The organization to delete; null keeps the dialog closed. */
-  organization: { id: string; name: string } | null;
+  organization: { id: string; name: string; parentOrganizationId: string | null } | null;
   /** Where its credits and licence seats go back to. */
   parentName: string;
   onClose: () => void;
@@ -33,7 +33,7 @@ export function DeleteOrganizationModal({
     if (!organization) return;
     setError(null);
     try {
-      await remove.mutateAsync(organization.id);
+      await remove.mutateAsync(organization);
       notifications.show({
         color: 'green',
         title: 'Organization deleted',

@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 import type { OrganizationListParams, OrganizationPage } from '../../organizations/api/search-organizations';
 
 /** GET /api/organization/{id}/sub-organizations: the direct children, paginated, searched, sorted. */
@@ -12,7 +13,7 @@ export function getSubOrganizations(id: string, params: OrganizationListParams, 
 
 export const subOrganizationsQueryOptions = (id: string, params: OrganizationListParams) =>
   queryOptions({
-    queryKey: ['sub-organizations', id, params],
+    queryKey: queryKeys.organizations.subOrganizationsPage(id, params),
     queryFn: ({ signal }) => getSubOrganizations(id, params, signal),
     placeholderData: keepPreviousData,
   });

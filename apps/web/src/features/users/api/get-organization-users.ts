@@ -2,6 +2,7 @@ import type { Pagination } from '@allot/domain/pagination';
 import type { ORGANIZATION_USER_SORT_KEYS, OrganizationUser } from '@allot/domain/users';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export type OrganizationUserSortKey = (typeof ORGANIZATION_USER_SORT_KEYS)[number];
 
@@ -32,7 +33,7 @@ export function getOrganizationUsers(
 
 export const organizationUsersQueryOptions = (organizationId: string, params: OrganizationUserListParams) =>
   queryOptions({
-    queryKey: ['users', 'organization', organizationId, params],
+    queryKey: queryKeys.users.membersPage(organizationId, params),
     queryFn: ({ signal }) => getOrganizationUsers(organizationId, params, signal),
     placeholderData: keepPreviousData,
   });

@@ -2,6 +2,7 @@ import type { Pagination } from '@allot/domain/pagination';
 import type { UserSearchItem } from '@allot/domain/users';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export interface UserSearchParams {
   page: number;
@@ -19,7 +20,7 @@ export function searchUsers(params: UserSearchParams, signal?: AbortSignal) {
 
 export const searchUsersQueryOptions = (params: UserSearchParams) =>
   queryOptions({
-    queryKey: ['users', 'search', params],
+    queryKey: queryKeys.users.search(params),
     queryFn: ({ signal }) => searchUsers(params, signal),
     placeholderData: keepPreviousData,
   });

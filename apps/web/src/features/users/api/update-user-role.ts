@@ -1,7 +1,9 @@
 import type { RoleChange, UpdateUserRoleRequest } from '@allot/domain/users';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { invalidateOrganizationQueries } from '../../organizations/api/invalidate-organizations';
+import { invalidate, organizationRef } from '../../../lib/query-client';
+import { callerRoleViews, membershipViewsOf } from '../../../lib/query-keys';
+import { getSession } from '../../../lib/session';
 
 /**
  * POST /api/user/{id}/update/role: the role in one organization. Making someone owner also turns the
@@ -14,7 +16,18 @@ export function updateUserRole({
   return api.post<RoleChange[]>(`/user/${encodeURIComponent(userId)}/update/role`, input);
 }
 
+/**
+ * A new role: the organization's members and summary (its owner is its admin name and email), the user
+ * search (roles by organization). The caller among the changes (an owner who handed over): the caller's role.
+ */
+function afterRoleChange(changes: RoleChange[], input: UpdateUserRoleRequest): Promise<void> {
+  const self = changes.some((change) => change.userId === getSession().userId);
+  return invalidate([
+    ...membershipViewsOf(organizationRef(input.organizationId)),
+    ...(self ? callerRoleViews() : []),
+  ]);
+}
+
 export function useUpdateUserRole() {
-  // The organization's owner (admin name, email) and the caller's own permissions may change too.
-  return useMutation({ mutationFn: updateUserRole, onSuccess: invalidateOrganizationQueries });
+  return useMutation({ mutationFn: updateUserRole, onSuccess: afterRoleChange });
 }

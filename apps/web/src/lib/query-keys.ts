@@ -1,0 +1,133 @@
+import type { QueryKey } from '@tanstack/react-query';
+
+/**
+ * Every query key of the web app is built here (docs/decisions/007-web-query-keys.md). A key runs from the
+ * general to the particular, so that a shorter key matches every longer one (TanStack Query matches keys by
+ * prefix): `organizations.subOrganizationsOf(id)` is every page and search of `id`'s sub-organizations,
+ * `organizations.subOrganizations()` every such list of every organization.
+ */
+
+/** What a paged list was asked for: the last part of its key, so that each page and search is kept apart. */
+export interface ListQuery {
+  readonly page: number;
+  readonly limit: number;
+  readonly search: string;
+  readonly key?: string;
+  readonly order?: 'asc' | 'desc';
+}
+
+const organizations = {
+  /** Every organization query below. */
+  all: () => ['organizations'] as const,
+  /** GET /organization/{id} of every organization. */
+  details: () => ['organizations', 'detail'] as const,
+  /** GET /organization/{id}: details, licences, pools, its children's summaries, the caller's role there. */
+  detail: (id: string) => ['organizations', 'detail', id] as const,
+  /** GET /organization: the organizations where the caller holds a role (the picker). */
+  mine: () => ['organizations', 'mine'] as const,
+  /** Every page of every organization search. */
+  searches: () => ['organizations', 'search'] as const,
+  /** GET /organization/search. */
+  search: (query: ListQuery) => ['organizations', 'search', query] as const,
+  /** The ancestors of every organization (the breadcrumbs). */
+  parents: () => ['organizations', 'parents'] as const,
+  /** GET /organization/{id}/parent-organizations. */
+  parentsOf: (id: string) => ['organizations', 'parents', id] as const,
+  /** Every sub-organizations list of every organization. */
+  subOrganizations: () => ['organizations', 'sub-organizations'] as const,
+  /** Every page and search of one organization's sub-organizations. */
+  subOrganizationsOf: (id: string) => ['organizations', 'sub-organizations', id] as const,
+  /** GET /organization/{id}/sub-organizations. */
+  subOrganizationsPage: (id: string, query: ListQuery) =>
+    ['organizations', 'sub-organizations', id, query] as const,
+};
+
+const users = {
+  /** Every user query below. */
+  all: () => ['users'] as const,
+  /** The members lists of every organization. */
+  members: () => ['users', 'organization'] as const,
+  /** Every page and search of one organization's members. */
+  membersOf: (organizationId: string) => ['users', 'organization', organizationId] as const,
+  /** GET /organization/{id}/users: role, balance, licence and status of each member. */
+  membersPage: (organizationId: string, query: ListQuery) =>
+    ['users', 'organization', organizationId, query] as const,
+  /** Every page of every user search. */
+  searches: () => ['users', 'search'] as const,
+  /** GET /user/search: people with the organizations they belong to, by name, and their role there. */
+  search: (query: ListQuery) => ['users', 'search', query] as const,
+};
+
+const creditLog = {
+  /** The credit log of every organization. */
+  all: () => ['credit-log'] as const,
+  /** GET /organization/{id}/credit-log, every page loaded ("Load more"). */
+  of: (organizationId: string) => ['credit-log', organizationId] as const,
+};
+
+export const queryKeys = { organizations, users, creditLog };
+
+/**
+ * An organization as a mutation knows it. `parentOrganizationId` undefined: not known here (see
+ * `organizationRef` in query-client.ts).
+ */
+export interface OrganizationRef {
+  id: string;
+  parentOrganizationId: string | null | undefined;
+}
+
+/**
+ * What shows an organization's summary (name, type, owner, counts, pools): its own detail; its parent's
+ * detail (which embeds its children's summaries) and sub-organizations lists; the picker; every organization
+ * search (a new name may bring it into a search or take it out). Its parent unknown: every detail and every
+ * sub-organizations list, since it may be a row of any of them.
+ */
+export function summaryViewsOf({ id, parentOrganizationId: parent }: OrganizationRef): QueryKey[] {
+  const listedUnder =
+    parent === undefined
+      ? [organizations.details(), organizations.subOrganizations()]
+      : parent === null
+        ? []
+        : [organizations.detail(parent), organizations.subOrganizationsOf(parent)];
+  return [organizations.detail(id), ...listedUnder, organizations.mine(), organizations.searches()];
+}
+
+/**
+ * What a change of an organization's members (added, removed, a new role) changes: its members lists; its
+ * detail (licence seats) and its summary wherever shown (members count, owner); the user search (each
+ * person's organizations and roles); its credit log (it shows the moves of its members' balances).
+ */
+export function membershipViewsOf(organization: OrganizationRef): QueryKey[] {
+  return [
+    users.membersOf(organization.id),
+    ...summaryViewsOf(organization),
+    users.searches(),
+    creditLog.of(organization.id),
+  ];
+}
+
+/**
+ * Every cached view that shows a balance: the organizations' details (pools), the picker and search cards,
+ * the sub-organizations tables, the members tables (each person's balance) and the credit logs. Broad on
+ * purpose (decision 006, "After a move"): a credit dialog waits for all of them before it closes, since a
+ * move changes figures the client cannot list (a person's balance is shown in every organization they
+ * belong to, an organization's pools in its parent's views, a move is logged wherever a party belongs).
+ */
+export function balanceViews(): QueryKey[] {
+  return [
+    organizations.details(),
+    organizations.mine(),
+    organizations.searches(),
+    organizations.subOrganizations(),
+    users.members(),
+    creditLog.all(),
+  ];
+}
+
+/**
+ * What shows the caller's own role: `permissionsAndRole` of every detail (a role reaches every organization
+ * below, and the client does not know which cached ones are below) and the picker (where it holds a role).
+ */
+export function callerRoleViews(): QueryKey[] {
+  return [organizations.details(), organizations.mine()];
+}
