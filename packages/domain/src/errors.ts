@@ -23,6 +23,31 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/**
+ * The HTTP status of each code (CONTRACT §1): the one table the server's `AppError.of` answers with.
+ * (Fastify's own refusals keep their status: a body that is not JSON is a `415` `invalid_input`.)
+ */
+export const ERROR_STATUS = {
+  invalid_input: 400,
+  invalid_credentials: 401,
+  not_verified: 403,
+  no_panel_access: 403,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  email_taken: 409,
+  seat_limit: 402,
+  business_rule: 422,
+  insufficient_credits: 422,
+  idempotency_key_reused: 409,
+  rate_limited: 429,
+  payload_too_large: 413,
+  invalid_code: 400,
+  password_required: 400,
+  internal: 500,
+} as const satisfies Record<ErrorCode, number>;
+
 export const errorBodySchema = z.object({
   error: z.string(),
   message: z.string(),

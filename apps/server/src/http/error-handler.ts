@@ -26,6 +26,8 @@ export function invalidPath(_error: FastifyError, request: FastifyRequest, reply
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
+      // An `internal` one stands for an unexpected error (its cause): logged, never answered.
+      if (error.status >= 500) request.log.error({ err: error.cause ?? error }, error.message);
       return reply.status(error.status).send(error.body());
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

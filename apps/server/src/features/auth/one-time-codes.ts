@@ -146,7 +146,7 @@ export async function countCodeAttempt(
     hitRateLimit(db, ipKey, CODE_WINDOW_SECONDS),
   ]);
   if (byAccount > CODE_ATTEMPTS_PER_ACCOUNT || byIp > CODE_ATTEMPTS_PER_IP) {
-    throw new AppError(429, 'rate_limited', APP_MSG.tooManyCodeAttempts);
+    throw AppError.of('rate_limited', APP_MSG.tooManyCodeAttempts);
   }
   return {
     release: async () => {

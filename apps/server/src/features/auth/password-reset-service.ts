@@ -58,7 +58,7 @@ export async function checkResetCode(
 ): Promise<{ success: true }> {
   const attempt = await countCodeAttempt(db, PURPOSE, input.userId, ip);
   const ok = await verifyCode(db, { ...input, purpose: PURPOSE, consume: false });
-  if (!ok) throw new AppError(400, 'invalid_code', MSG.resetCodeNotVerified);
+  if (!ok) throw AppError.of('invalid_code', MSG.resetCodeNotVerified);
   await attempt.release();
   return { success: true };
 }
@@ -83,7 +83,7 @@ export async function resetPassword(
       token: input.token,
       needsPassword: true,
       password: input.password,
-      refused: () => new AppError(400, 'invalid_code', MSG.resetFailed),
+      refused: () => AppError.of('invalid_code', MSG.resetFailed),
     },
     async (tx, { userId, passwordHash }) => {
       const [user] = await rows<{ email: string }>(

@@ -48,7 +48,7 @@ export async function redeemCode<T>(
   if (!(await verifyCode(db, { ...code, consume: false }))) throw input.refused();
   if (input.needsPassword && !input.password) {
     await attempt.release();
-    throw new AppError(400, 'password_required', APP_MSG.passwordRequired, {
+    throw AppError.of('password_required', APP_MSG.passwordRequired, {
       fields: { password: MSG.required },
     });
   }

@@ -30,7 +30,7 @@ export async function login(db: Db, input: LoginRequest, ip: string): Promise<Lo
     hitRateLimit(db, ipKey, LOGIN_WINDOW_SECONDS),
   ]);
   if (byEmail > LOGIN_LIMIT_PER_EMAIL || byIp > LOGIN_LIMIT_PER_IP) {
-    throw new AppError(429, 'rate_limited', APP_MSG.tooManyAttempts);
+    throw AppError.of('rate_limited', APP_MSG.tooManyAttempts);
   }
 
   const found = await rows<{
@@ -46,12 +46,12 @@ export async function login(db: Db, input: LoginRequest, ip: string): Promise<Lo
   );
   const user = found[0];
   const passwordOk = await verifyPassword(user?.password_hash, input.password);
-  if (!user || !passwordOk) throw new AppError(401, 'invalid_credentials', MSG.signInFailed);
+  if (!user || !passwordOk) throw AppError.of('invalid_credentials', MSG.signInFailed);
 
   await Promise.all([clearRateLimit(db, emailKey), releaseRateLimit(db, ipKey)]);
-  if (!user.email_verified_at) throw new AppError(403, 'not_verified', MSG.notVerified);
+  if (!user.email_verified_at) throw AppError.of('not_verified', MSG.notVerified);
   const role = user.is_system_admin ? 'system_admin' : await strongestRoleAnywhere(db, user.id);
-  if (!role || !hasPanelAccess(role)) throw new AppError(403, 'no_panel_access', APP_MSG.noPanelAccess);
+  if (!role || !hasPanelAccess(role)) throw AppError.of('no_panel_access', APP_MSG.noPanelAccess);
 
   const secToken = await createSession(db, user.id);
   return { secToken, userId: user.id, userEmail: user.email, role };

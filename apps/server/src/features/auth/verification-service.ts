@@ -82,7 +82,7 @@ export async function verifyEmail(db: Db, input: VerifyEmailRequest, ip: string)
       code: input.code,
       needsPassword: user?.has_password === false,
       ...(input.password === undefined ? {} : { password: input.password }),
-      refused: () => new AppError(400, 'invalid_code', MSG.verificationFailed),
+      refused: () => AppError.of('invalid_code', MSG.verificationFailed),
     },
     (tx, { userId, passwordHash }) => markVerified(tx, userId, passwordHash),
   );

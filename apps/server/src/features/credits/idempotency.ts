@@ -92,7 +92,7 @@ export async function idempotentWrite<T>(
       );
       // Expired and taken over between the two statements: claim it again from the start.
       if (!first) throw new RetryTransaction('idempotency key vanished');
-      if (first.request_hash !== hash) throw new AppError(409, 'idempotency_key_reused', KEY_REUSED_MESSAGE);
+      if (first.request_hash !== hash) throw AppError.of('idempotency_key_reused', KEY_REUSED_MESSAGE);
       return { status: first.status, body: first.response, replayed: true };
     }
     let answer: Answer;

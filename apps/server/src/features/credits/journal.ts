@@ -24,7 +24,7 @@ export class InsufficientCreditsError extends Error {
 /** A line names a pool of an organization deleted meanwhile; nothing was written. It is gone: `404`. */
 export class DeletedOrganizationPoolError extends AppError {
   constructor() {
-    super(404, 'not_found', APP_MSG.notFound);
+    super('not_found', APP_MSG.notFound);
   }
 }
 

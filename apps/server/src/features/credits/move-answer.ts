@@ -7,9 +7,9 @@ import type { OrganizationParty, UserParty } from './parties';
 
 /** The spec's refusals of a move (`422`). */
 export const refuse = {
-  pool: (pool: CreditPool) => new AppError(422, 'insufficient_credits', MSG.notEnoughCredits(pool)),
+  pool: (pool: CreditPool) => AppError.of('insufficient_credits', MSG.notEnoughCredits(pool)),
   source: (name: string, available: number) =>
-    new AppError(422, 'insufficient_credits', MSG.sourceOnlyHas(name, available), { available }),
+    AppError.of('insufficient_credits', MSG.sourceOnlyHas(name, available), { available }),
 };
 
 /** Names in a description: a few, then how many more. */

@@ -102,7 +102,7 @@ export async function deleteOrganization(db: Db, user: AuthUser, id: string) {
       tx,
       sql`select 1 from organizations where parent_id = ${id} and deleted_at is null limit 1`,
     );
-    if (children.length > 0) throw new AppError(409, 'conflict', MSG_HAS_CHILDREN);
+    if (children.length > 0) throw AppError.of('conflict', MSG_HAS_CHILDREN);
 
     for (const pool of ['shared', 'protected'] as const) {
       const from = await organizationPoolAccountId(tx, id, pool);

@@ -9,7 +9,7 @@ import {
   type OrganizationUser,
 } from '@allot/domain/users';
 import type { Db, Tx } from '../../db/client';
-import { writeTransaction } from '../../db/transaction';
+import { isConcurrencyConflict, writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import { hitRateLimit, rateLimitKey } from '../../lib/rate-limit';
 import type { AuthUser } from '../auth/sessions';
@@ -51,7 +51,7 @@ export async function createUser(
       const message = named
         ? MSG.notEnoughLicenses(LICENSE_TYPE_LABEL[named.licenseType])
         : APP_MSG.noFreeSeat;
-      throw new AppError(402, 'seat_limit', message);
+      throw AppError.of('seat_limit', message);
     }
     const [created] = await applyMemberPlan(tx, input.organizationId, plan, { caller: user, mail });
     if (!created) throw new Error('the plan added nobody');
@@ -69,7 +69,7 @@ const IMPORT_WINDOW_SECONDS = 10 * 60;
 /** Counts one preview or import of the session; past the allowance `429`, before any other work. */
 async function countImport(db: Db, user: AuthUser): Promise<void> {
   const used = await hitRateLimit(db, rateLimitKey('import', user.sessionId), IMPORT_WINDOW_SECONDS);
-  if (used > IMPORTS_PER_SESSION) throw new AppError(429, 'rate_limited', APP_MSG.tooManyImports);
+  if (used > IMPORTS_PER_SESSION) throw AppError.of('rate_limited', APP_MSG.tooManyImports);
 }
 
 /** The rows the file checks alone skip, then what the database decides for the rest. */
@@ -115,6 +115,23 @@ export async function importUsers(
   input: BulkImportRequest,
   mail: MailSettings,
 ): Promise<BulkImportResponse> {
+  try {
+    return await addImportedUsers(db, user, input, mail);
+  } catch (error) {
+    // Refusals keep their answer; a collision with concurrent changes is a 409 (error handler). Anything else
+    // is the spec's message for a failed import; the error handler logs the cause.
+    if (error instanceof AppError || isConcurrencyConflict(error)) throw error;
+    throw AppError.of('internal', MSG.bulkImportFailed, undefined, { cause: error });
+  }
+}
+
+/** What `importUsers` does, before its unexpected errors become the import's `500`. */
+async function addImportedUsers(
+  db: Db,
+  user: AuthUser,
+  input: BulkImportRequest,
+  mail: MailSettings,
+): Promise<BulkImportResponse> {
   await requireOrganizationAccess(db, user, input.organizationId, ['manage_users']);
   await countImport(db, user);
   const result = await writeTransaction(db, async (tx) => {
@@ -129,7 +146,7 @@ export async function importUsers(
     seats: result.seats,
   };
   if (answer.skipped.some((s) => s.reason === 'no_free_seat')) {
-    throw new AppError(402, 'seat_limit', MSG.bulkLicenceLimit, answer);
+    throw AppError.of('seat_limit', MSG.bulkLicenceLimit, answer);
   }
   return answer;
 }

@@ -95,7 +95,7 @@ export async function confirmEmailChange(
         sql`select password_hash is not null as has_password from users where id = ${userId}`,
       )
     : [];
-  const refused = () => new AppError(400, 'invalid_code', APP_MSG.emailChangeNotConfirmed);
+  const refused = () => AppError.of('invalid_code', APP_MSG.emailChangeNotConfirmed);
   return redeemCode(
     db,
     {

@@ -38,7 +38,7 @@ export async function countInvitations(
   if (count === 0) return;
   const limit = settings.invitationsPerDay ?? DEFAULT_INVITATIONS_PER_DAY;
   const used = await hitRateLimit(tx, rateLimitKey('invitations', organizationId), DAY_SECONDS, count);
-  if (used > limit) throw new AppError(429, 'rate_limited', APP_MSG.tooManyInvitations(limit));
+  if (used > limit) throw AppError.of('rate_limited', APP_MSG.tooManyInvitations(limit));
 }
 
 const invitationLink = (settings: MailSettings, email: string, organizationId: string) =>
@@ -112,7 +112,7 @@ export async function acceptInvitation(
 ): Promise<{ success: true; organizationId: string }> {
   const account = await accountByEmail(db, input.email);
   const organizationId = input.organizationId.toLowerCase();
-  const refused = () => new AppError(400, 'invalid_code', APP_MSG.invitationNotAccepted);
+  const refused = () => AppError.of('invalid_code', APP_MSG.invitationNotAccepted);
   return redeemCode(
     db,
     {

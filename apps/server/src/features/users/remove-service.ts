@@ -41,7 +41,7 @@ export async function removeUsers(db: Db, user: AuthUser, input: RemoveUsersRequ
     const members = people.filter((p) => p.kind === 'member');
     const invitedIds = people.filter((p) => p.kind === 'invitation').map((p) => p.userId);
     if (members.some((m) => m.role === 'organization_owner')) {
-      throw new AppError(422, 'business_rule', APP_MSG.ownerCannotBeRemoved);
+      throw AppError.of('business_rule', APP_MSG.ownerCannotBeRemoved);
     }
     const userIds = members.map((m) => m.userId);
     const held = accounts.filter(

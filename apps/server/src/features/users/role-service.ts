@@ -56,7 +56,7 @@ export async function updateUserRole(
     const unchanged = [{ userId, organizationId: input.organizationId, roleName: member.role }];
     if (member.role === input.role) return unchanged;
     if (member.role === 'organization_owner') {
-      throw new AppError(422, 'business_rule', APP_MSG.ownerRoleChanges);
+      throw AppError.of('business_rule', APP_MSG.ownerRoleChanges);
     }
     // An invitation offers the new role; the ownership moves only when the invited account joins.
     if (input.role === 'organization_owner' && member.kind === 'member') {

@@ -1,5 +1,4 @@
 import { errorBodySchema } from '@allot/domain/errors';
-import { MSG } from '@allot/domain/messages';
 import { organizationIdParamsSchema } from '@allot/domain/organizations';
 import { pageOf, paginationQuerySchema } from '@allot/domain/pagination';
 import { idSchema } from '@allot/domain/text';
@@ -23,8 +22,6 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { isConcurrencyConflict } from '../../db/transaction';
-import { AppError } from '../../http/app-error';
 import { authOf } from '../../http/authenticate';
 import type { MailSettings } from '../mail/public-links';
 import { createUser, importUsers, previewImport } from './add-service';
@@ -179,16 +176,7 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
           response: { 200: bulkImportResponseSchema, 402: errorBodySchema, 500: errorBodySchema, ...errors },
         },
       },
-      async (request) => {
-        try {
-          return await importUsers(db, authOf(request), request.body, mail);
-        } catch (error) {
-          // Refusals keep their answer; a collision with concurrent changes is a 409 (error handler).
-          if (error instanceof AppError || isConcurrencyConflict(error)) throw error;
-          request.log.error({ err: error }, 'user import failed');
-          throw new AppError(500, 'internal', MSG.bulkImportFailed);
-        }
-      },
+      async (request) => importUsers(db, authOf(request), request.body, mail),
     );
   };
 }

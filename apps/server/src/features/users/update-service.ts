@@ -107,7 +107,7 @@ export async function updateUser(
   );
   if (!target) throw AppError.notFound();
   const reach = await reachOf(db, user, target, input.email.toLowerCase() !== target.email.toLowerCase());
-  const invitedAddressFixed = () => new AppError(422, 'business_rule', APP_MSG.invitedAddressFixed);
+  const invitedAddressFixed = () => AppError.of('business_rule', APP_MSG.invitedAddressFixed);
 
   if (reach.kind === 'invitations') {
     return writeTransaction(db, async (tx) => {
@@ -168,11 +168,7 @@ export async function updateUserLicenses(
     requireNotAbove(access.role, members);
     const moving = members.filter((m) => m.licenseId !== license.id);
     if (moving.length > freeSeats(license)) {
-      throw new AppError(
-        422,
-        'business_rule',
-        MSG.notEnoughLicenses(LICENSE_TYPE_LABEL[license.licenseType]),
-      );
+      throw AppError.of('business_rule', MSG.notEnoughLicenses(LICENSE_TYPE_LABEL[license.licenseType]));
     }
     for (const kind of ['member', 'invitation'] as const) {
       const ids = moving.filter((m) => m.kind === kind).map((m) => m.userId);
