@@ -13,6 +13,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Db } from './db/client';
 import { authRoutes } from './features/auth/routes';
+import { findSession } from './features/auth/sessions';
 import { creditRoutes } from './features/credits/routes';
 import { healthRoutes } from './features/health/routes';
 import { type MailWorker, type MailWorkerOptions, startMailWorker } from './features/mail/mail-worker';
@@ -81,7 +82,7 @@ export async function buildApp({
   app.addHook('onClose', () => background.settle());
   // Headers first: every answer carries them, a 401 of the authentication hook too.
   await registerSecurityHeaders(app);
-  registerAuthentication(app, db);
+  registerAuthentication(app, (token) => findSession(db, token));
 
   await app.register(fastifySwagger, {
     openapi: {

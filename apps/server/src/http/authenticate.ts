@@ -1,7 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Db } from '../db/client';
-import { type AuthUser, findSession } from '../features/auth/sessions';
 import { AppError } from './app-error';
+
+/** The signed-in caller, as every service that acts for someone takes it. */
+export interface AuthUser {
+  sessionId: string;
+  userId: string;
+  email: string;
+  name: string;
+  isSystemAdmin: boolean;
+}
+
+/** The live session of a bearer token, or null (the auth feature's `findSession`, given by app.ts). */
+export type SessionLookup = (token: string) => Promise<AuthUser | null>;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -25,12 +35,12 @@ export function bearerToken(request: FastifyRequest): string | null {
  * request arrives, before its body is read or validated (CONTRACT §1: a call without a valid token is
  * `401` whatever its body).
  */
-export function registerAuthentication(app: FastifyInstance, db: Db) {
+export function registerAuthentication(app: FastifyInstance, findSession: SessionLookup) {
   app.decorateRequest('auth', null);
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/') || request.url.startsWith('/api/docs')) return;
     const token = bearerToken(request);
-    request.auth = token ? await findSession(db, token) : null;
+    request.auth = token ? await findSession(token) : null;
     if (!request.auth && !request.routeOptions.config?.public) throw AppError.unauthorized();
   });
 }

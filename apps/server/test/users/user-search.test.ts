@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client';
-import type { AuthUser } from '../../src/features/auth/sessions';
 import { searchUsers } from '../../src/features/users/read-service';
+import type { AuthUser } from '../../src/http/authenticate';
 import { openTestDatabase } from '../support/test-database';
 import { createWorld, type World } from '../support/world';
 

@@ -6,7 +6,7 @@ import type { Db } from '../../db/client';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import { clearRateLimit, hitRateLimit, rateLimitKey, releaseRateLimit } from '../../lib/rate-limit';
-import { strongestRoleAnywhere } from '../organizations/access';
+import { strongestRoleAnywhere } from '../organization-access/access';
 import { verifyPassword } from './passwords';
 import { createSession } from './sessions';
 

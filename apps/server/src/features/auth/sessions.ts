@@ -1,19 +1,12 @@
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { sessions, users } from '../../db/schema';
+import type { AuthUser } from '../../http/authenticate';
 import { hashToken, newToken } from './tokens';
 
 export const SESSION_DAYS = 7;
 /** Sliding expiry is refreshed at most once a minute per session, not on every request. */
 const TOUCH_AFTER_MS = 60_000;
-
-export interface AuthUser {
-  sessionId: string;
-  userId: string;
-  email: string;
-  name: string;
-  isSystemAdmin: boolean;
-}
 
 export async function createSession(db: Tx, userId: string): Promise<string> {
   const token = newToken();

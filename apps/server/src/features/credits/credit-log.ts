@@ -3,8 +3,8 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
-import type { AuthUser } from '../auth/sessions';
-import { requireOrganizationAccess } from '../organizations/access';
+import type { AuthUser } from '../../http/authenticate';
+import { requireOrganizationAccess } from '../organization-access/access';
 
 const INVALID_TOKEN = 'This page token is not valid. Start again from the first page.';
 

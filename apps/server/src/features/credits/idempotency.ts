@@ -6,7 +6,7 @@ import type { Db, Tx } from '../../db/client';
 import { rows } from '../../db/rows';
 import { RetryTransaction, writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
-import type { AuthUser } from '../auth/sessions';
+import type { AuthUser } from '../../http/authenticate';
 
 /** How long a key answers with its first answer (CONTRACT §5: at least 24 hours). */
 export const IDEMPOTENCY_KEY_HOURS = 24;

@@ -12,8 +12,8 @@ import type { Tx } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
-import type { AuthUser } from '../auth/sessions';
-import { requireOrganizationAccess } from '../organizations/access';
+import type { AuthUser } from '../../http/authenticate';
+import { requireOrganizationAccess } from '../organization-access/access';
 import { systemAccountId } from './journal';
 import { count, namesOf, postMove, refuse } from './move-answer';
 import {

@@ -5,9 +5,9 @@ import type { Tx } from '../../db/client';
 import { jsonParam, uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
+import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
-import type { AuthUser } from '../auth/sessions';
-import { accessFromRoles, requireOrganizationAccess, rolesHeldSql } from '../organizations/access';
+import { accessFromRoles, requireOrganizationAccess, rolesHeldSql } from '../organization-access/access';
 
 /** An organization taking part in a move, with the ids of its two pool accounts. */
 export interface OrganizationParty {

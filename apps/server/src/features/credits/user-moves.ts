@@ -5,7 +5,7 @@ import type {
   TransferUsersRequest,
 } from '@allot/domain/credits';
 import type { Tx } from '../../db/client';
-import type { AuthUser } from '../auth/sessions';
+import type { AuthUser } from '../../http/authenticate';
 import { count, namesOf, postMove, refuse } from './move-answer';
 import { managedUser, membersOf, organizationActedOn, poolAccount, type UserParty } from './parties';
 

@@ -4,6 +4,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { preparedRows } from '../../db/prepared-rows';
 import { containsPattern, rowsForSearch } from '../../lib/search';
+import { rootCondition } from '../organization-access/scope';
 
 export type SummaryRow = {
   id: string;
@@ -110,8 +111,8 @@ export function allOrganizations(): OrganizationSource {
 }
 
 /**
- * The subtrees of `roots` (none inside another: see `managedScope`), themselves included. Only live
- * organizations have ancestry rows (a delete removes them).
+ * The subtrees of `roots` (none inside another: see `managedScope`, organization-access/scope.ts), themselves
+ * included. Only live organizations have ancestry rows (a delete removes them).
  */
 export function subtreesOf(roots: string[]): OrganizationSource {
   if (roots.length === 0) {
@@ -135,18 +136,6 @@ export function subtreesOf(roots: string[]): OrganizationSource {
     // The lower-case copy and its trigram index (schema.ts: organization_closure.search_name).
     nameContains: (pattern) => sql`c.search_name like lower(${pattern})`,
   };
-}
-
-/**
- * `column` is one of `roots`, as parameters. One root (the usual case) is an equality, so that an index
- * on (ancestor_id, name) also gives the name order; the statement's text depends only on how many roots.
- */
-export function rootCondition(column: SQL, roots: string[]): SQL {
-  if (roots.length === 1) return sql`${column} = ${roots[0]}::uuid`;
-  return sql`${column} in (${sql.join(
-    roots.map((id) => sql`${id}::uuid`),
-    sql`, `,
-  )})`;
 }
 
 const SORT_COLUMNS: Record<Exclude<OrganizationSortKey, 'name' | 'credits'>, string> = {
@@ -237,35 +226,5 @@ export function toSummary(row: SummaryRow): OrganizationSummary {
     usersCount: Number(row.users_count),
     subOrganizationsCount: Number(row.sub_organizations_count),
     credits: { shared: Number(row.shared_credits), protected: Number(row.protected_credits) },
-  };
-}
-
-/**
- * Organizations where the user holds owner or admin directly, leaving out those inside another of them:
- * the roots of what it sees, each subtree once (`organization_id`), and each subtree's size (`size`).
- */
-export function managedScopeSql(userId: string): SQL {
-  return sql`select m.organization_id, o.descendants_count + 1 as size from memberships m
-    join organizations o on o.id = m.organization_id
-    where m.user_id = ${userId} and m.role in ('organization_owner', 'organization_admin')
-      and not exists (
-        select 1 from organization_closure c
-        join memberships above on above.organization_id = c.ancestor_id
-        where c.descendant_id = m.organization_id and c.depth > 0 and above.user_id = ${userId}
-          and above.role in ('organization_owner', 'organization_admin'))`;
-}
-
-/** `managedScopeSql` as a query: the roots, and how many organizations their subtrees hold. */
-export async function managedScope(
-  db: Tx,
-  userId: string,
-): Promise<{ roots: string[]; organizations: number }> {
-  const found = await preparedRows<{ organization_id: string; size: number | string }>(
-    db,
-    managedScopeSql(userId),
-  );
-  return {
-    roots: found.map((r) => r.organization_id),
-    organizations: found.reduce((sum, r) => sum + Number(r.size), 0),
   };
 }

@@ -3,9 +3,10 @@ import { buildPagination, type PaginationQuery } from '@allot/domain/pagination'
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { preparedRows } from '../../db/prepared-rows';
-import type { AuthUser } from '../auth/sessions';
-import { accessFromRoles, rolesHeldSql } from './access';
-import { allOrganizations, childrenOf, managedScope, pageOrganizationSummaries, subtreesOf } from './queries';
+import type { AuthUser } from '../../http/authenticate';
+import { accessFromRoles, rolesHeldSql } from '../organization-access/access';
+import { managedScope } from '../organization-access/scope';
+import { allOrganizations, childrenOf, pageOrganizationSummaries, subtreesOf } from './queries';
 
 /** Direct children of an organization, paginated (CONTRACT §4). */
 export async function listSubOrganizations(

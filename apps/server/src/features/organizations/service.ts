@@ -3,9 +3,9 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { preparedRows } from '../../db/prepared-rows';
 import { AppError } from '../../http/app-error';
-import type { AuthUser } from '../auth/sessions';
+import type { AuthUser } from '../../http/authenticate';
 import { type LicenseRow, organizationLicensesJson, toLicense } from '../licenses/queries';
-import { accessFromRoles, rolesHeldSql } from './access';
+import { accessFromRoles, rolesHeldSql } from '../organization-access/access';
 import {
   organizationSummariesJson,
   type SummaryRow,

@@ -6,12 +6,12 @@ import type { Db } from '../../db/client';
 import { rows } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
-import type { AuthUser } from '../auth/sessions';
+import type { AuthUser } from '../../http/authenticate';
 import { organizationPoolAccountId, postCreditTransaction, systemAccountId } from '../credits/journal';
 import type { MailSettings } from '../mail/public-links';
+import { requireOrganizationAccess } from '../organization-access/access';
+import { type LockedOrganization, lockOrganizationChain } from '../organization-access/locks';
 import { applyMemberPlan, planMembers } from '../users/add-members';
-import { requireOrganizationAccess } from './access';
-import { type LockedOrganization, lockOrganizationChain } from './locks';
 import { getOrganization } from './service';
 import { insertOrganization, renameInTree } from './tree';
 

@@ -6,7 +6,7 @@ import { jsonParam } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { RetryTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
-import type { AuthUser } from '../auth/sessions';
+import type { AuthUser } from '../../http/authenticate';
 import { queueInvitations } from '../auth/verification-service';
 import { allocateSeats, freeSeats, lockOrganizationSeats, type SeatLicense } from '../licenses/seats';
 import type { MailSettings } from '../mail/public-links';

@@ -11,11 +11,11 @@ import {
 import type { Db, Tx } from '../../db/client';
 import { isConcurrencyConflict, writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
+import type { AuthUser } from '../../http/authenticate';
 import { hitRateLimit, rateLimitKey } from '../../lib/rate-limit';
-import type { AuthUser } from '../auth/sessions';
 import type { MailSettings } from '../mail/public-links';
-import { requireOrganizationAccess } from '../organizations/access';
-import { lockOrganization } from '../organizations/locks';
+import { requireOrganizationAccess } from '../organization-access/access';
+import { lockOrganization } from '../organization-access/locks';
 import { applyMemberPlan, type MemberPlan, planMembers } from './add-members';
 import { requireAssignable } from './member-guards';
 import { findMembers } from './queries';

@@ -16,7 +16,7 @@ import { redeemCode } from '../auth/redeem-code';
 import { accountByEmail, markVerified } from '../auth/verification-service';
 import { queueMails } from '../mail/outbox';
 import { type MailSettings, publicLink } from '../mail/public-links';
-import { lockOrganization } from '../organizations/locks';
+import { lockOrganization } from '../organization-access/locks';
 import { transferOwnership } from './role-service';
 
 const PURPOSE = 'membership_invitation';

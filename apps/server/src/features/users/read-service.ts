@@ -4,10 +4,10 @@ import type { ORGANIZATION_USER_SORT_KEYS, USER_SEARCH_SORT_KEYS } from '@allot/
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { preparedRows } from '../../db/prepared-rows';
+import type { AuthUser } from '../../http/authenticate';
 import { containsPattern, rowsForSearch } from '../../lib/search';
-import type { AuthUser } from '../auth/sessions';
-import { accessFromRoles, rolesHeldSql } from '../organizations/access';
-import { managedScopeSql, rootCondition } from '../organizations/queries';
+import { accessFromRoles, rolesHeldSql } from '../organization-access/access';
+import { inSubtreesSql, managedScopeSql, organizationsInSubtreesSql } from '../organization-access/scope';
 import { type PersonRow, peopleOf, personColumns, personJoins, toOrganizationUser } from './queries';
 
 /** Name or email contains the search: the form the trigram indexes serve, for searches over many users. */
@@ -110,15 +110,13 @@ export async function searchUsers(
     return answer(await pageOfMatches(db, query, matches, () => sql`true`, false));
   }
   // The organizations where the caller is owner or admin (CTE `scope`): their subtrees are what it sees.
-  const inScope = (membership: SQL) =>
-    sql`exists (select 1 from organization_closure c
-        where c.descendant_id = ${membership} and c.ancestor_id in (select organization_id from scope))`;
+  const scopeRoots = sql`select organization_id from scope`;
+  const inScope = (membership: SQL) => inSubtreesSql(membership, scopeRoots);
   const sizeLimit = query.search.trim() ? scopeFirstMaxOrganizations : null;
   const members = sql`select u.id, u.name, u.email from (
-      select distinct m.user_id from organization_closure c
-      join memberships m on m.organization_id = c.descendant_id
-      where c.ancestor_id in (select organization_id from scope)
-        and (select small from scope_size) offset 0) members
+      select distinct m.user_id from (${organizationsInSubtreesSql(scopeRoots)}) s
+      join memberships m on m.organization_id = s.organization_id
+      where (select small from scope_size) offset 0) members
     join users u on u.id = members.user_id where true ${memberSearchFilter(query.search)}`;
   // Member by member, the plan does not depend on the search text: it stays a prepared statement.
   const memberByMember = await pageOfMatches(db, query, members, inScope, true, {
@@ -134,9 +132,7 @@ export async function searchUsers(
   // index probe (OFFSET 0 keeps it one, instead of a join over every membership). The roots are passed as
   // values, so that the search is planned for the size of their subtrees.
   const roots = memberByMember.roots ?? [];
-  const inRoots = (membership: SQL) =>
-    sql`exists (select 1 from organization_closure c
-        where c.descendant_id = ${membership} and ${rootCondition(sql`c.ancestor_id`, roots)})`;
+  const inRoots = (membership: SQL) => inSubtreesSql(membership, roots);
   const candidates = sql`select u.id, u.name, u.email from users u where true ${searchFilter(query.search)}
     and exists (select 1 from memberships m where m.user_id = u.id and ${inRoots(sql`m.organization_id`)} offset 0)`;
   return answer(await pageOfMatches(db, query, candidates, inRoots, false));

@@ -6,11 +6,11 @@ import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
+import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
-import type { AuthUser } from '../auth/sessions';
 import { organizationPoolAccountId, postCreditTransaction } from '../credits/journal';
-import { requireOrganizationAccess } from '../organizations/access';
-import { lockOrganization } from '../organizations/locks';
+import { requireOrganizationAccess } from '../organization-access/access';
+import { lockOrganization } from '../organization-access/locks';
 import { cancelInvitations } from './invitations';
 import { lockMembers, requireNotAbove } from './member-guards';
 

@@ -5,9 +5,9 @@ import type { Db, Tx } from '../../db/client';
 import { rows } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
-import type { AuthUser } from '../auth/sessions';
-import { requireOrganizationAccess } from '../organizations/access';
-import { lockOrganization } from '../organizations/locks';
+import type { AuthUser } from '../../http/authenticate';
+import { requireOrganizationAccess } from '../organization-access/access';
+import { lockOrganization } from '../organization-access/locks';
 import { lockMembers, peopleTable, requireAssignable, requireNotAbove } from './member-guards';
 
 /**

@@ -12,8 +12,8 @@ import type { Tx } from '../../db/client';
 import { preparedRows } from '../../db/prepared-rows';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
+import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
-import type { AuthUser } from '../auth/sessions';
 
 /**
  * The roles that reach an organization, as a SQL expression (text[]) to select inside a read's own query,
