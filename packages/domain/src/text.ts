@@ -1,6 +1,29 @@
 import { z } from 'zod';
 import { APP_MSG, MSG } from './messages';
 
+const isBlank = (input: unknown) => input === undefined || input === null || input === '';
+
+/**
+ * The texts of zod's own issues, for every schema of the app (server and web): a field never answers
+ * zod's English. A schema's own message wins over these. Missing (or an empty choice) is 'Field is
+ * required.'; a value outside a list ('castle' as a type) is 'Invalid value.'.
+ */
+z.config({
+  customError: (issue) => {
+    if (issue.code === 'invalid_type' || issue.code === 'invalid_value') {
+      if (isBlank(issue.input)) return MSG.required;
+      if (issue.code === 'invalid_type' && issue.expected === 'number') return MSG.onlyNumbers;
+      return APP_MSG.invalidValue;
+    }
+    if (issue.code === 'too_big' && issue.origin === 'number') return MSG.max(Number(issue.maximum));
+    if (issue.code === 'too_small' && issue.origin === 'number') return MSG.min(Number(issue.minimum));
+    if (issue.code === 'too_big' && issue.origin === 'string') return APP_MSG.tooLong(Number(issue.maximum));
+    if (issue.code === 'too_big' && issue.origin === 'array') return APP_MSG.tooMany(Number(issue.maximum));
+    if (issue.code === 'too_small' && issue.origin === 'array') return MSG.required;
+    return APP_MSG.invalidValue;
+  },
+});
+
 /**
  * A NUL character, or half of a UTF-16 surrogate pair without its other half. PostgreSQL stores neither
  * (it fails the whole statement), no keyboard types them, and they hide text from people reading it.
@@ -14,14 +37,21 @@ export function isCleanText(value: string): boolean {
 /**
  * The one schema of free text in a request: every body field, query parameter and path parameter that
  * holds text starts here (CONTRACT §1: odd text is a `400` on its field). `error` is the message when the
- * value is missing or not text at all.
+ * value is missing; a value that is not text (a number, a list) is 'Invalid value.'.
  */
 export function text(error: string = MSG.required) {
-  return z.string({ error }).refine(isCleanText, { message: APP_MSG.oddCharacter, abort: true });
+  return z
+    .string({ error: (issue) => (isBlank(issue.input) ? error : APP_MSG.invalidValue) })
+    .refine(isCleanText, { message: APP_MSG.oddCharacter, abort: true });
 }
 
 /** An id in a body or a path. Ids are uuids; another string is an id of nothing (`404`), never an SQL error. */
-export const idSchema = text().min(1, MSG.required).max(100, APP_MSG.invalidId);
+export const idSchema = text().min(1, MSG.required).max(100, APP_MSG.invalidId).meta({ format: 'uuid' });
+
+/** Ids, addresses and dates in answers: plain strings, their format for the API document (and its checks). */
+export const uuidOut = () => z.string().meta({ format: 'uuid' });
+export const emailOut = () => z.string().meta({ format: 'email' });
+export const dateTimeOut = () => z.string().meta({ format: 'date-time' });
 
 export function isEmail(value: string): boolean {
   return z.email().safeParse(value).success;
@@ -31,4 +61,5 @@ export const emailSchema = text()
   .trim()
   .min(1, MSG.required)
   .max(254, MSG.invalidEmail)
-  .refine((v) => isEmail(v), MSG.invalidEmail);
+  .refine((v) => isEmail(v), MSG.invalidEmail)
+  .meta({ format: 'email' });

@@ -156,6 +156,12 @@ describe('sessions', () => {
     expect((await validate({ id: owner.id, email: owner.email }, bearer('made-up-token'))).json()).toEqual({
       valid: false,
     });
+    const missing = await validate({});
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().details.fields).toEqual({ id: 'Field is required.', email: 'Field is required.' });
+    expect((await validate({ id: 7, email: owner.email })).json().details.fields).toEqual({
+      id: 'Invalid value.',
+    });
   });
 
   it('logout revokes the token on the server', async () => {

@@ -262,7 +262,7 @@ describe('POST /api/user/update/licenses', () => {
     expect(third).toEqual([{ license_type: 'chorus' }]);
   });
 
-  it('is 400 for a licence of another organization', async () => {
+  it('is 404 for a licence of another organization (an unknown id)', async () => {
     const [licence] = await rows<{ id: string }>(
       t.db,
       sql`select id from licenses where organization_id = ${t.world.orgs.alpha} limit 1`,
@@ -272,7 +272,8 @@ describe('POST /api/user/update/licenses', () => {
       licenseId: licence?.id,
       organizationId: t.world.orgs.schoolA,
     });
-    expect(response.statusCode).toBe(400);
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error).toBe('not_found');
   });
 });
 

@@ -142,8 +142,45 @@ describe('POST /api/user/create', () => {
       role: 'user',
       licenseId: alphaLicence?.id,
     });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().message).toBe(APP_MSG.unknownLicense);
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({
+      error: 'not_found',
+      message: APP_MSG.unknownLicense,
+      details: { fields: { licenseId: APP_MSG.unknownLicense } },
+    });
+    const unknown = await api.post('owner', '/api/user/create', {
+      email: 'unknown-licence@alpha.test',
+      name: 'Unknown Licence',
+      organizationId: t.world.orgs.schoolA,
+      role: 'user',
+      licenseId: '00000000-0000-4000-8000-000000000000',
+    });
+    expect(unknown.statusCode).toBe(404);
+  });
+
+  it('answers an unknown type or role with its own message, not "Field is required."', async () => {
+    const role = await api.post('owner', '/api/user/create', {
+      email: 'system@alpha.test',
+      name: 'System Role',
+      organizationId: t.world.orgs.schoolA,
+      role: 'system_admin',
+    });
+    expect(role.statusCode).toBe(400);
+    expect(role.json().details.fields).toEqual({ role: 'Invalid value.' });
+    const missing = await api.post('owner', '/api/user/create', {
+      email: 'no-role@alpha.test',
+      name: 'No Role',
+      organizationId: t.world.orgs.schoolA,
+    });
+    expect(missing.json().details.fields).toEqual({ role: 'Field is required.' });
+    const castle = await api.post('owner', '/api/organization/create', {
+      name: 'Castle',
+      phoneNumber: '+1 555 000 0000',
+      type: 'castle',
+      parentOrganizationId: t.world.orgs.alpha,
+    });
+    expect(castle.statusCode).toBe(400);
+    expect(castle.json().details.fields).toEqual({ type: 'Invalid value.' });
   });
 
   it('lets only an owner add an owner, and the current owner becomes an admin', async () => {

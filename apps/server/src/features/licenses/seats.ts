@@ -1,7 +1,13 @@
+import { APP_MSG } from '@allot/domain/messages';
 import { LICENSE_TYPES, type LicenseType } from '@allot/domain/organizations';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
+import { AppError } from '../../http/app-error';
+
+/** A `licenseId` that names no licence of the organization: an unknown id is a `404` (CONTRACT §1). */
+export const unknownLicense = () =>
+  AppError.of('not_found', APP_MSG.unknownLicense, { fields: { licenseId: APP_MSG.unknownLicense } });
 
 export interface SeatLicense {
   id: string;

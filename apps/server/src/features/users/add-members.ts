@@ -8,7 +8,13 @@ import { RetryTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { queueInvitations } from '../auth/verification-service';
-import { allocateSeats, freeSeats, lockOrganizationSeats, type SeatLicense } from '../licenses/seats';
+import {
+  allocateSeats,
+  freeSeats,
+  lockOrganizationSeats,
+  type SeatLicense,
+  unknownLicense,
+} from '../licenses/seats';
 import type { MailSettings } from '../mail/public-links';
 import { countInvitations, queueMembershipInvitations } from './invitations';
 import { transferOwnership } from './role-service';
@@ -59,7 +65,7 @@ export async function planMembers(
   const { preferredLicenseId } = options;
   const licenses = await lockOrganizationSeats(tx, organizationId);
   if (preferredLicenseId && !licenses.some((l) => l.id === preferredLicenseId)) {
-    throw AppError.invalid({ licenseId: APP_MSG.unknownLicense }, APP_MSG.unknownLicense);
+    throw unknownLicense();
   }
   const existing = await rows<{ n: number; id: string; member_here: boolean; invited_here: boolean }>(
     tx,

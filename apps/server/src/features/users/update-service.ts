@@ -16,7 +16,7 @@ import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
-import { freeSeats, lockOrganizationSeats } from '../licenses/seats';
+import { freeSeats, lockOrganizationSeats, unknownLicense } from '../licenses/seats';
 import type { MailSettings } from '../mail/public-links';
 import { effectiveRole, requireOrganizationAccess } from '../organization-access/access';
 import { pendingEmailOf, requestEmailChange } from './email-change-service';
@@ -163,7 +163,7 @@ export async function updateUserLicenses(
   await writeTransaction(db, async (tx) => {
     const licenses = await lockOrganizationSeats(tx, input.organizationId);
     const license = licenses.find((l) => l.id === input.licenseId);
-    if (!license) throw AppError.invalid({ licenseId: APP_MSG.unknownLicense }, APP_MSG.unknownLicense);
+    if (!license) throw unknownLicense();
     const members = await lockMembers(tx, input.organizationId, userIds);
     requireNotAbove(access.role, members);
     const moving = members.filter((m) => m.licenseId !== license.id);
