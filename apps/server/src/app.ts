@@ -2,15 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { APP_MSG } from '@allot/domain/messages';
 import fastifyStatic from '@fastify/static';
-import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyServerOptions } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from './db/client';
 import { authRoutes } from './features/auth/routes';
 import { findSession } from './features/auth/sessions';
@@ -25,6 +18,7 @@ import { accountRoutes } from './features/users/account-routes';
 import { userRoutes } from './features/users/routes';
 import { registerAuthentication } from './http/authenticate';
 import { invalidPath, registerErrorHandler } from './http/error-handler';
+import { registerOpenApi } from './http/openapi';
 import { registerSecurityHeaders } from './http/security-headers';
 import { BackgroundWork } from './lib/background';
 
@@ -84,18 +78,7 @@ export async function buildApp({
   await registerSecurityHeaders(app);
   registerAuthentication(app, (token) => findSession(db, token));
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: {
-        title: 'Allot API',
-        version: '1.0.0',
-        description: 'Licences and AI credits across organizations.',
-      },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await registerOpenApi(app, publicUrl);
 
   await app.register(healthRoutes(db));
   const mailSettings: MailSettings = { publicUrl, ...(invitationsPerDay ? { invitationsPerDay } : {}) };

@@ -1,6 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type TestApp } from './support/test-app';
+import { bearer, createTestApp, TEST_PUBLIC_URL, type TestApp } from './support/test-app';
 import { sessionFor } from './support/world';
+
+interface OpenApiOperation {
+  operationId: string;
+  tags: string[];
+  summary: string;
+  description: string;
+  security?: unknown[];
+  parameters?: { name: string; schema: unknown }[];
+  responses: Record<string, { description: string; content: Record<string, { schema: unknown }> }>;
+}
+interface OpenApiDoc {
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: { schemas: Record<string, unknown> };
+}
 
 let t: TestApp;
 beforeAll(async () => {
@@ -13,14 +27,74 @@ describe('API documentation and health', () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
     expect(response.statusCode).toBe(200);
     const doc = response.json();
-    expect(doc.openapi).toMatch(/^3\./);
-    expect(doc.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer' });
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.security).toEqual([{ bearer: [] }]);
+    expect(doc.servers).toEqual([{ url: TEST_PUBLIC_URL, description: 'This panel' }]);
     const login = doc.paths['/api/auth/login'].post;
-    expect(Object.keys(login.requestBody.content['application/json'].schema.properties)).toEqual([
-      'email',
-      'password',
+    expect(login.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/LoginInput',
+    });
+    expect(Object.keys(doc.components.schemas.LoginInput.properties)).toEqual(['email', 'password']);
+    expect(Object.keys(doc.paths['/api/organization/{id}'].get.responses)).toEqual([
+      '200',
+      '400',
+      '401',
+      '404',
     ]);
-    expect(Object.keys(doc.paths['/api/organization/{id}'].get.responses)).toEqual(['200', '401', '404']);
+  });
+
+  it('names, tags and describes every operation, with the permission it needs', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json<OpenApiDoc>();
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ at: `${method.toUpperCase()} ${path}`, ...op })),
+    );
+    expect(operations.length).toBeGreaterThan(35);
+    const ids = operations.map((op) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const op of operations) {
+      expect(op.operationId, op.at).toMatch(/^[a-z]+[A-Za-z]*$/);
+      expect(op.tags, op.at).toHaveLength(1);
+      expect(op.summary, op.at).toBeTruthy();
+      expect(op.description, op.at).toMatch(/Permission:|Public|token/);
+      for (const [status, answer] of Object.entries(op.responses)) {
+        expect(answer.description, `${op.at} ${status}`).not.toBe('Default Response');
+        if (Number(status) >= 400 && status !== '503') {
+          expect(answer.content['application/json']?.schema, `${op.at} ${status}`).toEqual({
+            $ref: '#/components/schemas/ErrorBody',
+          });
+        }
+      }
+      // No `security` of its own: the root's bearer. `[]` or an empty alternative: a token is not needed.
+      const needsToken =
+        op.security === undefined ||
+        (op.security.length > 0 && !op.security.some((s) => Object.keys(s as object).length === 0));
+      if (needsToken) expect(op.responses['401'], op.at).toBeDefined();
+    }
+    const publicCalls = operations.filter((op) => op.security?.length === 0).map((op) => op.at);
+    expect(publicCalls).toEqual(
+      expect.arrayContaining(['POST /api/auth/login', 'POST /api/auth/password/reset', 'GET /api/health']),
+    );
+    expect(publicCalls).not.toContain('POST /api/auth/logout');
+  });
+
+  it('types numbers, formats and the error body, with named components', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json<OpenApiDoc>();
+    const search = doc.paths['/api/organization/search']?.get;
+    const limit = search?.parameters?.find((p) => p.name === 'limit');
+    expect(limit?.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
+    const schemas = doc.components.schemas as Record<string, { properties: Record<string, unknown> }>;
+    expect(schemas.Organization?.properties.id).toMatchObject({ type: 'string', format: 'uuid' });
+    expect(schemas.OrganizationSummary?.properties.adminEmail).toMatchObject({
+      anyOf: [{ type: 'string', format: 'email' }, { type: 'null' }],
+    });
+    expect(schemas.License?.properties.expireAt).toMatchObject({ format: 'date-time' });
+    expect(schemas.ErrorBody?.properties.details).toMatchObject({
+      properties: { fields: { type: 'object', additionalProperties: { type: 'string' } } },
+    });
+    expect(search?.responses['200']?.content['application/json']?.schema).toEqual({
+      $ref: '#/components/schemas/OrganizationPage',
+    });
   });
 
   it('serves the documentation page without a token', async () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MSG } from './messages';
 import { DEFAULT_PAGE_SIZE, intParam, MAX_PAGE_SIZE } from './pagination';
-import { idSchema, text } from './text';
+import { dateTimeOut, emailOut, idSchema, text, uuidOut } from './text';
 
 /** What a credit-journal transaction did (CONTRACT §5); the credit log shows them in words. */
 export const CREDIT_ACTIONS = [
@@ -125,25 +125,30 @@ export const DIFFERENT = {
 
 export const transferPoolsRequestSchema = z
   .object({ amount: creditAmountSchema, organizationId: idSchema, fromPool: poolSchema, toPool: poolSchema })
-  .refine((b) => b.fromPool !== b.toPool, { path: ['toPool'], message: DIFFERENT.pool });
+  .refine((b) => b.fromPool !== b.toPool, { path: ['toPool'], message: DIFFERENT.pool })
+  .meta({ id: 'TransferPools' });
 export type TransferPoolsRequest = z.infer<typeof transferPoolsRequestSchema>;
 
-export const assignOrganizationsRequestSchema = z.object({
-  amount: creditAmountSchema,
-  sourceOrganizationId: idSchema,
-  fromOrganizationPoolType: poolSchema,
-  targetOrganizationIds: idListSchema('organizations'),
-  toOrganizationPoolType: poolSchema,
-});
+export const assignOrganizationsRequestSchema = z
+  .object({
+    amount: creditAmountSchema,
+    sourceOrganizationId: idSchema,
+    fromOrganizationPoolType: poolSchema,
+    targetOrganizationIds: idListSchema('organizations'),
+    toOrganizationPoolType: poolSchema,
+  })
+  .meta({ id: 'AssignCreditsToOrganizations' });
 export type AssignOrganizationsRequest = z.infer<typeof assignOrganizationsRequestSchema>;
 
-export const reclaimOrganizationsRequestSchema = z.object({
-  amount: creditAmountSchema,
-  sourceOrganizationIds: idListSchema('organizations'),
-  reclaimFromStrategy: strategySchema,
-  targetOrganizationId: idSchema,
-  toOrganizationPoolType: poolSchema,
-});
+export const reclaimOrganizationsRequestSchema = z
+  .object({
+    amount: creditAmountSchema,
+    sourceOrganizationIds: idListSchema('organizations'),
+    reclaimFromStrategy: strategySchema,
+    targetOrganizationId: idSchema,
+    toOrganizationPoolType: poolSchema,
+  })
+  .meta({ id: 'ReclaimCreditsFromOrganizations' });
 export type ReclaimOrganizationsRequest = z.infer<typeof reclaimOrganizationsRequestSchema>;
 
 export const transferOrganizationsRequestSchema = z
@@ -157,23 +162,28 @@ export const transferOrganizationsRequestSchema = z
   .refine((b) => b.sourceOrganizationId.toLowerCase() !== b.targetOrganizationId.toLowerCase(), {
     path: ['targetOrganizationId'],
     message: DIFFERENT.organization,
-  });
+  })
+  .meta({ id: 'TransferCreditsBetweenOrganizations' });
 export type TransferOrganizationsRequest = z.infer<typeof transferOrganizationsRequestSchema>;
 
-export const assignUsersRequestSchema = z.object({
-  amount: creditAmountSchema,
-  userIds: idListSchema('users'),
-  organizationId: idSchema,
-  fromOrganizationPoolType: poolSchema,
-});
+export const assignUsersRequestSchema = z
+  .object({
+    amount: creditAmountSchema,
+    userIds: idListSchema('users'),
+    organizationId: idSchema,
+    fromOrganizationPoolType: poolSchema,
+  })
+  .meta({ id: 'AssignCreditsToUsers' });
 export type AssignUsersRequest = z.infer<typeof assignUsersRequestSchema>;
 
-export const reclaimUsersRequestSchema = z.object({
-  amount: creditAmountSchema,
-  userIds: idListSchema('users'),
-  organizationId: idSchema,
-  toOrganizationPoolType: poolSchema,
-});
+export const reclaimUsersRequestSchema = z
+  .object({
+    amount: creditAmountSchema,
+    userIds: idListSchema('users'),
+    organizationId: idSchema,
+    toOrganizationPoolType: poolSchema,
+  })
+  .meta({ id: 'ReclaimCreditsFromUsers' });
 export type ReclaimUsersRequest = z.infer<typeof reclaimUsersRequestSchema>;
 
 export const transferUsersRequestSchema = z
@@ -181,39 +191,44 @@ export const transferUsersRequestSchema = z
   .refine((b) => b.sourceUserId.toLowerCase() !== b.targetUserId.toLowerCase(), {
     path: ['targetUserId'],
     message: DIFFERENT.user,
-  });
+  })
+  .meta({ id: 'TransferCreditsBetweenUsers' });
 export type TransferUsersRequest = z.infer<typeof transferUsersRequestSchema>;
 
 export const MAX_DESCRIPTION_LENGTH = 500;
 
-export const allocateSystemCreditsRequestSchema = z.object({
-  organizationId: idSchema,
-  amount: creditAmountSchema,
-  toPool: poolSchema,
-  description: text()
-    .trim()
-    .min(1, MSG.required)
-    .max(MAX_DESCRIPTION_LENGTH, `At most ${MAX_DESCRIPTION_LENGTH} characters.`),
-});
+export const allocateSystemCreditsRequestSchema = z
+  .object({
+    organizationId: idSchema,
+    amount: creditAmountSchema,
+    toPool: poolSchema,
+    description: text()
+      .trim()
+      .min(1, MSG.required)
+      .max(MAX_DESCRIPTION_LENGTH, `At most ${MAX_DESCRIPTION_LENGTH} characters.`),
+  })
+  .meta({ id: 'AllocateSystemCredits' });
 export type AllocateSystemCreditsRequest = z.infer<typeof allocateSystemCreditsRequestSchema>;
 
 /** What a credit move answers: the journal transaction and the balances it left, for every party. */
-export const creditMoveResponseSchema = z.object({
-  transactionId: z.string(),
-  action: z.enum(CREDIT_ACTIONS),
-  /** Credits each target received (or each source gave, for a reclaim). */
-  amount: z.number().int(),
-  /** Credits the call moved in all. */
-  total: z.number().int(),
-  organizations: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      credits: z.object({ shared: z.number(), protected: z.number() }),
-    }),
-  ),
-  users: z.array(z.object({ id: z.string(), name: z.string(), credits: z.number().int() })),
-});
+export const creditMoveResponseSchema = z
+  .object({
+    transactionId: uuidOut(),
+    action: z.enum(CREDIT_ACTIONS),
+    /** Credits each target received (or each source gave, for a reclaim). */
+    amount: z.number().int(),
+    /** Credits the call moved in all. */
+    total: z.number().int(),
+    organizations: z.array(
+      z.object({
+        id: uuidOut(),
+        name: z.string(),
+        credits: z.object({ shared: z.number().int(), protected: z.number().int() }),
+      }),
+    ),
+    users: z.array(z.object({ id: uuidOut(), name: z.string(), credits: z.number().int() })),
+  })
+  .meta({ id: 'CreditMoveResult' });
 export type CreditMoveResponse = z.infer<typeof creditMoveResponseSchema>;
 
 /** `Idempotency-Key` (CONTRACT §5): 1 to 255 printable ASCII characters. */
@@ -226,24 +241,28 @@ export const creditLogQuerySchema = z.object({
 });
 export type CreditLogQuery = z.infer<typeof creditLogQuerySchema>;
 
-export const creditLogEntrySchema = z.object({
-  id: z.string(),
-  date: z.string(),
-  action: z.enum(CREDIT_ACTIONS),
-  /** Signed change of the organization's pools; for a move inside it, the amount moved. */
-  credits: z.number().int(),
-  description: z.string(),
-  /** Who made the move; null for moves no person made (seed data). */
-  by: z.object({ id: z.string(), name: z.string(), email: z.string() }).nullable(),
-});
+export const creditLogEntrySchema = z
+  .object({
+    id: uuidOut(),
+    date: dateTimeOut(),
+    action: z.enum(CREDIT_ACTIONS),
+    /** Signed change of the organization's pools; for a move inside it, the amount moved. */
+    credits: z.number().int(),
+    description: z.string(),
+    /** Who made the move; null for moves no person made (seed data). */
+    by: z.object({ id: uuidOut(), name: z.string(), email: emailOut() }).nullable(),
+  })
+  .meta({ id: 'CreditLogEntry' });
 export type CreditLogEntry = z.infer<typeof creditLogEntrySchema>;
 
-export const creditLogPageSchema = z.object({
-  data: z.array(creditLogEntrySchema),
-  pagination: z.object({
-    limit: z.number().int(),
-    hasNext: z.boolean(),
-    nextPageToken: z.string().nullable(),
-  }),
-});
+export const creditLogPageSchema = z
+  .object({
+    data: z.array(creditLogEntrySchema),
+    pagination: z.object({
+      limit: z.number().int(),
+      hasNext: z.boolean(),
+      nextPageToken: z.string().nullable(),
+    }),
+  })
+  .meta({ id: 'CreditLogPage' });
 export type CreditLogPage = z.infer<typeof creditLogPageSchema>;

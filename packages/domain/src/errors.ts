@@ -48,9 +48,26 @@ export const ERROR_STATUS = {
   internal: 500,
 } as const satisfies Record<ErrorCode, number>;
 
-export const errorBodySchema = z.object({
-  error: z.string(),
-  message: z.string(),
-  details: z.record(z.string(), z.unknown()).optional(),
-});
+/** CONTRACT §1's error body: a machine code, a sentence for a person, and what the error adds. */
+export const errorBodySchema = z
+  .object({
+    error: z.enum(ERROR_CODES).describe('Machine code of the error; stable, for scripts'),
+    message: z.string().describe('A sentence to show to a person, in the spec’s words'),
+    details: z
+      .object({
+        fields: z
+          .record(z.string(), z.string())
+          .optional()
+          .describe('400: each invalid field (dotted path into the body or query) and its message'),
+        available: z
+          .number()
+          .int()
+          .optional()
+          .describe('422 insufficient_credits: what the named source holds'),
+      })
+      .catchall(z.unknown())
+      .optional()
+      .describe('What the error adds; a 402 of an import carries its added, skipped and seats'),
+  })
+  .meta({ id: 'ErrorBody' });
 export type ErrorBody = z.infer<typeof errorBodySchema>;

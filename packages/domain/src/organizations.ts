@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { MSG } from './messages';
+import { pageOf } from './pagination';
 import { PERMISSIONS, ROLES } from './roles';
-import { idSchema, isEmail, text } from './text';
+import { dateTimeOut, emailOut, idSchema, isEmail, text, uuidOut } from './text';
 
 export const ORGANIZATION_TYPES = [
   'district',
@@ -31,13 +32,20 @@ export const phoneNumberSchema = text()
   .refine((v) => /^\+?[\d\s-]+$/.test(v), MSG.onlyNumbers)
   .refine((v) => v.replace(/\D/g, '').length >= PHONE_MIN_DIGITS, MSG.phoneMinDigits(PHONE_MIN_DIGITS));
 
-export const permissionsAndRoleSchema = z.object({
-  permissions: z.array(z.object({ name: z.enum(PERMISSIONS) })),
-  role: z.object({ name: z.enum(ROLES) }),
-});
+export const permissionsAndRoleSchema = z
+  .object({
+    permissions: z.array(z.object({ name: z.enum(PERMISSIONS) })),
+    role: z.object({ name: z.enum(ROLES) }),
+  })
+  .meta({
+    id: 'PermissionsAndRole',
+    description: 'The caller’s role here (held or inherited) and what it allows',
+  });
 export type PermissionsAndRole = z.infer<typeof permissionsAndRoleSchema>;
 
-export const creditPoolsSchema = z.object({ shared: z.number().int(), protected: z.number().int() });
+export const creditPoolsSchema = z
+  .object({ shared: z.number().int(), protected: z.number().int() })
+  .meta({ id: 'CreditPools', description: 'Credits in the organization’s two pools' });
 
 export const LICENSE_TYPES = ['chorus', 'tle_creator', 'tle_teacher', 'chorus_optoma'] as const;
 export type LicenseType = (typeof LICENSE_TYPES)[number];
@@ -48,38 +56,48 @@ export const LICENSE_TYPE_LABEL: Record<LicenseType, string> = {
   chorus_optoma: 'Chorus Optoma',
 };
 
-export const licenseSchema = z.object({
-  id: z.string(),
-  organizationId: z.string(),
-  licenseType: z.enum(LICENSE_TYPES),
-  expireAt: z.string(),
-  maxUsers: z.number().int(),
-  usedSeats: z.number().int(),
-  metadata: z.record(z.string(), z.unknown()),
-});
+export const licenseSchema = z
+  .object({
+    id: uuidOut(),
+    organizationId: uuidOut(),
+    licenseType: z.enum(LICENSE_TYPES),
+    expireAt: dateTimeOut(),
+    maxUsers: z.number().int(),
+    usedSeats: z.number().int(),
+    metadata: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'License' });
 export type License = z.infer<typeof licenseSchema>;
 
 const organizationBase = z.object({
-  id: z.string(),
+  id: uuidOut(),
   name: z.string(),
   type: z.enum(ORGANIZATION_TYPES),
   phoneNumber: z.string(),
-  parentOrganizationId: z.string().nullable(),
+  parentOrganizationId: uuidOut().nullable(),
   adminName: z.string().nullable(),
-  adminEmail: z.string().nullable(),
+  adminEmail: emailOut().nullable(),
   usersCount: z.number().int(),
   subOrganizationsCount: z.number().int(),
 });
 
-export const organizationSummarySchema = organizationBase.extend({ credits: creditPoolsSchema });
+export const organizationSummarySchema = organizationBase
+  .extend({ credits: creditPoolsSchema })
+  .meta({ id: 'OrganizationSummary', description: 'An organization as lists show it' });
+export const organizationPageSchema = pageOf(organizationSummarySchema, 'OrganizationPage');
 export type OrganizationSummary = z.infer<typeof organizationSummarySchema>;
 
-export const organizationSchema = organizationBase.extend({
-  credits: creditPoolsSchema.optional(),
-  licenses: z.array(licenseSchema).optional(),
-  subOrganizations: z.array(organizationSummarySchema).optional(),
-  permissionsAndRole: permissionsAndRoleSchema.optional(),
-});
+export const organizationSchema = organizationBase
+  .extend({
+    credits: creditPoolsSchema.optional(),
+    licenses: z.array(licenseSchema).optional(),
+    subOrganizations: z.array(organizationSummarySchema).optional(),
+    permissionsAndRole: permissionsAndRoleSchema.optional(),
+  })
+  .meta({
+    id: 'Organization',
+    description: 'An organization; the optional parts come with their query flags',
+  });
 export type Organization = z.infer<typeof organizationSchema>;
 
 /** Query flags of GET /api/organization/{id}: "true" adds that part. */
@@ -98,28 +116,28 @@ export const organizationIdParamsSchema = z.object({ id: idSchema });
 
 const nameSchema = text().trim().min(1, MSG.required).max(200, 'Name must be at most 200 characters.');
 
-const typeSchema = z.enum(ORGANIZATION_TYPES, { error: MSG.required });
+const typeSchema = z.enum(ORGANIZATION_TYPES);
 
-export const createOrganizationRequestSchema = z.object({
-  name: nameSchema,
-  phoneNumber: phoneNumberSchema,
-  type: typeSchema,
-  parentOrganizationId: idSchema.nullish(),
-  adminName: text().trim().max(200, 'Name must be at most 200 characters.').optional(),
-  /** Empty: no owner yet. */
-  adminEmail: text()
-    .trim()
-    .max(254, MSG.invalidEmail)
-    .refine((v) => !v || isEmail(v), MSG.invalidEmail)
-    .optional(),
-});
+export const createOrganizationRequestSchema = z
+  .object({
+    name: nameSchema,
+    phoneNumber: phoneNumberSchema,
+    type: typeSchema,
+    parentOrganizationId: idSchema.nullish(),
+    adminName: text().trim().max(200, 'Name must be at most 200 characters.').optional(),
+    /** Empty: no owner yet. */
+    adminEmail: text()
+      .trim()
+      .max(254, MSG.invalidEmail)
+      .refine((v) => !v || isEmail(v), MSG.invalidEmail)
+      .optional(),
+  })
+  .meta({ id: 'CreateOrganization' });
 export type CreateOrganizationRequest = z.infer<typeof createOrganizationRequestSchema>;
 
-export const updateOrganizationRequestSchema = z.object({
-  name: nameSchema,
-  type: typeSchema,
-  phoneNumber: phoneNumberSchema,
-});
+export const updateOrganizationRequestSchema = z
+  .object({ name: nameSchema, type: typeSchema, phoneNumber: phoneNumberSchema })
+  .meta({ id: 'UpdateOrganization' });
 export type UpdateOrganizationRequest = z.infer<typeof updateOrganizationRequestSchema>;
 
 /** Sortable columns of organization lists (sub-organizations, organization search). */
@@ -133,11 +151,16 @@ export const ORGANIZATION_SORT_KEYS = [
 ] as const;
 export type OrganizationSortKey = (typeof ORGANIZATION_SORT_KEYS)[number];
 
-export const organizationCreditsSchema = z.object({
-  shared: z.number().int(),
-  protected: z.number().int(),
-  users: z.number().int(),
-  subOrganizations: z.number().int(),
-});
+export const organizationCreditsSchema = z
+  .object({
+    shared: z.number().int(),
+    protected: z.number().int(),
+    users: z.number().int().describe('Credits held by the members'),
+    subOrganizations: z.number().int().describe('Credits in the pools of every organization below'),
+  })
+  .meta({ id: 'OrganizationCredits' });
 
-export const parentOrganizationsSchema = z.array(z.object({ id: z.string(), name: z.string() }));
+export const organizationRefSchema = z
+  .object({ id: uuidOut(), name: z.string() })
+  .meta({ id: 'OrganizationRef', description: 'An organization named by id and name' });
+export const parentOrganizationsSchema = z.array(organizationRefSchema);

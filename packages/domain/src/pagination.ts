@@ -20,7 +20,9 @@ export const intParam = (min: number, max: number, fallback: number) =>
       if (n < min) ctx.addIssue({ code: 'custom', message: MSG.min(min) });
       if (n > max) ctx.addIssue({ code: 'custom', message: MSG.max(max) });
       return n;
-    });
+    })
+    // A query string is text; the document says what it must hold, so a generated client sends numbers.
+    .meta({ type: 'integer', minimum: min, maximum: max, default: fallback });
 
 /** Query of a paginated list (CONTRACT §1): `key` is one of the list's sortable columns. */
 export function paginationQuerySchema<const K extends readonly [string, ...string[]]>(keys: K) {
@@ -44,21 +46,24 @@ export type PaginationQuery<K extends string = string> = {
   order: 'asc' | 'desc';
 };
 
-export const paginationSchema = z.object({
-  page: z.number().int(),
-  limit: z.number().int(),
-  search: z.string(),
-  total: z.number().int(),
-  totalPages: z.number().int(),
-  hasNext: z.boolean(),
-  hasPrev: z.boolean(),
-  key: z.string(),
-  order: z.enum(['asc', 'desc']),
-});
+export const paginationSchema = z
+  .object({
+    page: z.number().int(),
+    limit: z.number().int(),
+    search: z.string(),
+    total: z.number().int(),
+    totalPages: z.number().int(),
+    hasNext: z.boolean(),
+    hasPrev: z.boolean(),
+    key: z.string(),
+    order: z.enum(['asc', 'desc']),
+  })
+  .meta({ id: 'Pagination' });
 export type Pagination = z.infer<typeof paginationSchema>;
 
-export function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({ data: z.array(item), pagination: paginationSchema });
+/** A page of a list; `id` names it in the API document (one name per list, e.g. 'OrganizationPage'). */
+export function pageOf<T extends z.ZodType>(item: T, id: string) {
+  return z.object({ data: z.array(item), pagination: paginationSchema }).meta({ id });
 }
 
 export function buildPagination(query: PaginationQuery, total: number): Pagination {

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { MSG } from './messages';
 import { LICENSE_TYPES } from './organizations';
+import { pageOf } from './pagination';
 import { ROLES } from './roles';
-import { emailSchema, idSchema, isEmail, text } from './text';
+import { emailOut, emailSchema, idSchema, isEmail, text, uuidOut } from './text';
 
 export { emailSchema, isEmail };
 
@@ -14,28 +15,35 @@ export { emailSchema, isEmail };
 export const MEMBER_STATUSES = ['active', 'pending'] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
 
-export const organizationUserSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  email: z.string(),
-  locale: z.string(),
-  role: z.enum(ROLES),
-  credits: z.number().int(),
-  licence: z.object({ id: z.string(), licenseType: z.enum(LICENSE_TYPES) }).nullable(),
-  status: z.enum(MEMBER_STATUSES),
-  /** The address an email change waits to be confirmed at (CONTRACT §3); until then `email` stays. */
-  pendingEmail: z.string().nullable(),
-});
+export const organizationUserSchema = z
+  .object({
+    id: uuidOut(),
+    name: z.string(),
+    email: emailOut(),
+    locale: z.string(),
+    role: z.enum(ROLES),
+    credits: z.number().int(),
+    licence: z.object({ id: uuidOut(), licenseType: z.enum(LICENSE_TYPES) }).nullable(),
+    status: z.enum(MEMBER_STATUSES),
+    pendingEmail: emailOut()
+      .nullable()
+      .describe('The address an email change waits to be confirmed at; until then `email` stays'),
+  })
+  .meta({ id: 'OrganizationUser', description: 'A member of an organization (or a pending invitation)' });
+export const organizationUserPageSchema = pageOf(organizationUserSchema, 'OrganizationUserPage');
 export type OrganizationUser = z.infer<typeof organizationUserSchema>;
 
 export const ORGANIZATION_USER_SORT_KEYS = ['name', 'email', 'role', 'credits'] as const;
 
-export const userSearchItemSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  email: z.string(),
-  organizations: z.array(z.object({ id: z.string(), name: z.string(), role: z.enum(ROLES) })),
-});
+export const userSearchItemSchema = z
+  .object({
+    id: uuidOut(),
+    name: z.string(),
+    email: emailOut(),
+    organizations: z.array(z.object({ id: uuidOut(), name: z.string(), role: z.enum(ROLES) })),
+  })
+  .meta({ id: 'UserSearchItem' });
+export const userSearchPageSchema = pageOf(userSearchItemSchema, 'UserSearchPage');
 export type UserSearchItem = z.infer<typeof userSearchItemSchema>;
 
 export const USER_SEARCH_SORT_KEYS = ['name', 'email'] as const;
@@ -54,35 +62,33 @@ export const userNameSchema = text()
   .min(1, MSG.required)
   .max(200, 'Name must be at most 200 characters.');
 
-export const createUserRequestSchema = z.object({
-  email: emailSchema,
-  name: userNameSchema,
-  organizationId: idSchema,
-  role: z.enum(MEMBER_ROLES, { error: MSG.required }),
-  /** The licence whose seat to take; without it, the first licence type with a free seat (CONTRACT §6). */
-  licenseId: idSchema.optional(),
-});
+export const createUserRequestSchema = z
+  .object({
+    email: emailSchema,
+    name: userNameSchema,
+    organizationId: idSchema,
+    role: z.enum(MEMBER_ROLES),
+    licenseId: idSchema
+      .optional()
+      .describe('The licence whose seat to take; without it, the first licence type with a free seat'),
+  })
+  .meta({ id: 'CreateUser' });
 export type CreateUserRequest = z.infer<typeof createUserRequestSchema>;
 
-export const updateUserRequestSchema = z.object({
-  name: userNameSchema,
-  email: emailSchema,
-  locale: z.enum(USER_LOCALES).default('en-us'),
-});
+export const updateUserRequestSchema = z
+  .object({ name: userNameSchema, email: emailSchema, locale: z.enum(USER_LOCALES).default('en-us') })
+  .meta({ id: 'UpdateUser' });
 export type UpdateUserRequest = z.infer<typeof updateUserRequestSchema>;
 
-export const updateUserRoleRequestSchema = z.object({
-  role: z.enum(MEMBER_ROLES, { error: MSG.required }),
-  organizationId: idSchema,
-});
+export const updateUserRoleRequestSchema = z
+  .object({ role: z.enum(MEMBER_ROLES), organizationId: idSchema })
+  .meta({ id: 'UpdateUserRole' });
 export type UpdateUserRoleRequest = z.infer<typeof updateUserRoleRequestSchema>;
 
 /** One role change as POST /api/user/{id}/update/role returns them: the user's, and the old owner's. */
-export const roleChangeSchema = z.object({
-  userId: z.string(),
-  organizationId: z.string(),
-  roleName: z.enum(MEMBER_ROLES),
-});
+export const roleChangeSchema = z
+  .object({ userId: uuidOut(), organizationId: uuidOut(), roleName: z.enum(MEMBER_ROLES) })
+  .meta({ id: 'RoleChange' });
 export type RoleChange = z.infer<typeof roleChangeSchema>;
 
 /** Users one call may act on at once (selection in the table, remove, licence change). */
@@ -93,24 +99,25 @@ const userIdsSchema = z
   .min(1, MSG.required)
   .max(MAX_USERS_PER_CALL, `At most ${MAX_USERS_PER_CALL} users at once.`);
 
-export const updateUserLicensesRequestSchema = z.object({
-  userIds: userIdsSchema,
-  licenseId: idSchema,
-  organizationId: idSchema,
-});
+export const updateUserLicensesRequestSchema = z
+  .object({ userIds: userIdsSchema, licenseId: idSchema, organizationId: idSchema })
+  .meta({ id: 'UpdateUserLicenses' });
 export type UpdateUserLicensesRequest = z.infer<typeof updateUserLicensesRequestSchema>;
 
-export const removeUsersRequestSchema = z.object({
-  organizationId: idSchema,
-  userIds: userIdsSchema,
-});
+export const removeUsersRequestSchema = z
+  .object({ organizationId: idSchema, userIds: userIdsSchema })
+  .meta({ id: 'RemoveUsers' });
 export type RemoveUsersRequest = z.infer<typeof removeUsersRequestSchema>;
 
-export const removeUsersResponseSchema = z.object({
-  removed: z.array(z.string()),
-  /** Credits the removed users held, now in the organization's shared pool. */
-  creditsReturned: z.number().int(),
-});
+export const removeUsersResponseSchema = z
+  .object({
+    removed: z.array(uuidOut()),
+    creditsReturned: z
+      .number()
+      .int()
+      .describe('Credits the removed users held, now in the organization’s shared pool'),
+  })
+  .meta({ id: 'UsersRemoved' });
 
 /** Rows one import may carry. */
 export const MAX_IMPORT_ROWS = 20_000;
@@ -123,13 +130,15 @@ export const importRowSchema = z.object({
 });
 export type ImportRow = z.infer<typeof importRowSchema>;
 
-export const bulkImportRequestSchema = z.object({
-  organizationId: idSchema,
-  users: z
-    .array(importRowSchema)
-    .min(1, 'The file has no users.')
-    .max(MAX_IMPORT_ROWS, `At most ${MAX_IMPORT_ROWS} users in one import.`),
-});
+export const bulkImportRequestSchema = z
+  .object({
+    organizationId: idSchema,
+    users: z
+      .array(importRowSchema)
+      .min(1, 'The file has no users.')
+      .max(MAX_IMPORT_ROWS, `At most ${MAX_IMPORT_ROWS} users in one import.`),
+  })
+  .meta({ id: 'BulkImport' });
 export type BulkImportRequest = z.infer<typeof bulkImportRequestSchema>;
 
 export const IMPORT_SKIP_REASONS = [
@@ -153,39 +162,46 @@ export const IMPORT_SKIP_MESSAGE: Record<ImportSkipReason, string> = {
   no_free_seat: 'No free licence seat was left for this user.',
 };
 
-export const skippedRowSchema = z.object({
-  /** 1-based position in `users` (the file's data rows). */
-  row: z.number().int(),
-  email: z.string(),
-  reason: z.enum(IMPORT_SKIP_REASONS),
-  message: z.string(),
-});
+export const skippedRowSchema = z
+  .object({
+    row: z.number().int().describe('1-based position in `users` (the file’s data rows)'),
+    email: z.string(),
+    reason: z.enum(IMPORT_SKIP_REASONS),
+    message: z.string(),
+  })
+  .meta({ id: 'SkippedRow' });
 export type SkippedRow = z.infer<typeof skippedRowSchema>;
 
 /** Seats of the organization's licences: null `free` when it has no licence (nothing is limited). */
-export const importSeatsSchema = z.object({ free: z.number().int().nullable(), needed: z.number().int() });
+export const importSeatsSchema = z
+  .object({ free: z.number().int().nullable(), needed: z.number().int() })
+  .meta({ id: 'ImportSeats' });
 
-export const bulkImportResponseSchema = z.object({
-  added: z.array(organizationUserSchema),
-  skipped: z.array(skippedRowSchema),
-  seats: importSeatsSchema,
-});
+export const bulkImportResponseSchema = z
+  .object({
+    added: z.array(organizationUserSchema),
+    skipped: z.array(skippedRowSchema),
+    seats: importSeatsSchema,
+  })
+  .meta({ id: 'BulkImportResult' });
 export type BulkImportResponse = z.infer<typeof bulkImportResponseSchema>;
 
 /** POST /api/user/bulk/preview: what the import would do, computed by the same rules, nothing written. */
-export const bulkImportPreviewSchema = z.object({
-  toAdd: z.array(
-    z.object({
-      row: z.number().int(),
-      email: z.string(),
-      name: z.string(),
-      role: z.enum(IMPORT_ROLES),
-      licenseType: z.enum(LICENSE_TYPES).nullable(),
-    }),
-  ),
-  skipped: z.array(skippedRowSchema),
-  seats: importSeatsSchema,
-});
+export const bulkImportPreviewSchema = z
+  .object({
+    toAdd: z.array(
+      z.object({
+        row: z.number().int(),
+        email: emailOut(),
+        name: z.string(),
+        role: z.enum(IMPORT_ROLES),
+        licenseType: z.enum(LICENSE_TYPES).nullable(),
+      }),
+    ),
+    skipped: z.array(skippedRowSchema),
+    seats: importSeatsSchema,
+  })
+  .meta({ id: 'BulkImportPreview' });
 export type BulkImportPreview = z.infer<typeof bulkImportPreviewSchema>;
 
 /** A skipped row with the sentence of its reason. */
@@ -240,12 +256,15 @@ function rejectImportRow(input: ImportRow, email: string, seen: Set<string>): Im
 export const IMPORT_CSV_COLUMNS = ['email', 'user_name', 'user_role'] as const;
 
 /** An account as POST /api/user/{id}/update answers it. */
-export const userAccountSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  email: z.string(),
-  locale: z.string(),
-  /** A new email waiting for its code: the account keeps `email` until the code is entered. */
-  pendingEmail: z.string().nullable(),
-});
+export const userAccountSchema = z
+  .object({
+    id: uuidOut(),
+    name: z.string(),
+    email: emailOut(),
+    locale: z.string(),
+    pendingEmail: emailOut()
+      .nullable()
+      .describe('A new email waiting for its code: the account keeps `email` until the code is entered'),
+  })
+  .meta({ id: 'UserAccount' });
 export type UserAccount = z.infer<typeof userAccountSchema>;

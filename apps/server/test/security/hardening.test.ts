@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { errorBodySchema } from '@allot/domain/errors';
 import { APP_MSG } from '@allot/domain/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RetryTransaction } from '../../src/db/transaction';
@@ -22,9 +23,13 @@ beforeAll(async () => {
   );
   t = await createTestApp({ webDistDir: webDir });
   // A route that always collides: what the error handler answers once writeTransaction gave up.
-  t.app.get('/api/test/always-colliding', async () => {
-    throw new RetryTransaction('always');
-  });
+  t.app.get(
+    '/api/test/always-colliding',
+    { schema: { operationId: 'testAlwaysColliding', response: { 409: errorBodySchema } } },
+    async () => {
+      throw new RetryTransaction('always');
+    },
+  );
   owner = await t.login(t.world.users.owner.email, PASSWORD);
 });
 afterAll(async () => {

@@ -1,5 +1,6 @@
 import { type AppOptions, buildApp } from '../../src/app';
 import type { Database } from '../../src/db/client';
+import { ResponseContract } from './response-contract';
 import { openTestDatabase } from './test-database';
 import { createWorld } from './world';
 
@@ -9,6 +10,9 @@ export const TEST_PUBLIC_URL = 'http://panel.test';
 export async function createTestApp(options: Omit<AppOptions, 'db'> = {}) {
   const database: Database = await openTestDatabase();
   const app = await buildApp({ publicUrl: TEST_PUBLIC_URL, ...options, db: database.db });
+  // Every answer of every API test is checked against the OpenAPI document (support/response-contract.ts).
+  const contract = new ResponseContract(app);
+  contract.attach();
   const world = await createWorld(database.db);
   return {
     app,
@@ -24,9 +28,14 @@ export async function createTestApp(options: Omit<AppOptions, 'db'> = {}) {
       if (response.statusCode !== 200) throw new Error(`login ${email} failed: ${response.body}`);
       return response.json<{ secToken: string }>().secToken;
     },
+    contract,
     async close() {
       await app.close();
       await database.close();
+      if (contract.violations.length > 0) {
+        const unique = [...new Set(contract.violations)];
+        throw new Error(`answers that differ from the API document:\n${unique.join('\n')}`);
+      }
     },
   };
 }

@@ -30,8 +30,11 @@ export function authRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
       {
         config: { public: true },
         schema: {
+          operationId: 'login',
           tags: ['auth'],
-          summary: 'Sign in with email and password',
+          summary: 'Sign in',
+          description:
+            'Signs in with email and password and answers the bearer token of a new session. Only owners, admins and system admins use the panel (`403 no_panel_access` for teachers); an unverified account gets `403 not_verified`. Public: needs no token.',
           body: loginRequestSchema,
           response: {
             200: loginResponseSchema,
@@ -48,9 +51,10 @@ export function authRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
       '/api/auth/logout',
       {
         schema: {
+          operationId: 'logout',
           tags: ['auth'],
-          summary: 'Sign out: revokes the bearer token',
-          security: [{ bearer: [] }],
+          summary: 'Sign out',
+          description: 'Ends the session of the bearer token. Permission: any signed-in user.',
           response: { 200: successResponseSchema },
         },
       },
@@ -66,9 +70,12 @@ export function authRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
         // Answers {valid: false} for a dead token instead of 401: checking a token is its purpose.
         config: { public: true },
         schema: {
+          operationId: 'validateSession',
           tags: ['auth'],
-          summary: 'Is the bearer token live and does it belong to this id and email?',
-          security: [{ bearer: [] }],
+          summary: 'Check a session',
+          description:
+            'Is the bearer token live, and does it belong to this id and email? Answers `{valid: false}` rather than `401` for a missing or dead token: checking a token is its purpose.',
+          security: [{ bearer: [] }, {}],
           body: validateRequestSchema,
           response: { 200: validateResponseSchema },
         },
@@ -88,10 +95,11 @@ export function authRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
       {
         config: { public: true },
         schema: {
+          operationId: 'verifyEmail',
           tags: ['auth'],
-          summary: 'Verify an email with its code; sets the password of an invited account that has none',
+          summary: 'Verify an email',
           description:
-            'A wrong, used or expired code: 400 invalid_code. Right code, but the account has no password and none was given: 400 password_required (the code stays usable).',
+            'Verifies an account’s email with the code of its mail, and sets the password of an invited account that has none. Public: needs no token. A wrong, used or expired code: 400 invalid_code. Right code, but the account has no password and none was given: 400 password_required (the code stays usable).',
           body: verifyEmailRequestSchema,
           response: codeResponses,
         },
@@ -104,10 +112,13 @@ export function authRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
       {
         config: { public: true },
         schema: {
+          operationId: 'resendVerification',
           tags: ['auth'],
-          summary: 'Send a new verification code; the same answer whatever the email',
+          summary: 'Send a verification code again',
+          description:
+            'Mails a new verification code; the same answer whatever the email, so nobody learns which addresses have accounts. Public: needs no token.',
           body: resendVerificationRequestSchema,
-          response: { 200: successResponseSchema, 400: errorBodySchema },
+          response: { 200: successResponseSchema },
         },
       },
       async (request) => {
@@ -124,10 +135,13 @@ export function authRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
       {
         config: { public: true },
         schema: {
+          operationId: 'requestPasswordReset',
           tags: ['auth'],
-          summary: 'Mail a reset code and link; the same answer whatever the email',
+          summary: 'Ask for a password reset',
+          description:
+            'Mails a reset code and link; the same answer whatever the email. Public: needs no token.',
           body: forgotPasswordRequestSchema,
-          response: { 200: successResponseSchema, 400: errorBodySchema },
+          response: { 200: successResponseSchema },
         },
       },
       async (request) => {
@@ -144,8 +158,11 @@ export function authRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
       {
         config: { public: true },
         schema: {
+          operationId: 'checkResetCode',
           tags: ['auth'],
-          summary: 'Check the code of a reset link without using it up',
+          summary: 'Check a reset code',
+          description:
+            'Checks the code of a reset link without using it up (`400 invalid_code` when it is wrong, used or expired). Public: needs no token.',
           body: checkResetCodeRequestSchema,
           response: codeResponses,
         },
@@ -158,8 +175,11 @@ export function authRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
       {
         config: { public: true },
         schema: {
+          operationId: 'resetPassword',
           tags: ['auth'],
-          summary: 'Set a new password with the code of a reset link; ends every session of the user',
+          summary: 'Reset a password',
+          description:
+            'Sets a new password with the code of a reset link and ends every session of the account. Public: needs no token.',
           body: resetPasswordRequestSchema,
           response: codeResponses,
         },

@@ -29,84 +29,103 @@ import {
 import { assignUsers, reclaimUsers, transferUsers } from './user-moves';
 
 const tags = ['credits'];
-const security = [{ bearer: [] }];
-const moveErrors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  422: errorBodySchema,
-};
+const moveErrors = { 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 422: errorBodySchema };
 const idempotencyHeader = z.object({
   'idempotency-key': z
     .string()
     .optional()
     .describe('1–255 printable characters; a repeat with the same key and body answers the first answer'),
 });
+const MOVE_ANSWER =
+  ' Answers the balances every party holds after the move. `422 insufficient_credits` when a source holds too little (`details.available` for a named source). With an `Idempotency-Key`, a repeat answers the first answer (header `Idempotent-Replayed: true`); the same key with another body is `409 idempotency_key_reused`.';
 
 /** The moves of spec §7 "Credits" and the system allocation (CONTRACT §5), each one transaction. */
 const MOVES = [
-  [
-    '/api/credit/transfer/pools',
-    'Move credits between an organization’s two pools (transfer_org_credits)',
-    transferPoolsRequestSchema,
-    transferPools,
-  ],
-  [
-    '/api/credit/assign/organizations',
-    'Allocate `amount` to each organization below the source (transfer_org_credits)',
-    assignOrganizationsRequestSchema,
-    assignOrganizations,
-  ],
-  [
-    '/api/credit/reclaim/organizations',
-    'Reclaim `amount` from each organization below the target (transfer_org_credits)',
-    reclaimOrganizationsRequestSchema,
-    reclaimOrganizations,
-  ],
-  [
-    '/api/credit/transfer/organizations',
-    'Transfer between two organizations the caller manages (transfer_org_credits on both)',
-    transferOrganizationsRequestSchema,
-    transferOrganizations,
-  ],
-  [
-    '/api/credit/assign/users',
-    'Allocate `amount` to each member from a pool of their organization (manage_users)',
-    assignUsersRequestSchema,
-    assignUsers,
-  ],
-  [
-    '/api/credit/reclaim/users',
-    'Reclaim `amount` from each member into a pool of their organization (manage_users)',
-    reclaimUsersRequestSchema,
-    reclaimUsers,
-  ],
-  [
-    '/api/credit/transfer/users',
-    'Transfer from one person’s balance to another’s (manage_users over both)',
-    transferUsersRequestSchema,
-    transferUsers,
-  ],
-  [
-    '/api/credit/allocate/system',
-    'Mint credits into an organization’s pool (system admins)',
-    allocateSystemCreditsRequestSchema,
-    allocateSystemCredits,
-  ],
+  {
+    url: '/api/credit/transfer/pools',
+    operationId: 'transferCreditsBetweenPools',
+    summary: 'Move credits between an organization’s pools',
+    description:
+      'From its shared pool to its protected pool or back. Permission: `transfer_org_credits` on it.',
+    body: transferPoolsRequestSchema,
+    move: transferPools,
+  },
+  {
+    url: '/api/credit/assign/organizations',
+    operationId: 'assignCreditsToOrganizations',
+    summary: 'Allocate credits to organizations below',
+    description:
+      '`amount` to each target, from a pool of the source into a pool of each target; the targets must be below the source (any depth). Permission: `transfer_org_credits` on the source.',
+    body: assignOrganizationsRequestSchema,
+    move: assignOrganizations,
+  },
+  {
+    url: '/api/credit/reclaim/organizations',
+    operationId: 'reclaimCreditsFromOrganizations',
+    summary: 'Reclaim credits from organizations below',
+    description:
+      '`amount` from each source below the target, taken from its pools by `reclaimFromStrategy`. Permission: `transfer_org_credits` on the target.',
+    body: reclaimOrganizationsRequestSchema,
+    move: reclaimOrganizations,
+  },
+  {
+    url: '/api/credit/transfer/organizations',
+    operationId: 'transferCreditsBetweenOrganizations',
+    summary: 'Transfer credits between two organizations',
+    description:
+      'From a pool of one organization to a pool of another. Permission: `transfer_org_credits` on both.',
+    body: transferOrganizationsRequestSchema,
+    move: transferOrganizations,
+  },
+  {
+    url: '/api/credit/assign/users',
+    operationId: 'assignCreditsToUsers',
+    summary: 'Give credits to members',
+    description:
+      '`amount` to each member, from a pool of their organization. Permission: `manage_users` on the organization.',
+    body: assignUsersRequestSchema,
+    move: assignUsers,
+  },
+  {
+    url: '/api/credit/reclaim/users',
+    operationId: 'reclaimCreditsFromUsers',
+    summary: 'Take credits back from members',
+    description:
+      '`amount` from each member into a pool of their organization. Permission: `manage_users` on the organization.',
+    body: reclaimUsersRequestSchema,
+    move: reclaimUsers,
+  },
+  {
+    url: '/api/credit/transfer/users',
+    operationId: 'transferCreditsBetweenUsers',
+    summary: 'Transfer credits between two people',
+    description:
+      'From one person’s balance to another’s. Permission: `manage_users` on an organization each of them belongs to.',
+    body: transferUsersRequestSchema,
+    move: transferUsers,
+  },
+  {
+    url: '/api/credit/allocate/system',
+    operationId: 'allocateSystemCredits',
+    summary: 'Mint credits into an organization',
+    description:
+      'Adds new credits to a pool of an organization, with a description for its credit log. Permission: system admins only.',
+    body: allocateSystemCreditsRequestSchema,
+    move: allocateSystemCredits,
+  },
 ] as const;
 
 export function creditRoutes(db: Db): FastifyPluginAsyncZod {
   return async (app) => {
-    for (const [url, summary, body, move] of MOVES) {
+    for (const { url, operationId, summary, description, body, move } of MOVES) {
       app.post(
         url,
         {
           schema: {
+            operationId,
             tags,
-            security,
             summary,
+            description: description + MOVE_ANSWER,
             body,
             headers: idempotencyHeader,
             response: { 200: creditMoveResponseSchema, ...moveErrors },
@@ -127,18 +146,14 @@ export function creditRoutes(db: Db): FastifyPluginAsyncZod {
       '/api/organization/:id/credit-log',
       {
         schema: {
+          operationId: 'listCreditLog',
           tags,
-          security,
-          summary: 'The credit log of an organization, newest first, by cursor (view_audit_logs)',
+          summary: 'Read the credit log of an organization',
+          description:
+            'Every move that touched its pools or its members’ balances, newest first; pass `nextPageToken` as `pageToken` for the next page. Permission: `view_audit_logs` on the organization.',
           params: organizationIdParamsSchema,
           querystring: creditLogQuerySchema,
-          response: {
-            200: creditLogPageSchema,
-            400: errorBodySchema,
-            401: errorBodySchema,
-            403: errorBodySchema,
-            404: errorBodySchema,
-          },
+          response: { 200: creditLogPageSchema, 403: errorBodySchema, 404: errorBodySchema },
         },
       },
       async (request) => listCreditLog(db, authOf(request), request.params.id, request.query),

@@ -3,10 +3,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 
-const healthSchema = z.object({
-  status: z.enum(['ok', 'degraded']),
-  database: z.enum(['ok', 'unavailable']),
-});
+const healthSchema = z
+  .object({ status: z.enum(['ok', 'degraded']), database: z.enum(['ok', 'unavailable']) })
+  .meta({ id: 'Health' });
 
 export function healthRoutes(db: Db): FastifyPluginAsyncZod {
   return async (app) => {
@@ -15,9 +14,11 @@ export function healthRoutes(db: Db): FastifyPluginAsyncZod {
       {
         config: { public: true },
         schema: {
+          operationId: 'getHealth',
           tags: ['health'],
-          summary: 'Liveness and database check',
-          response: { 200: healthSchema, 503: healthSchema },
+          summary: 'Check the service',
+          description: 'Liveness and a database check, for load balancers. Public: needs no token.',
+          response: { 200: healthSchema, 503: healthSchema.describe('The database does not answer') },
         },
       },
       async (_request, reply) => {

@@ -5,13 +5,14 @@ import {
   ORGANIZATION_SORT_KEYS,
   organizationCreditsSchema,
   organizationIdParamsSchema,
+  organizationPageSchema,
   organizationQuerySchema,
   organizationSchema,
   organizationSummarySchema,
   parentOrganizationsSchema,
   updateOrganizationRequestSchema,
 } from '@allot/domain/organizations';
-import { pageOf, paginationQuerySchema } from '@allot/domain/pagination';
+import { paginationQuerySchema } from '@allot/domain/pagination';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
@@ -27,8 +28,7 @@ import { getOrganization, listMyOrganizations } from './service';
 import { createOrganization, deleteOrganization, updateOrganization } from './write-service';
 
 const tags = ['organizations'];
-const security = [{ bearer: [] }];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+const errors = { 403: errorBodySchema, 404: errorBodySchema };
 const organizationListQuery = paginationQuerySchema(ORGANIZATION_SORT_KEYS);
 
 export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
@@ -37,10 +37,12 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
       '/api/organization',
       {
         schema: {
+          operationId: 'listMyOrganizations',
           tags,
-          security,
-          summary: 'Organizations where the caller holds a role directly (system admin: the roots)',
-          response: { 200: z.array(organizationSummarySchema), 401: errorBodySchema },
+          summary: 'List the organizations where the caller holds a role',
+          description:
+            'The organizations where the caller holds a role directly (for a system admin: every root organization). Permission: any signed-in panel user.',
+          response: { 200: z.array(organizationSummarySchema) },
         },
       },
       async (request) => listMyOrganizations(db, authOf(request)),
@@ -50,11 +52,12 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
       '/api/organization/search',
       {
         schema: {
+          operationId: 'searchOrganizations',
           tags,
-          security,
-          summary: 'Organizations anywhere in the caller’s subtrees, paginated',
+          summary: 'Search organizations in the caller’s subtrees',
+          description: `Organizations anywhere in the caller's subtrees, by name, paginated and sorted. Permission: any signed-in panel user; only what the caller can see is listed. Roles reach down the hierarchy: a role in an organization applies to every organization below it.`,
           querystring: organizationListQuery,
-          response: { 200: pageOf(organizationSummarySchema), 400: errorBodySchema, 401: errorBodySchema },
+          response: { 200: organizationPageSchema },
         },
       },
       async (request) => searchOrganizations(db, authOf(request), request.query),
@@ -64,12 +67,14 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
       '/api/organization/:id',
       {
         schema: {
+          operationId: 'getOrganization',
           tags,
-          security,
-          summary: 'One organization; each query flag adds that part',
+          summary: 'Get an organization',
+          description:
+            'One organization; each query flag set to `true` adds that part (licences, sub-organizations, credits, the caller’s role and permissions). Permission: a role in the organization or above it; otherwise `404`.',
           params: organizationIdParamsSchema,
           querystring: organizationQuerySchema,
-          response: { 200: organizationSchema, 401: errorBodySchema, 404: errorBodySchema },
+          response: { 200: organizationSchema, 404: errorBodySchema },
         },
       },
       async (request) => getOrganization(db, authOf(request), request.params.id, request.query),
@@ -79,12 +84,14 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
       '/api/organization/:id/sub-organizations',
       {
         schema: {
+          operationId: 'listSubOrganizations',
           tags,
-          security,
-          summary: 'Direct children, paginated, searched by name, sorted',
+          summary: 'List the sub-organizations of an organization',
+          description:
+            'Direct children, paginated, searched by name, sorted. Permission: a role in the organization or above it; otherwise `404`.',
           params: organizationIdParamsSchema,
           querystring: organizationListQuery,
-          response: { 200: pageOf(organizationSummarySchema), ...errors },
+          response: { 200: organizationPageSchema, ...errors },
         },
       },
       async (request) => listSubOrganizations(db, authOf(request), request.params.id, request.query),
@@ -94,11 +101,13 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
       '/api/organization/:id/parent-organizations',
       {
         schema: {
+          operationId: 'listParentOrganizations',
           tags,
-          security,
-          summary: 'Ancestors from the root down to the parent',
+          summary: 'List the parents of an organization',
+          description:
+            'The ancestors from the root down to the parent. Permission: a role in the organization or above it; otherwise `404`.',
           params: organizationIdParamsSchema,
-          response: { 200: parentOrganizationsSchema, 401: errorBodySchema, 404: errorBodySchema },
+          response: { 200: parentOrganizationsSchema, 404: errorBodySchema },
         },
       },
       async (request) => getParentOrganizations(db, authOf(request), request.params.id),
@@ -108,11 +117,13 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
       '/api/organization/:id/credits',
       {
         schema: {
+          operationId: 'getOrganizationCredits',
           tags,
-          security,
-          summary: 'Pools, credits held by members, credits in the pools of the subtree below',
+          summary: 'Get the credits of an organization',
+          description:
+            'Its two pools, the credits its members hold, and the credits in the pools of every organization below. Permission: a role in the organization or above it; otherwise `404`.',
           params: organizationIdParamsSchema,
-          response: { 200: organizationCreditsSchema, 401: errorBodySchema, 404: errorBodySchema },
+          response: { 200: organizationCreditsSchema, 404: errorBodySchema },
         },
       },
       async (request) => getOrganizationCredits(db, authOf(request), request.params.id),
@@ -122,10 +133,11 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
       '/api/organization/create',
       {
         schema: {
+          operationId: 'createOrganization',
           tags,
-          security,
-          summary:
-            'Create an organization (a root needs create_root_org; a child create_child_org on the parent)',
+          summary: 'Create an organization',
+          description:
+            'Creates a root organization, or a child of `parentOrganizationId`. With `adminEmail`, that person is invited as its owner (an existing account gets an invitation, never a membership). Permission: `create_root_org` (system admins) for a root, `create_child_org` on the parent for a child.',
           body: createOrganizationRequestSchema,
           response: { 201: organizationSchema, ...errors },
         },
@@ -140,9 +152,10 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
       '/api/organization/:id/update',
       {
         schema: {
+          operationId: 'updateOrganization',
           tags,
-          security,
-          summary: 'Change name, type and phone number (update_org)',
+          summary: 'Update an organization',
+          description: 'Changes its name, type and phone number. Permission: `update_org` on it.',
           params: organizationIdParamsSchema,
           body: updateOrganizationRequestSchema,
           response: { 200: organizationSchema, ...errors },
@@ -155,10 +168,11 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
       '/api/organization/:id/delete',
       {
         schema: {
+          operationId: 'deleteOrganization',
           tags,
-          security,
-          summary:
-            'Delete an organization without sub-organizations (delete_org); its credits and seats go to the parent',
+          summary: 'Delete an organization',
+          description:
+            'Deletes an organization that has no sub-organizations; its credits and licence seats go to the parent (`409` while it has sub-organizations). Permission: `delete_org` on it.',
           params: organizationIdParamsSchema,
           response: { 200: successResponseSchema, ...errors, 409: errorBodySchema },
         },

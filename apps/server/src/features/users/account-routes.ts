@@ -27,10 +27,11 @@ export function accountRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
       {
         config: { public: true },
         schema: {
+          operationId: 'acceptInvitation',
           tags: ['auth'],
-          summary: 'Join the organization of an invitation with the code of its mail',
+          summary: 'Accept an invitation',
           description:
-            'For an account that already existed. A wrong, used or expired code, or a cancelled invitation: 400 invalid_code. Right code, but the account has no password and none was given: 400 password_required (the code stays usable).',
+            'Joins the organization of an invitation with the code of its mail. For an account that already existed. Public: needs no token. A wrong, used or expired code, or a cancelled invitation: 400 invalid_code. Right code, but the account has no password and none was given: 400 password_required (the code stays usable).',
           body: acceptInvitationRequestSchema,
           response: { 200: acceptInvitationResponseSchema, ...codeErrors },
         },
@@ -43,10 +44,13 @@ export function accountRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
       {
         config: { public: true },
         schema: {
+          operationId: 'resendInvitation',
           tags: ['auth'],
-          summary: 'Send a new code for an open invitation; the same answer whatever the email',
+          summary: 'Send an invitation’s code again',
+          description:
+            'Sends a new code for an open invitation; the same answer whatever the email, so nobody learns who was invited. Public: needs no token.',
           body: resendInvitationRequestSchema,
-          response: { 200: successResponseSchema, 400: errorBodySchema },
+          response: { 200: successResponseSchema },
         },
       },
       async (request) => {
@@ -61,10 +65,11 @@ export function accountRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
       {
         config: { public: true },
         schema: {
+          operationId: 'confirmEmailChange',
           tags: ['auth'],
-          summary: 'Make the new email of an account its email, with the code mailed there',
+          summary: 'Confirm a new email',
           description:
-            'From the link /email/confirm/{userId}/{token}. Every other session of the account ends; the session making the call stays when it is the account’s own. The address taken meanwhile: 409.',
+            'Makes the new email of an account its email, with the code mailed there. Public: the code is the proof; a token is not needed. From the link /email/confirm/{userId}/{token}. Every other session of the account ends; the session making the call stays when it is the account’s own. The address taken meanwhile: 409.',
           body: confirmEmailChangeRequestSchema,
           response: { 200: confirmEmailChangeResponseSchema, 409: errorBodySchema, ...codeErrors },
         },

@@ -1,6 +1,6 @@
 import { errorBodySchema } from '@allot/domain/errors';
 import { organizationIdParamsSchema } from '@allot/domain/organizations';
-import { pageOf, paginationQuerySchema } from '@allot/domain/pagination';
+import { paginationQuerySchema } from '@allot/domain/pagination';
 import { idSchema } from '@allot/domain/text';
 import {
   bulkImportPreviewSchema,
@@ -8,6 +8,7 @@ import {
   bulkImportResponseSchema,
   createUserRequestSchema,
   ORGANIZATION_USER_SORT_KEYS,
+  organizationUserPageSchema,
   organizationUserSchema,
   removeUsersRequestSchema,
   removeUsersResponseSchema,
@@ -17,7 +18,7 @@ import {
   updateUserRequestSchema,
   updateUserRoleRequestSchema,
   userAccountSchema,
-  userSearchItemSchema,
+  userSearchPageSchema,
 } from '@allot/domain/users';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -31,13 +32,7 @@ import { updateUserRole } from './role-service';
 import { updateUser, updateUserLicenses } from './update-service';
 
 const tags = ['users'];
-const security = [{ bearer: [] }];
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-};
+const errors = { 403: errorBodySchema, 404: errorBodySchema };
 const userIdParamsSchema = z.object({ id: idSchema });
 /** An import of 20,000 rows is a few MB of JSON. */
 const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
@@ -48,11 +43,13 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
       '/api/user/search',
       {
         schema: {
+          operationId: 'searchUsers',
           tags,
-          security,
-          summary: 'Users in the caller’s subtrees, with the organizations they belong to',
+          summary: 'Search people in the caller’s subtrees',
+          description:
+            'People who belong to an organization the caller can see, by name or email, with the organizations they belong to there. Permission: any signed-in panel user.',
           querystring: paginationQuerySchema(USER_SEARCH_SORT_KEYS),
-          response: { 200: pageOf(userSearchItemSchema), 400: errorBodySchema, 401: errorBodySchema },
+          response: { 200: userSearchPageSchema },
         },
       },
       async (request) => searchUsers(db, authOf(request), request.query),
@@ -62,14 +59,16 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
       '/api/organization/:id/users',
       {
         schema: {
+          operationId: 'listOrganizationUsers',
           tags,
-          security,
-          summary: 'Members of an organization with role, credits and licence (manage_users)',
+          summary: 'List the members of an organization',
+          description:
+            'Members and pending invitations, with role, credits and licence. Permission: `manage_users` on the organization.',
           params: organizationIdParamsSchema,
           querystring: paginationQuerySchema(ORGANIZATION_USER_SORT_KEYS).extend({
             withCredits: z.enum(['true', 'false']).optional(),
           }),
-          response: { 200: pageOf(organizationUserSchema), ...errors },
+          response: { 200: organizationUserPageSchema, ...errors },
         },
       },
       async (request) => listOrganizationUsers(db, authOf(request), request.params.id, request.query),
@@ -79,11 +78,19 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
       '/api/user/create',
       {
         schema: {
+          operationId: 'createUser',
           tags,
-          security,
-          summary: 'Add a person to an organization: invited by mail, given a licence seat (manage_users)',
+          summary: 'Add a person to an organization',
+          description:
+            'Invites the person by mail with a role and a licence seat. A new address gets an account to set up; an existing account gets an invitation to accept, never a membership (`402` when no seat is free, `409` when the person is already a member, `429` past the organization’s invitations a day). Permission: `manage_users` on the organization; roles up to the caller’s own.',
           body: createUserRequestSchema,
-          response: { 201: organizationUserSchema, 402: errorBodySchema, 409: errorBodySchema, ...errors },
+          response: {
+            201: organizationUserSchema,
+            402: errorBodySchema,
+            409: errorBodySchema,
+            429: errorBodySchema,
+            ...errors,
+          },
         },
       },
       async (request, reply) =>
@@ -94,12 +101,14 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
       '/api/user/:id/update',
       {
         schema: {
+          operationId: 'updateUser',
           tags,
-          security,
-          summary: 'Change the name, email or locale of an account',
+          summary: 'Update an account',
+          description:
+            'Changes the name, email or locale. A new email is only used once confirmed with the code mailed to it (`pendingEmail`). Permission: the account itself, or `manage_users` above the account in every organization it belongs to.',
           params: userIdParamsSchema,
           body: updateUserRequestSchema,
-          response: { 200: userAccountSchema, 409: errorBodySchema, ...errors },
+          response: { 200: userAccountSchema, 409: errorBodySchema, 422: errorBodySchema, ...errors },
         },
       },
       async (request) => updateUser(db, authOf(request), request.params.id, request.body, mail),
@@ -109,10 +118,11 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
       '/api/user/:id/update/role',
       {
         schema: {
+          operationId: 'updateUserRole',
           tags,
-          security,
-          summary:
-            'Change a member’s role; making an owner turns the current owner into an admin (assign_roles)',
+          summary: 'Change a member’s role',
+          description:
+            'Making someone the owner turns the current owner into an admin; the answer lists every change. Permission: `assign_roles` on the organization, roles up to the caller’s own (only an owner makes an owner).',
           params: userIdParamsSchema,
           body: updateUserRoleRequestSchema,
           response: { 200: z.array(roleChangeSchema), 422: errorBodySchema, ...errors },
@@ -125,9 +135,11 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
       '/api/user/update/licenses',
       {
         schema: {
+          operationId: 'updateUserLicenses',
           tags,
-          security,
-          summary: 'Move members onto one licence of the organization (manage_users)',
+          summary: 'Move members onto a licence',
+          description:
+            'Gives each member a seat of one licence of the organization (`422` when it has too few free seats). Permission: `manage_users` on the organization.',
           body: updateUserLicensesRequestSchema,
           response: { 200: z.array(organizationUserSchema), 422: errorBodySchema, ...errors },
         },
@@ -139,9 +151,11 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
       '/api/user/remove',
       {
         schema: {
+          operationId: 'removeUsers',
           tags,
-          security,
-          summary: 'End memberships: seats freed, credits back to the shared pool (manage_users)',
+          summary: 'Remove members from an organization',
+          description:
+            'Ends the memberships: their seats are freed and their credits go back to the shared pool. The owner cannot be removed (`422`). Permission: `manage_users` on the organization.',
           body: removeUsersRequestSchema,
           response: { 200: removeUsersResponseSchema, 422: errorBodySchema, ...errors },
         },
@@ -154,11 +168,13 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
       {
         bodyLimit: IMPORT_BODY_LIMIT,
         schema: {
+          operationId: 'previewUserImport',
           tags,
-          security,
-          summary: 'What an import would add and skip, and the seats it takes; nothing is written',
+          summary: 'Preview an import of people',
+          description:
+            'What an import would add and skip, and the seats it would take; nothing is written (`429` past a few previews and imports in ten minutes). Permission: `manage_users` on the organization.',
           body: bulkImportRequestSchema,
-          response: { 200: bulkImportPreviewSchema, ...errors },
+          response: { 200: bulkImportPreviewSchema, 429: errorBodySchema, ...errors },
         },
       },
       async (request) => previewImport(db, authOf(request), request.body),
@@ -169,11 +185,19 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
       {
         bodyLimit: IMPORT_BODY_LIMIT,
         schema: {
+          operationId: 'importUsers',
           tags,
-          security,
-          summary: 'Import users: skipped rows explained; 402 when the seats ran out part-way (manage_users)',
+          summary: 'Import people',
+          description:
+            'Adds every acceptable row in one transaction; skipped rows come with their reason. When the seats ran out part-way the rows added stay added and the answer is `402` with the lists in `details`; `429` past a few imports in ten minutes or the invitations a day. Permission: `manage_users` on the organization.',
           body: bulkImportRequestSchema,
-          response: { 200: bulkImportResponseSchema, 402: errorBodySchema, 500: errorBodySchema, ...errors },
+          response: {
+            200: bulkImportResponseSchema,
+            402: errorBodySchema,
+            429: errorBodySchema,
+            500: errorBodySchema,
+            ...errors,
+          },
         },
       },
       async (request) => importUsers(db, authOf(request), request.body, mail),

@@ -1,0 +1,155 @@
+import { errorBodySchema } from '@allot/domain/errors';
+import fastifySwagger, { type SwaggerTransform, type SwaggerTransformObject } from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+
+/**
+ * The OpenAPI document at /api/docs/json, built from the routes' zod schemas (docs/decisions/008-api-document.md).
+ * Routes give their operationId, tag, summary, description (with the permission) and their own error
+ * statuses; this module adds what every route shares, from the route itself, so it cannot drift:
+ * `security: []` on the public calls (route config `public`), 401 on the others, 400 where the call takes
+ * input, 409 (colliding writes), 413 and 415 where it takes a body.
+ */
+
+const TAGS = [
+  {
+    name: 'auth',
+    description: 'Sign in and out, verification, password reset, invitations and email changes',
+  },
+  { name: 'organizations', description: 'The hierarchy of organizations' },
+  { name: 'users', description: 'Members of organizations, their roles and licence seats, imports' },
+  {
+    name: 'credits',
+    description: 'AI credits: moves between pools, organizations and people, and the credit log',
+  },
+  { name: 'health', description: 'Liveness' },
+];
+
+/** What each error status means, as the document says it. */
+const ERROR_DESCRIPTIONS: Record<string, string> = {
+  '400': 'The input is not valid: `details.fields` maps each field (dotted path) to its message.',
+  '401': 'No bearer token, or its session ended.',
+  '402': 'Not enough licence seats.',
+  '403': 'The caller may not do this here; the message says why.',
+  '404': 'Not found, or not visible to the caller.',
+  '409': 'A conflict with the current state, or a change made at the same moment: try again.',
+  '413': 'The body is larger than 1 MB (16 MB for an import).',
+  '415': 'The body is not JSON.',
+  '422': 'A business rule refused the change; the message says which.',
+  '429': 'Too many requests; wait and try again.',
+  '500': 'An unexpected error; nothing was changed.',
+};
+
+const SUCCESS_DESCRIPTIONS: Record<string, string> = { '200': 'OK', '201': 'Created' };
+
+type RouteSchema = Record<string, unknown> & { response?: Record<string, unknown> };
+
+const withDefaultErrors = (schema: RouteSchema, isPublic: boolean, method: string): RouteSchema => {
+  const response = { ...schema.response };
+  const add = (status: number) => {
+    response[status] ??= errorBodySchema;
+  };
+  if (schema.body || schema.querystring || schema.params || schema.headers) add(400);
+  if (!isPublic) add(401);
+  if (method !== 'GET') add(409);
+  if (schema.body) {
+    add(413);
+    add(415);
+  }
+  return { ...schema, response };
+};
+
+/** Per route: the zod schemas as JSON schemas, the shared errors, and the route's security. */
+const documentRoute: SwaggerTransform = (input) => {
+  const { route, url } = input;
+  if (!url.startsWith('/api/')) return { schema: { hide: true }, url };
+  const schema = (input.schema ?? {}) as RouteSchema;
+  if (schema.hide) return { schema, url };
+  const method = String(route.method);
+  if (!schema.operationId) throw new Error(`${method} ${url} has no operationId`);
+  const isPublic = route.config?.public === true;
+  const transformed = jsonSchemaTransform({
+    ...input,
+    schema: withDefaultErrors(schema, isPublic, method) as never,
+  }) as { schema: Record<string, unknown>; url: string };
+  const security = isPublic && !schema.security ? { security: [] } : {};
+  return { ...transformed, schema: { ...transformed.schema, ...security } };
+};
+
+type Doc = {
+  paths: Record<string, Record<string, { responses?: Record<string, { description?: string }> }>>;
+  components: { schemas?: Record<string, unknown> };
+};
+
+/** Names of the components a value refers to, directly. */
+const refsIn = (value: unknown, found: Set<string>) => {
+  if (Array.isArray(value)) for (const item of value) refsIn(item, found);
+  else if (value && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      if (key === '$ref' && typeof child === 'string' && child.startsWith('#/components/schemas/'))
+        found.add(child.slice('#/components/schemas/'.length));
+      else refsIn(child, found);
+    }
+  }
+};
+
+/** Keeps the components the paths use (zod's registry holds every named schema, in and out). */
+const usedComponents = (doc: Doc) => {
+  const schemas = doc.components.schemas ?? {};
+  const used = new Set<string>();
+  refsIn(doc.paths, used);
+  const queue = [...used];
+  while (queue.length > 0) {
+    const more = new Set<string>();
+    refsIn(schemas[queue.pop() as string], more);
+    for (const name of more) {
+      if (!used.has(name)) {
+        used.add(name);
+        queue.push(name);
+      }
+    }
+  }
+  return Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name)));
+};
+
+/** The whole document: named components, response descriptions by status. */
+const finishDocument: SwaggerTransformObject = (input) => {
+  const doc = jsonSchemaTransformObject(input) as unknown as Doc;
+  for (const operations of Object.values(doc.paths)) {
+    for (const operation of Object.values(operations)) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        if (response.description && response.description !== 'Default Response') continue;
+        response.description = ERROR_DESCRIPTIONS[status] ?? SUCCESS_DESCRIPTIONS[status] ?? 'OK';
+      }
+    }
+  }
+  doc.components.schemas = usedComponents(doc);
+  return doc as never;
+};
+
+export async function registerOpenApi(app: FastifyInstance, publicUrl: string) {
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Allot API',
+        version: '1.0.0',
+        description:
+          'Licences and AI credits across a hierarchy of organizations. Every call needs `Authorization: Bearer <secToken>` (from `POST /api/auth/login`) unless it says otherwise. Errors answer `{error, message, details?}`.',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
+      servers: [{ url: publicUrl, description: 'This panel' }],
+      tags: TAGS,
+      security: [{ bearer: [] }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'The `secToken` of POST /api/auth/login' },
+        },
+      },
+    },
+    transform: documentRoute,
+    transformObject: finishDocument,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+}
