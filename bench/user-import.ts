@@ -9,6 +9,7 @@ import pg from 'pg';
 import { type Database, openPglite, openPostgres } from '../apps/server/src/db/client';
 import { migrate } from '../apps/server/src/db/migrate';
 import { rows } from '../apps/server/src/db/rows';
+import { openLicense } from '../apps/server/src/features/licenses/ledger';
 import { insertOrganization } from '../apps/server/src/features/organizations/tree';
 import { startServer } from './support/server';
 
@@ -41,8 +42,16 @@ async function prepare(database: Database): Promise<string> {
       phoneNumber: '+1 555 000 0000',
       parentId: null,
     });
-    await tx.execute(sql`insert into licenses (organization_id, license_type, expire_at, max_users)
-      values (${id}, 'chorus', now() + interval '1 year', ${ROWS})`);
+    await openLicense(
+      tx,
+      {
+        organizationId: id,
+        licenseType: 'chorus',
+        expireAt: new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString(),
+        seats: ROWS,
+      },
+      { action: 'created', description: 'Bench', actorId: null },
+    );
     return id;
   });
 }

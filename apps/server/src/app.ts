@@ -9,6 +9,7 @@ import { authRoutes } from './features/auth/routes';
 import { findSession } from './features/auth/sessions';
 import { creditRoutes } from './features/credits/routes';
 import { healthRoutes } from './features/health/routes';
+import { licenseRoutes } from './features/licenses/routes';
 import { type MailWorker, type MailWorkerOptions, startMailWorker } from './features/mail/mail-worker';
 import type { MailTransport } from './features/mail/outbox';
 import type { MailSettings } from './features/mail/public-links';
@@ -87,6 +88,7 @@ export async function buildApp({
   await app.register(userRoutes(db, mailSettings));
   await app.register(accountRoutes(db, mailSettings));
   await app.register(creditRoutes(db));
+  await app.register(licenseRoutes(db));
 
   const serveWeb = webDistDir !== undefined && existsSync(path.join(webDistDir, 'index.html'));
   if (serveWeb) {

@@ -10,7 +10,7 @@ import {
 } from '../src/features/credits/journal';
 import { insertOrganization } from '../src/features/organizations/tree';
 import { bearer, createTestApp, type TestApp } from './support/test-app';
-import { sessionFor, type World } from './support/world';
+import { giveLicense, sessionFor, type World } from './support/world';
 
 /**
  * Every endpoint × every kind of caller. Each later issue adds its endpoints here; the last test
@@ -49,6 +49,14 @@ const freshLeaf = (t: TestApp) =>
       parentId: t.world.orgs.schoolA,
     }),
   );
+/** The licence calls of system admins: others who see the organization get 403. */
+const systemAdminOnly = (ok: number): Expected => ({ ...inAlpha(403), systemAdmin: ok });
+/** A new leaf under Alpha School A with a Chorus licence of 5 seats; answers the licence's id. */
+let lastLeaf = '';
+const licensedLeaf = async (t: TestApp) => {
+  lastLeaf = await freshLeaf(t);
+  return (await giveLicense(t.db, lastLeaf, 'chorus', 5)).id;
+};
 /** A new teacher of Alpha School A, for the calls that change or remove one person. */
 let lastMember = { userId: '', organizationId: '' };
 const freshMember = async (t: TestApp) => {
@@ -408,6 +416,65 @@ const MATRIX: Row[] = [
     method: 'GET',
     path: '/api/organization/{id}/credit-log',
     url: (w) => `/api/organization/${w.orgs.schoolA}/credit-log`,
+    expect: inAlpha(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/license/create',
+    url: () => '/api/license/create',
+    body: () => ({ organizationId: lastLeaf, licenseType: 'chorus', expireAt: '2031-01-01', maxUsers: 5 }),
+    prepare: async (t) => {
+      lastLeaf = await freshLeaf(t);
+      return lastLeaf;
+    },
+    expect: systemAdminOnly(201),
+  },
+  {
+    method: 'POST',
+    path: '/api/license/{id}/update',
+    url: (_w, licence) => `/api/license/${licence}/update`,
+    body: () => ({ expireAt: '2032-01-01', maxUsers: 6 }),
+    prepare: licensedLeaf,
+    expect: systemAdminOnly(200),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/license/{id}/delete',
+    url: (_w, licence) => `/api/license/${licence}/delete`,
+    prepare: licensedLeaf,
+    expect: systemAdminOnly(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/license/assign/organizations',
+    url: () => '/api/license/assign/organizations',
+    body: (w) => ({
+      sourceOrganizationId: w.orgs.alpha,
+      targetOrganizationIds: [lastLeaf],
+      licenses: [{ type: 'chorus', amount: 1 }],
+    }),
+    prepare: async (t) => {
+      lastLeaf = await freshLeaf(t);
+      return lastLeaf;
+    },
+    expect: inAlpha(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/license/reclaim/organizations',
+    url: () => '/api/license/reclaim/organizations',
+    body: (w) => ({
+      sourceOrganizationIds: [lastLeaf],
+      targetOrganizationId: w.orgs.alpha,
+      licenses: [{ type: 'chorus', amount: 1 }],
+    }),
+    prepare: licensedLeaf,
+    expect: inAlpha(200),
+  },
+  {
+    method: 'GET',
+    path: '/api/organization/{id}/license-log',
+    url: (w) => `/api/organization/${w.orgs.schoolA}/license-log`,
     expect: inAlpha(200),
   },
 ];

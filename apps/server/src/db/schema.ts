@@ -134,10 +134,15 @@ export const licenses = pgTable(
     expireAt: timestamp('expire_at', { withTimezone: true }).notNull(),
     maxUsers: integer('max_users').notNull(),
     metadata: jsonb('metadata').notNull().default({}),
+    /** The licence of the organization above whose seats were handed down here: its expiry is this one's. */
+    sourceLicenseId: uuid('source_license_id').references((): AnyPgColumn => licenses.id, {
+      onDelete: 'set null',
+    }),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('licenses_organization_type_key').on(t.organizationId, t.licenseType),
+    index('licenses_source_idx').on(t.sourceLicenseId),
     check('licenses_max_users_check', sql`${t.maxUsers} >= 0`),
     check(
       'licenses_type_check',
@@ -274,6 +279,38 @@ export const creditTransactions = pgTable(
   (t) => [
     index('credit_transactions_created_idx').on(t.createdAt),
     uniqueIndex('credit_transactions_seq_key').on(t.seq),
+  ],
+);
+
+/**
+ * The licence log (decision 009): every change of a licence's seats or expiry, one row per organization
+ * concerned, written in the change's own transaction. Append-only; a licence's `max_users` is the sum of its
+ * rows' `seats` (checked at commit by the database).
+ */
+export const licenseEvents = pgTable(
+  'license_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    /** No reference: a deleted licence keeps its log. */
+    licenseId: uuid('license_id').notNull(),
+    licenseType: text('license_type').notNull(),
+    action: text('action').notNull(),
+    /** Signed change of this licence's seats. */
+    seats: integer('seats').notNull(),
+    maxUsersAfter: integer('max_users_after').notNull(),
+    expireAtAfter: timestamp('expire_at_after', { withTimezone: true }).notNull(),
+    description: text('description').notNull().default(''),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('license_events_seq_key').on(t.seq),
+    index('license_events_organization_idx').on(t.organizationId, t.seq),
+    index('license_events_license_idx').on(t.licenseId),
   ],
 );
 

@@ -9,8 +9,11 @@ import {
   systemAccountId,
   userAccountId,
 } from '../features/credits/journal';
+import { openLicense } from '../features/licenses/ledger';
 import { insertOrganization } from '../features/organizations/tree';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_ROOT } from './demo-accounts';
+
+const inAYear = () => new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString();
 
 interface DemoOrg {
   name: string;
@@ -92,9 +95,11 @@ export async function seedDemo(db: Db): Promise<boolean> {
       ids.set(org.name, id);
       await mintInto(tx, system, id, org.credits);
       for (const license of org.licenses) {
-        await tx.execute(sql`
-          insert into licenses (organization_id, license_type, expire_at, max_users)
-          values (${id}, ${license.type}, now() + interval '1 year', ${license.seats})`);
+        await openLicense(
+          tx,
+          { organizationId: id, licenseType: license.type, expireAt: inAYear(), seats: license.seats },
+          { action: 'created', description: 'Demo data', actorId: null },
+        );
       }
     }
 

@@ -5,7 +5,7 @@ import { rows } from '../../src/db/rows';
 import { organizationPoolAccountId, postCreditTransaction } from '../../src/features/credits/journal';
 import { MSG_HAS_CHILDREN } from '../../src/features/organizations/write-service';
 import { bearer, createTestApp, type TestApp } from '../support/test-app';
-import { PASSWORD } from '../support/world';
+import { giveLicense, PASSWORD } from '../support/world';
 
 let t: TestApp;
 const tokens: Record<string, string> = {};
@@ -164,9 +164,7 @@ describe('DELETE /api/organization/{id}/delete', () => {
         ],
       }),
     );
-    await t.db.execute(
-      sql`insert into licenses (organization_id, license_type, expire_at, max_users) values (${child.id}, 'chorus', now(), 5)`,
-    );
+    await giveLicense(t.db, child.id, 'chorus', 5, new Date().toISOString());
 
     const response = await del(`/api/organization/${child.id}/delete`, 'owner');
     expect(response.json()).toEqual({ success: true });

@@ -1,5 +1,6 @@
+import type { LicenseType } from '@allot/domain/organizations';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../src/db/client';
+import type { Db, Tx } from '../../src/db/client';
 import { rows } from '../../src/db/rows';
 import { hashPassword } from '../../src/features/auth/passwords';
 import { createSession } from '../../src/features/auth/sessions';
@@ -8,6 +9,7 @@ import {
   postCreditTransaction,
   systemAccountId,
 } from '../../src/features/credits/journal';
+import { openLicense } from '../../src/features/licenses/ledger';
 import { insertOrganization } from '../../src/features/organizations/tree';
 
 export const PASSWORD = 'correct-horse-battery';
@@ -79,12 +81,7 @@ export async function createWorld(db: Db) {
         { accountId: await organizationPoolAccountId(tx, alpha, 'protected'), amount: 200 },
       ],
     });
-    const [licence] = await rows<{ id: string }>(
-      tx,
-      sql`insert into licenses (organization_id, license_type, expire_at, max_users)
-          values (${alpha}, 'chorus', '2030-01-01T00:00:00Z', 25) returning id`,
-    );
-    if (!licence) throw new Error('licence insert failed');
+    const licence = await giveLicense(tx, alpha, 'chorus', 25, '2030-01-01T00:00:00Z');
 
     return { orgs: { alpha, schoolA, annex, schoolB, beta }, users, alphaLicenseId: licence.id };
   });
@@ -95,4 +92,21 @@ export type World = Awaited<ReturnType<typeof createWorld>>;
 /** A session made directly: lets tests hold a teacher's token, which sign in never hands out. */
 export function sessionFor(db: Db, userId: string) {
   return createSession(db, userId);
+}
+
+/** A licence for a test, written as the system admin writes one: with its log entry (decision 009). */
+export async function giveLicense(
+  db: Tx,
+  organizationId: string,
+  licenseType: LicenseType,
+  seats: number,
+  expireAt: string = new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString(),
+) {
+  const licence = await openLicense(
+    db,
+    { organizationId, licenseType, expireAt, seats },
+    { action: 'created', description: 'Test licence', actorId: null },
+  );
+  if (!licence) throw new Error(`${organizationId} already has a ${licenseType} licence`);
+  return licence;
 }

@@ -6,6 +6,7 @@ import { postCreditTransaction, systemAccountId, userAccountId } from '../../src
 import { signedInCalls } from '../support/calls';
 import { lastMailTo } from '../support/outbox';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { giveLicense } from '../support/world';
 
 let t: TestApp;
 let api: Awaited<ReturnType<typeof signedInCalls>>;
@@ -226,11 +227,7 @@ describe('POST /api/user/{id}/update', () => {
 describe('POST /api/user/update/licenses', () => {
   it('moves members onto a licence; more than its free seats is 422 and moves nobody', async () => {
     const { alpha } = t.world.orgs;
-    const [teacherLicence] = await rows<{ id: string }>(
-      t.db,
-      sql`insert into licenses (organization_id, license_type, expire_at, max_users)
-          values (${alpha}, 'tle_teacher', now() + interval '1 year', 2) returning id`,
-    );
+    const teacherLicence = await giveLicense(t.db, alpha, 'tle_teacher', 2);
     const ids = [
       await addUser(alpha, 'seat-1@alpha.test'),
       await addUser(alpha, 'seat-2@alpha.test'),

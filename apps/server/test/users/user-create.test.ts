@@ -5,6 +5,7 @@ import { rows } from '../../src/db/rows';
 import { signedInCalls } from '../support/calls';
 import { codeIn, lastMailTo, mailsTo } from '../support/outbox';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { giveLicense } from '../support/world';
 
 let t: TestApp;
 let api: Awaited<ReturnType<typeof signedInCalls>>;
@@ -98,11 +99,7 @@ describe('POST /api/user/create', () => {
   });
 
   it('answers 402 when the chosen licence has no free seat, and writes nothing', async () => {
-    const [school] = await rows<{ id: string }>(
-      t.db,
-      sql`insert into licenses (organization_id, license_type, expire_at, max_users)
-          values (${t.world.orgs.schoolB}, 'tle_teacher', now() + interval '1 year', 1) returning id`,
-    );
+    const school = await giveLicense(t.db, t.world.orgs.schoolB, 'tle_teacher', 1);
     const add = (email: string) =>
       api.post('owner', '/api/user/create', {
         email,

@@ -6,6 +6,7 @@ import { rows } from '../../src/db/rows';
 import { signedInCalls } from '../support/calls';
 import { mailsTo } from '../support/outbox';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { giveLicense } from '../support/world';
 
 let t: TestApp;
 let api: Awaited<ReturnType<typeof signedInCalls>>;
@@ -16,8 +17,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const licenceFor = async (organizationId: string, seats: number) => {
-  await t.db.execute(sql`insert into licenses (organization_id, license_type, expire_at, max_users)
-    values (${organizationId}, 'chorus', now() + interval '1 year', ${seats})`);
+  await giveLicense(t.db, organizationId, 'chorus', seats);
 };
 const seatsUsed = async (organizationId: string) =>
   Number(

@@ -4,22 +4,12 @@ import type { Db } from '../../db/client';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
+import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { requireOrganizationAccess } from '../organization-access/access';
 
 const INVALID_TOKEN = 'This page token is not valid. Start again from the first page.';
 
-/** The cursor is the journal's sequence number of the last entry shown, opaque to the client. */
-function encodeToken(seq: string): string {
-  return Buffer.from(`s${seq}`).toString('base64url');
-}
-
-function decodeToken(token: string | undefined): string | null {
-  if (!token) return null;
-  const decoded = Buffer.from(token, 'base64url').toString();
-  const match = /^s(\d{1,18})$/.exec(decoded);
-  if (!match?.[1]) throw AppError.invalid({ pageToken: INVALID_TOKEN }, INVALID_TOKEN);
-  return match[1];
-}
+const invalidToken = () => AppError.invalid({ pageToken: INVALID_TOKEN }, INVALID_TOKEN);
 
 /**
  * GET /api/organization/{id}/credit-log (CONTRACT §5; needs view_audit_logs): the journal transactions that
@@ -34,7 +24,7 @@ export async function listCreditLog(
   query: CreditLogQuery,
 ): Promise<CreditLogPage> {
   await requireOrganizationAccess(db, user, organizationId, ['view_audit_logs']);
-  const before = decodeToken(query.pageToken);
+  const before = decodeCursor(query.pageToken, invalidToken);
   const found = await rows<{
     id: string;
     seq: string;
@@ -89,7 +79,7 @@ export async function listCreditLog(
     pagination: {
       limit: query.limit,
       hasNext,
-      nextPageToken: hasNext && page.length > 0 ? encodeToken((page.at(-1) as { seq: string }).seq) : null,
+      nextPageToken: hasNext && page.length > 0 ? encodeCursor((page.at(-1) as { seq: string }).seq) : null,
     },
   };
 }

@@ -6,8 +6,11 @@ import { jsonParam, uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
-import { isUuid } from '../../lib/ids';
-import { accessFromRoles, requireOrganizationAccess, rolesHeldSql } from '../organization-access/access';
+import {
+  organizationsActedOn as actedOn,
+  organizationsBelow as below,
+  lowerIds,
+} from '../organization-access/acted-on';
 
 /** An organization taking part in a move, with the ids of its two pool accounts. */
 export interface OrganizationParty {
@@ -28,45 +31,19 @@ export function poolAccount(org: OrganizationParty, pool: CreditPool): string {
   return pool === 'shared' ? org.shared : org.protected;
 }
 
-function lowerIds(ids: readonly string[]): string[] {
-  const lowered = ids.map((id) => id.toLowerCase());
-  if (!lowered.every(isUuid)) throw AppError.notFound();
-  return lowered;
-}
-
 /** An organization `o` as a party: its id, name and the ids of its two pool accounts. */
 const partyColumns = sql`o.id, o.name,
   (select a.id from credit_accounts a where a.organization_id = o.id and a.kind = 'shared') as shared,
   (select a.id from credit_accounts a where a.organization_id = o.id and a.kind = 'protected') as protected`;
 
-/**
- * The organizations a caller acts on with `permission`, in the order asked (`404` for one it cannot see,
- * `403` for one it can see without the permission): the access checks ride on the query that reads them,
- * one round trip for all.
- */
-export async function organizationsActedOn(
+/** The organizations a caller moves credits of, with `permission`, as parties (organization-access). */
+export function organizationsActedOn(
   tx: Tx,
   user: AuthUser,
   ids: readonly string[],
   permission: Permission,
 ): Promise<OrganizationParty[]> {
-  const lowered = lowerIds(ids);
-  const roles = sql`case o.id ${sql.join(
-    lowered.map((id) => sql`when ${id}::uuid then ${rolesHeldSql(user, id)}`),
-    sql` `,
-  )} end`;
-  const found = await rows<OrganizationParty & { roles: string[] }>(
-    tx,
-    sql`select ${partyColumns}, ${roles} as roles
-        from organizations o where o.id in ${uuidsIn(lowered)} and o.deleted_at is null`,
-  );
-  const byId = new Map(found.map((o) => [o.id, o]));
-  return lowered.map((id) => {
-    const org = byId.get(id);
-    accessFromRoles(org?.roles, [permission]);
-    const { roles: _, ...party } = org as OrganizationParty & { roles: string[] };
-    return party;
-  });
+  return actedOn<OrganizationParty>(tx, user, ids, permission, partyColumns);
 }
 
 /** `organizationsActedOn` for one organization. */
@@ -80,32 +57,15 @@ export async function organizationActedOn(
   return org as OrganizationParty;
 }
 
-/**
- * Organizations strictly below `ancestor` (CONTRACT §2: credits move down the hierarchy and back). A caller
- * who manages the ancestor manages all of them; one that is not below it is a `403` when the caller can see
- * it (it may not move credits that way) and a `404` when it cannot.
- */
-export async function organizationsBelow(
+/** Organizations strictly below `ancestor`, as parties (organization-access: `403` / `404` outside). */
+export function organizationsBelow(
   tx: Tx,
   user: AuthUser,
   ancestor: OrganizationParty,
   ids: readonly string[],
   notBelowMessage: string,
 ): Promise<OrganizationParty[]> {
-  const lowered = lowerIds(ids);
-  const below = await rows<OrganizationParty>(
-    tx,
-    sql`select ${partyColumns} from organization_closure c join organizations o on o.id = c.descendant_id
-        where c.ancestor_id = ${ancestor.id} and c.depth > 0 and c.descendant_id in ${uuidsIn(lowered)}
-          and o.deleted_at is null`,
-  );
-  const byId = new Map(below.map((o) => [o.id, o]));
-  const outside = lowered.find((id) => !byId.has(id));
-  if (outside) {
-    await requireOrganizationAccess(tx, user, outside);
-    throw AppError.forbidden(notBelowMessage);
-  }
-  return lowered.map((id) => byId.get(id) as OrganizationParty);
+  return below<OrganizationParty>(tx, user, ancestor.id, ids, notBelowMessage, partyColumns);
 }
 
 /** Roles that may move credits of people (those with `manage_users`). */

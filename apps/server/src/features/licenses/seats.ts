@@ -14,6 +14,8 @@ export interface SeatLicense {
   licenseType: LicenseType;
   maxUsers: number;
   usedSeats: number;
+  /** Past its expiry: it gives no seats (its holders keep theirs, without entitlement). */
+  expired: boolean;
 }
 
 /**
@@ -32,10 +34,10 @@ export function seatHolders(organizationId: SQL): SQL {
  * In the order seats are handed out: the types' order of CONTRACT §7.
  */
 export async function lockOrganizationSeats(tx: Tx, organizationId: string): Promise<SeatLicense[]> {
-  const locked = await rows<{ id: string; license_type: LicenseType; max_users: number }>(
+  const locked = await rows<{ id: string; license_type: LicenseType; max_users: number; expired: boolean }>(
     tx,
-    sql`select id, license_type, max_users from licenses where organization_id = ${organizationId}
-        order by id for update`,
+    sql`select id, license_type, max_users, expire_at <= now() as expired from licenses
+        where organization_id = ${organizationId} order by id for update`,
   );
   if (locked.length === 0) return [];
   const used = await rows<{ license_id: string; used: string | number }>(
@@ -50,11 +52,14 @@ export async function lockOrganizationSeats(tx: Tx, organizationId: string): Pro
       licenseType: l.license_type,
       maxUsers: Number(l.max_users),
       usedSeats: usedBy.get(l.id) ?? 0,
+      expired: l.expired,
     }))
     .sort((a, b) => LICENSE_TYPES.indexOf(a.licenseType) - LICENSE_TYPES.indexOf(b.licenseType));
 }
 
-export const freeSeats = (license: SeatLicense) => Math.max(license.maxUsers - license.usedSeats, 0);
+/** Seats nobody holds; none on an expired licence. */
+export const freeSeats = (license: SeatLicense) =>
+  license.expired ? 0 : Math.max(license.maxUsers - license.usedSeats, 0);
 
 /**
  * Seats for `count` new members (CONTRACT §6): of the preferred licence when one is named, else of the

@@ -8,6 +8,7 @@ import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { organizationPoolAccountId, postCreditTransaction, systemAccountId } from '../credits/journal';
+import { returnLicensesToParent } from '../licenses/ledger';
 import type { MailSettings } from '../mail/public-links';
 import { requireOrganizationAccess } from '../organization-access/access';
 import { type LockedOrganization, lockOrganizationChain } from '../organization-access/locks';
@@ -129,14 +130,7 @@ export async function deleteOrganization(db: Db, user: AuthUser, id: string) {
 
     await tx.execute(sql`delete from memberships where organization_id = ${id}`);
     await tx.execute(sql`delete from membership_invitations where organization_id = ${id}`);
-    if (org.parentId) {
-      await tx.execute(sql`
-        insert into licenses (organization_id, license_type, expire_at, max_users, metadata)
-        select ${org.parentId}, license_type, expire_at, max_users, metadata from licenses where organization_id = ${id}
-        on conflict (organization_id, license_type)
-          do update set max_users = licenses.max_users + excluded.max_users, updated_at = now()`);
-    }
-    await tx.execute(sql`delete from licenses where organization_id = ${id}`);
+    await returnLicensesToParent(tx, { id, name: org.name, parentId: org.parentId }, user.userId);
     await tx.execute(sql`delete from organization_closure where descendant_id = ${id}`);
     await tx.execute(sql`update organizations set deleted_at = now(), updated_at = now() where id = ${id}`);
   });

@@ -1,11 +1,9 @@
-import { APP_MSG } from '@allot/domain/messages';
 import { type ImportSkipReason, type MemberRole, type SkippedRow, skippedRow } from '@allot/domain/users';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { jsonParam } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { RetryTransaction } from '../../db/transaction';
-import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { queueInvitations } from '../auth/verification-service';
 import {

@@ -1,0 +1,152 @@
+import { type CreateLicenseRequest, LICENSE_MSG, type UpdateLicenseRequest } from '@allot/domain/licenses';
+import { LICENSE_TYPE_LABEL, type License } from '@allot/domain/organizations';
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { rows } from '../../db/rows';
+import { writeTransaction } from '../../db/transaction';
+import { AppError } from '../../http/app-error';
+import type { AuthUser } from '../../http/authenticate';
+import { isUuid } from '../../lib/ids';
+import { requireOrganizationAccess } from '../organization-access/access';
+import { changeLicense, closeLicense, type LicenseEntry, openLicense } from './ledger';
+import { type LicenseRow, toLicense } from './queries';
+
+/** Licence create, update and delete (spec §5: system admins only; CONTRACT §7). */
+
+/** System admins only: `404` for an organization the caller cannot see, `403` for one it can. */
+async function requireSystemAdmin(tx: Tx, user: AuthUser, organizationId: string) {
+  if (user.isSystemAdmin) return;
+  await requireOrganizationAccess(tx, user, organizationId);
+  throw AppError.forbidden(LICENSE_MSG.systemAdminOnly);
+}
+
+const day = (iso: string) => iso.slice(0, 10);
+
+/** One licence with its seats in use and those handed down, locked for the rest of the transaction. */
+async function lockLicense(tx: Tx, id: string): Promise<License & { handedDown: number }> {
+  if (!isUuid(id)) throw AppError.notFound();
+  const [row] = await rows<LicenseRow & { handed_down: string | number }>(
+    tx,
+    sql`select l.id, l.organization_id, l.license_type, l.expire_at, l.max_users, l.metadata,
+        (select count(*) from memberships m where m.license_id = l.id)
+          + (select count(*) from membership_invitations i where i.license_id = l.id) as used_seats,
+        (select coalesce(sum(b.max_users), 0) from licenses b where b.source_license_id = l.id) as handed_down
+      from licenses l where l.id = ${id} for update of l`,
+  );
+  if (!row) throw AppError.notFound();
+  return { ...toLicense(row), handedDown: Number(row.handed_down) };
+}
+
+export async function readLicense(tx: Tx, id: string): Promise<License> {
+  const { handedDown: _, ...license } = await lockLicense(tx, id);
+  return license;
+}
+
+export async function createLicense(db: Db, user: AuthUser, input: CreateLicenseRequest): Promise<License> {
+  const expireAt = new Date(input.expireAt).toISOString();
+  return writeTransaction(db, async (tx) => {
+    if (!isUuid(input.organizationId)) throw AppError.notFound();
+    await requireSystemAdmin(tx, user, input.organizationId);
+    // Shared: the organization cannot be deleted while its licence is written.
+    const [org] = await rows<{ id: string }>(
+      tx,
+      sql`select id from organizations where id = ${input.organizationId} and deleted_at is null for share`,
+    );
+    if (!org) throw AppError.notFound();
+    const opened = await openLicense(
+      tx,
+      { organizationId: org.id, licenseType: input.licenseType, expireAt, seats: input.maxUsers },
+      {
+        action: 'created',
+        description: `${LICENSE_TYPE_LABEL[input.licenseType]}: ${input.maxUsers} seats until ${day(expireAt)}`,
+        actorId: user.userId,
+      },
+    );
+    if (!opened) throw AppError.of('conflict', LICENSE_MSG.duplicate(input.licenseType));
+    return readLicense(tx, opened.id);
+  });
+}
+
+/** Licences whose seats came, directly or not, from this one: they follow its expiry. */
+async function licencesHandedDownFrom(tx: Tx, id: string): Promise<string[]> {
+  const below = await rows<{ id: string }>(
+    tx,
+    sql`with recursive below as (
+        select id from licenses where source_license_id = ${id}
+        union select l.id from licenses l join below b on l.source_license_id = b.id)
+      select l.id from licenses l join below b on b.id = l.id order by l.id for update of l`,
+  );
+  return below.map((r) => r.id);
+}
+
+export async function updateLicense(
+  db: Db,
+  user: AuthUser,
+  id: string,
+  input: UpdateLicenseRequest,
+): Promise<License> {
+  if (input.licenseId && input.licenseId.toLowerCase() !== id.toLowerCase()) {
+    throw AppError.invalid({ licenseId: LICENSE_MSG.otherLicense }, LICENSE_MSG.otherLicense);
+  }
+  const expireAt = new Date(input.expireAt).toISOString();
+  return writeTransaction(db, async (tx) => {
+    const licence = await lockLicense(tx, id);
+    await requireSystemAdmin(tx, user, licence.organizationId);
+    if (input.licenseType && input.licenseType !== licence.licenseType) {
+      throw AppError.of('business_rule', LICENSE_MSG.typeFixed);
+    }
+    if (input.maxUsers < licence.usedSeats)
+      throw AppError.of('business_rule', LICENSE_MSG.belowUsed(licence.usedSeats));
+    const seats = input.maxUsers - licence.maxUsers;
+    const extended = expireAt !== licence.expireAt;
+    const entry = (action: LicenseEntry['action'], description: string): LicenseEntry => ({
+      action,
+      description,
+      actorId: user.userId,
+    });
+    if (seats !== 0) {
+      await changeLicense(
+        tx,
+        licence.id,
+        { seats },
+        entry('seats_changed', `${licence.maxUsers} → ${input.maxUsers} seats`),
+      );
+    }
+    if (extended) {
+      await changeLicense(
+        tx,
+        licence.id,
+        { seats: 0, expireAt },
+        entry('expiry_changed', `Expires ${day(expireAt)} (was ${day(licence.expireAt)})`),
+      );
+      for (const below of await licencesHandedDownFrom(tx, licence.id)) {
+        await changeLicense(
+          tx,
+          below,
+          { seats: 0, expireAt },
+          entry('expiry_followed', `Expires ${day(expireAt)}`),
+        );
+      }
+    }
+    if (input.metadata) {
+      await tx.execute(sql`update licenses set metadata = ${JSON.stringify(input.metadata)}::jsonb, updated_at = now()
+        where id = ${licence.id}`);
+    }
+    return readLicense(tx, licence.id);
+  });
+}
+
+export async function deleteLicense(db: Db, user: AuthUser, id: string): Promise<{ success: boolean }> {
+  return writeTransaction(db, async (tx) => {
+    const licence = await lockLicense(tx, id);
+    await requireSystemAdmin(tx, user, licence.organizationId);
+    if (licence.usedSeats > 0) throw AppError.of('conflict', LICENSE_MSG.inUse);
+    if (licence.handedDown > 0) throw AppError.of('conflict', LICENSE_MSG.handedDown);
+    await closeLicense(tx, licence.id, {
+      action: 'deleted',
+      description: `${LICENSE_TYPE_LABEL[licence.licenseType]}: ${licence.maxUsers} seats`,
+      actorId: user.userId,
+    });
+    return { success: true };
+  });
+}

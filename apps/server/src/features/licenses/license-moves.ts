@@ -1,0 +1,239 @@
+import {
+  type AssignLicensesRequest,
+  LICENSE_MSG,
+  type LicenseMoveResponse,
+  type ReclaimLicensesRequest,
+} from '@allot/domain/licenses';
+import { MSG } from '@allot/domain/messages';
+import { LICENSE_TYPE_LABEL, type LicenseType } from '@allot/domain/organizations';
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { uuidsIn } from '../../db/json-params';
+import { rows } from '../../db/rows';
+import { RetryTransaction, writeTransaction } from '../../db/transaction';
+import { AppError } from '../../http/app-error';
+import type { AuthUser } from '../../http/authenticate';
+import { organizationsActedOn, organizationsBelow } from '../organization-access/acted-on';
+import { changeLicense, openLicense } from './ledger';
+
+/**
+ * Seats handed down to sub-organizations and reclaimed from them (spec §7, CONTRACT §7): free seats move,
+ * seats in use never do; each type is one step of the same transaction, logged on both sides.
+ */
+
+interface Named {
+  id: string;
+  name: string;
+}
+
+interface HeldLicense {
+  id: string;
+  organizationId: string;
+  maxUsers: number;
+  usedSeats: number;
+  expireAt: string;
+}
+
+const label = (type: LicenseType) => LICENSE_TYPE_LABEL[type];
+
+/** Items of amount 0 are ignored; a type named twice adds up. */
+function itemsOf(items: readonly { type: LicenseType; amount: number }[]): [LicenseType, number][] {
+  const byType = new Map<LicenseType, number>();
+  for (const { type, amount } of items) if (amount > 0) byType.set(type, (byType.get(type) ?? 0) + amount);
+  return [...byType];
+}
+
+/** The licences of one type of these organizations, locked in id order, with their seats in use. */
+async function lockLicenses(tx: Tx, organizationIds: readonly string[], type: LicenseType) {
+  const found = await rows<{
+    id: string;
+    organization_id: string;
+    max_users: number;
+    used: string;
+    expire_at: Date;
+  }>(
+    tx,
+    sql`select l.id, l.organization_id, l.max_users, l.expire_at,
+        (select count(*) from memberships m where m.license_id = l.id)
+          + (select count(*) from membership_invitations i where i.license_id = l.id) as used
+      from licenses l where l.organization_id in ${uuidsIn([...organizationIds])} and l.license_type = ${type}
+      order by l.id for update of l`,
+  );
+  return new Map(
+    found.map((l): [string, HeldLicense] => [
+      l.organization_id,
+      {
+        id: l.id,
+        organizationId: l.organization_id,
+        maxUsers: Number(l.max_users),
+        usedSeats: Number(l.used),
+        expireAt: new Date(l.expire_at).toISOString(),
+      },
+    ]),
+  );
+}
+
+/** Free seats: none on an expired licence (it gives no seats), else those nobody holds. */
+const freeOf = (licence: HeldLicense, now = Date.now()) =>
+  Date.parse(licence.expireAt) <= now ? 0 : Math.max(licence.maxUsers - licence.usedSeats, 0);
+
+const names = (orgs: readonly Named[]) => orgs.map((o) => o.name).join(', ');
+
+async function answer(tx: Tx, licenseIds: readonly string[]): Promise<LicenseMoveResponse> {
+  const found = await rows<{
+    id: string;
+    organization_id: string;
+    name: string;
+    license_type: LicenseType;
+    max_users: number;
+    used: string;
+  }>(
+    tx,
+    sql`select l.id, l.organization_id, o.name, l.license_type, l.max_users,
+        (select count(*) from memberships m where m.license_id = l.id)
+          + (select count(*) from membership_invitations i where i.license_id = l.id) as used
+      from licenses l join organizations o on o.id = l.organization_id
+      where l.id in ${uuidsIn([...new Set(licenseIds)])} order by o.name, l.license_type`,
+  );
+  return {
+    licenses: found.map((l) => ({
+      id: l.id,
+      organizationId: l.organization_id,
+      organizationName: l.name,
+      licenseType: l.license_type,
+      maxUsers: Number(l.max_users),
+      usedSeats: Number(l.used),
+    })),
+  };
+}
+
+/** POST /api/license/assign/organizations: `amount` seats of each type to each target below the source. */
+export function assignLicenses(
+  db: Db,
+  user: AuthUser,
+  input: AssignLicensesRequest,
+): Promise<LicenseMoveResponse> {
+  return writeTransaction(db, async (tx) => {
+    const [source] = await organizationsActedOn<Named>(
+      tx,
+      user,
+      [input.sourceOrganizationId],
+      'manage_org_license',
+    );
+    if (!source) throw AppError.notFound();
+    const targets = await organizationsBelow<Named>(
+      tx,
+      user,
+      source.id,
+      input.targetOrganizationIds,
+      LICENSE_MSG.notBelow(source.name),
+    );
+    const changed: string[] = [];
+    for (const [type, amount] of itemsOf(input.licenses)) {
+      // The upper licence first, then the lower ones in id order: the lock order of every seat move.
+      const from = (await lockLicenses(tx, [source.id], type)).get(source.id);
+      if (!from) throw AppError.of('business_rule', MSG.sourceMissing(label(type)));
+      const needed = amount * targets.length;
+      if (freeOf(from) < needed) throw AppError.of('business_rule', MSG.notEnoughLicenses(label(type)));
+      const held = await lockLicenses(
+        tx,
+        targets.map((t) => t.id),
+        type,
+      );
+      const received = {
+        action: 'received' as const,
+        description: `From ${source.name}`,
+        actorId: user.userId,
+      };
+      for (const target of targets) {
+        const existing = held.get(target.id);
+        if (existing) {
+          await changeLicense(tx, existing.id, { seats: amount }, received);
+          changed.push(existing.id);
+          continue;
+        }
+        const opened = await openLicense(
+          tx,
+          {
+            organizationId: target.id,
+            licenseType: type,
+            expireAt: from.expireAt,
+            seats: amount,
+            sourceLicenseId: from.id,
+          },
+          received,
+        );
+        if (!opened) throw new RetryTransaction(`a ${type} licence of ${target.id} was written meanwhile`);
+        changed.push(opened.id);
+      }
+      await changeLicense(
+        tx,
+        from.id,
+        { seats: -needed },
+        { action: 'handed_down', description: `To ${names(targets)} (${amount} each)`, actorId: user.userId },
+      );
+      changed.push(from.id);
+    }
+    return answer(tx, changed);
+  });
+}
+
+/** POST /api/license/reclaim/organizations: `amount` free seats of each type from each source below the target. */
+export function reclaimLicenses(
+  db: Db,
+  user: AuthUser,
+  input: ReclaimLicensesRequest,
+): Promise<LicenseMoveResponse> {
+  return writeTransaction(db, async (tx) => {
+    const [target] = await organizationsActedOn<Named>(
+      tx,
+      user,
+      [input.targetOrganizationId],
+      'manage_org_license',
+    );
+    if (!target) throw AppError.notFound();
+    const sources = await organizationsBelow<Named>(
+      tx,
+      user,
+      target.id,
+      input.sourceOrganizationIds,
+      LICENSE_MSG.notBelow(target.name),
+    );
+    const changed: string[] = [];
+    for (const [type, amount] of itemsOf(input.licenses)) {
+      const into = (await lockLicenses(tx, [target.id], type)).get(target.id);
+      if (!into) throw AppError.of('business_rule', MSG.targetMissing(label(type)));
+      const held = await lockLicenses(
+        tx,
+        sources.map((s) => s.id),
+        type,
+      );
+      for (const source of sources) {
+        const licence = held.get(source.id);
+        if (!licence) throw AppError.of('business_rule', MSG.sourceMissing(label(type)));
+        // Seats in use stay; an expired licence still gives back the seats nobody holds.
+        if (Math.max(licence.maxUsers - licence.usedSeats, 0) < amount) {
+          throw AppError.of('business_rule', MSG.notEnoughLicenses(label(type)));
+        }
+      }
+      for (const source of sources) {
+        const licence = held.get(source.id) as HeldLicense;
+        await changeLicense(
+          tx,
+          licence.id,
+          { seats: -amount },
+          { action: 'given_back', description: `To ${target.name}`, actorId: user.userId },
+        );
+        changed.push(licence.id);
+      }
+      await changeLicense(
+        tx,
+        into.id,
+        { seats: amount * sources.length },
+        { action: 'reclaimed', description: `From ${names(sources)} (${amount} each)`, actorId: user.userId },
+      );
+      changed.push(into.id);
+    }
+    return answer(tx, changed);
+  });
+}
