@@ -2,14 +2,9 @@ import type { CreditAction, CreditLogPage, CreditLogQuery } from '@allot/domain/
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rows } from '../../db/rows';
-import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
-import { decodeCursor, encodeCursor } from '../../lib/cursor';
+import { cursorPage, decodePageToken } from '../../lib/cursor';
 import { requireOrganizationAccess } from '../organization-access/access';
-
-const INVALID_TOKEN = 'This page token is not valid. Start again from the first page.';
-
-const invalidToken = () => AppError.invalid({ pageToken: INVALID_TOKEN }, INVALID_TOKEN);
 
 /**
  * GET /api/organization/{id}/credit-log (CONTRACT §5; needs view_audit_logs): the journal transactions that
@@ -24,7 +19,7 @@ export async function listCreditLog(
   query: CreditLogQuery,
 ): Promise<CreditLogPage> {
   await requireOrganizationAccess(db, user, organizationId, ['view_audit_logs']);
-  const before = decodeCursor(query.pageToken, invalidToken);
+  const before = decodePageToken(query.pageToken);
   const found = await rows<{
     id: string;
     seq: string;
@@ -61,8 +56,7 @@ export async function listCreditLog(
         order by t.seq desc
         limit ${query.limit + 1}`,
   );
-  const page = found.slice(0, query.limit);
-  const hasNext = found.length > query.limit;
+  const { page, pagination } = cursorPage(found, query.limit);
   return {
     data: page.map((r) => {
       const pools = Number(r.pools ?? 0);
@@ -76,10 +70,6 @@ export async function listCreditLog(
         by: r.actor_id ? { id: r.actor_id, name: r.actor_name ?? '', email: r.actor_email ?? '' } : null,
       };
     }),
-    pagination: {
-      limit: query.limit,
-      hasNext,
-      nextPageToken: hasNext && page.length > 0 ? encodeCursor((page.at(-1) as { seq: string }).seq) : null,
-    },
+    pagination,
   };
 }

@@ -3,13 +3,9 @@ import type { LicenseType } from '@allot/domain/organizations';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rows } from '../../db/rows';
-import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
-import { decodeCursor, encodeCursor } from '../../lib/cursor';
+import { cursorPage, decodePageToken } from '../../lib/cursor';
 import { requireOrganizationAccess } from '../organization-access/access';
-
-const INVALID_TOKEN = 'This page token is not valid. Start again from the first page.';
-const invalidToken = () => AppError.invalid({ pageToken: INVALID_TOKEN }, INVALID_TOKEN);
 
 /** GET /api/organization/{id}/license-log (needs manage_org_license): its licences' log, newest first, by cursor. */
 export async function listLicenseLog(
@@ -19,7 +15,7 @@ export async function listLicenseLog(
   query: LicenseLogQuery,
 ): Promise<LicenseLogPage> {
   await requireOrganizationAccess(db, user, organizationId, ['manage_org_license']);
-  const before = decodeCursor(query.pageToken, invalidToken);
+  const before = decodePageToken(query.pageToken);
   const found = await rows<{
     id: string;
     seq: string;
@@ -43,8 +39,7 @@ export async function listLicenseLog(
       where e.organization_id = ${organizationId} ${before ? sql`and e.seq < ${before}::bigint` : sql``}
       order by e.seq desc limit ${query.limit + 1}`,
   );
-  const page = found.slice(0, query.limit);
-  const hasNext = found.length > query.limit;
+  const { page, pagination } = cursorPage(found, query.limit);
   return {
     data: page.map((r) => ({
       id: r.id,
@@ -58,10 +53,6 @@ export async function listLicenseLog(
       description: r.description,
       by: r.actor_id ? { id: r.actor_id, name: r.actor_name ?? '', email: r.actor_email ?? '' } : null,
     })),
-    pagination: {
-      limit: query.limit,
-      hasNext,
-      nextPageToken: hasNext && page.length > 0 ? encodeCursor((page.at(-1) as { seq: string }).seq) : null,
-    },
+    pagination,
   };
 }
