@@ -12,13 +12,9 @@ export const MAX_LICENSE_TARGETS = 1000;
 
 const licenseTypeSchema = z.enum(LICENSE_TYPES);
 
-/** A whole number of seats from `min`, with the spec's texts. */
+/** A whole number of seats from `min`, with the spec's texts (missing or not a number: text.ts). */
 const seatsSchema = (min: number) =>
-  z
-    .number({ error: (issue) => (issue.input === undefined ? MSG.required : MSG.onlyNumbers) })
-    .int(MSG.invalidNumber)
-    .min(min, MSG.min(min))
-    .max(MAX_SEATS, MSG.max(MAX_SEATS));
+  z.number().int(MSG.invalidNumber).min(min, MSG.min(min)).max(MAX_SEATS, MSG.max(MAX_SEATS));
 
 /** An expiry: an ISO date-time (or a date, read as its midnight UTC). */
 const expireAtSchema = text()
@@ -163,8 +159,6 @@ export const licenseLogPageSchema = z
   })
   .meta({ id: 'LicenseLogPage' });
 export type LicenseLogPage = z.infer<typeof licenseLogPageSchema>;
-
-export const licenseLabel = (type: LicenseType) => LICENSE_TYPE_LABEL[type];
 
 /** Texts of the licence calls the spec leaves open (decision 009). */
 export const LICENSE_MSG = {

@@ -9,7 +9,7 @@ import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
 import { requireOrganizationAccess } from '../organization-access/access';
 import { changeLicense, closeLicense, type LicenseEntry, openLicense } from './ledger';
-import { type LicenseRow, toLicense } from './queries';
+import { type LicenseRow, toLicense, usedSeatsSql } from './queries';
 
 /** Licence create, update and delete (spec §5: system admins only; CONTRACT §7). */
 
@@ -28,8 +28,7 @@ async function lockLicense(tx: Tx, id: string): Promise<License & { handedDown: 
   const [row] = await rows<LicenseRow & { handed_down: string | number }>(
     tx,
     sql`select l.id, l.organization_id, l.license_type, l.expire_at, l.max_users, l.metadata,
-        (select count(*) from memberships m where m.license_id = l.id)
-          + (select count(*) from membership_invitations i where i.license_id = l.id) as used_seats,
+        ${usedSeatsSql} as used_seats,
         (select coalesce(sum(b.max_users), 0) from licenses b where b.source_license_id = l.id) as handed_down
       from licenses l where l.id = ${id} for update of l`,
   );

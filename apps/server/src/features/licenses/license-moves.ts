@@ -15,6 +15,8 @@ import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { organizationsActedOn, organizationsBelow } from '../organization-access/acted-on';
 import { changeLicense, openLicense } from './ledger';
+import { usedSeatsSql } from './queries';
+import { freeSeats, type SeatLicense } from './seats';
 
 /**
  * Seats handed down to sub-organizations and reclaimed from them (spec §7, CONTRACT §7): free seats move,
@@ -26,11 +28,8 @@ interface Named {
   name: string;
 }
 
-interface HeldLicense {
-  id: string;
+interface HeldLicense extends SeatLicense {
   organizationId: string;
-  maxUsers: number;
-  usedSeats: number;
   expireAt: string;
 }
 
@@ -51,11 +50,11 @@ async function lockLicenses(tx: Tx, organizationIds: readonly string[], type: Li
     max_users: number;
     used: string;
     expire_at: Date;
+    expired: boolean;
   }>(
     tx,
-    sql`select l.id, l.organization_id, l.max_users, l.expire_at,
-        (select count(*) from memberships m where m.license_id = l.id)
-          + (select count(*) from membership_invitations i where i.license_id = l.id) as used
+    sql`select l.id, l.organization_id, l.max_users, l.expire_at, l.expire_at <= now() as expired,
+        ${usedSeatsSql} as used
       from licenses l where l.organization_id in ${uuidsIn([...organizationIds])} and l.license_type = ${type}
       order by l.id for update of l`,
   );
@@ -65,17 +64,15 @@ async function lockLicenses(tx: Tx, organizationIds: readonly string[], type: Li
       {
         id: l.id,
         organizationId: l.organization_id,
+        licenseType: type,
         maxUsers: Number(l.max_users),
         usedSeats: Number(l.used),
+        expired: l.expired,
         expireAt: new Date(l.expire_at).toISOString(),
       },
     ]),
   );
 }
-
-/** Free seats: none on an expired licence (it gives no seats), else those nobody holds. */
-const freeOf = (licence: HeldLicense, now = Date.now()) =>
-  Date.parse(licence.expireAt) <= now ? 0 : Math.max(licence.maxUsers - licence.usedSeats, 0);
 
 const names = (orgs: readonly Named[]) => orgs.map((o) => o.name).join(', ');
 
@@ -89,9 +86,7 @@ async function answer(tx: Tx, licenseIds: readonly string[]): Promise<LicenseMov
     used: string;
   }>(
     tx,
-    sql`select l.id, l.organization_id, o.name, l.license_type, l.max_users,
-        (select count(*) from memberships m where m.license_id = l.id)
-          + (select count(*) from membership_invitations i where i.license_id = l.id) as used
+    sql`select l.id, l.organization_id, o.name, l.license_type, l.max_users, ${usedSeatsSql} as used
       from licenses l join organizations o on o.id = l.organization_id
       where l.id in ${uuidsIn([...new Set(licenseIds)])} order by o.name, l.license_type`,
   );
@@ -134,7 +129,7 @@ export function assignLicenses(
       const from = (await lockLicenses(tx, [source.id], type)).get(source.id);
       if (!from) throw AppError.of('business_rule', MSG.sourceMissing(label(type)));
       const needed = amount * targets.length;
-      if (freeOf(from) < needed) throw AppError.of('business_rule', MSG.notEnoughLicenses(label(type)));
+      if (freeSeats(from) < needed) throw AppError.of('business_rule', MSG.notEnoughLicenses(label(type)));
       const held = await lockLicenses(
         tx,
         targets.map((t) => t.id),
@@ -212,7 +207,7 @@ export function reclaimLicenses(
         const licence = held.get(source.id);
         if (!licence) throw AppError.of('business_rule', MSG.sourceMissing(label(type)));
         // Seats in use stay; an expired licence still gives back the seats nobody holds.
-        if (Math.max(licence.maxUsers - licence.usedSeats, 0) < amount) {
+        if (freeSeats({ ...licence, expired: false }) < amount) {
           throw AppError.of('business_rule', MSG.notEnoughLicenses(label(type)));
         }
       }
