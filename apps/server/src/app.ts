@@ -9,6 +9,7 @@ import { authRoutes } from './features/auth/routes';
 import { findSession } from './features/auth/sessions';
 import { creditRoutes } from './features/credits/routes';
 import { healthRoutes } from './features/health/routes';
+import { invoiceRoutes } from './features/invoices/routes';
 import { licenseRoutes } from './features/licenses/routes';
 import { type MailWorker, type MailWorkerOptions, startMailWorker } from './features/mail/mail-worker';
 import type { MailTransport } from './features/mail/outbox';
@@ -89,6 +90,7 @@ export async function buildApp({
   await app.register(accountRoutes(db, mailSettings));
   await app.register(creditRoutes(db));
   await app.register(licenseRoutes(db));
+  await app.register(invoiceRoutes(db, mailSettings));
 
   const serveWeb = webDistDir !== undefined && existsSync(path.join(webDistDir, 'index.html'));
   if (serveWeb) {

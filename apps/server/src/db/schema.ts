@@ -410,3 +410,122 @@ export const mailOutbox = pgTable(
     check('mail_outbox_status_check', sql`${t.status} in ('pending','sent','logged')`),
   ],
 );
+
+/** The price list's currency (one row): every price and every new invoice is in it (decision 010). */
+export const priceList = pgTable(
+  'price_list',
+  {
+    id: integer('id').primaryKey().default(1),
+    currency: text('currency').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [check('price_list_single_row', sql`${t.id} = 1`)],
+);
+
+/** Per licence type: the price of one seat for one month, in minor units. */
+export const licensePrices = pgTable(
+  'license_prices',
+  {
+    licenseType: text('license_type').primaryKey(),
+    pricePerSeatMonth: integer('price_per_seat_month').notNull(),
+    hasFreeTier: boolean('has_free_tier').notNull().default(false),
+  },
+  (t) => [
+    check('license_prices_price_check', sql`${t.pricePerSeatMonth} >= 0`),
+    check(
+      'license_prices_type_check',
+      sql`${t.licenseType} in ('chorus','tle_creator','tle_teacher','chorus_optoma')`,
+    ),
+  ],
+);
+
+/** Credits sold in packs: a pack's size and its price in minor units. */
+export const creditPacks = pgTable(
+  'credit_packs',
+  {
+    credits: integer('credits').primaryKey(),
+    price: integer('price').notNull(),
+  },
+  (t) => [
+    check('credit_packs_credits_check', sql`${t.credits} > 0`),
+    check('credit_packs_price_check', sql`${t.price} >= 0`),
+  ],
+);
+
+/** The last invoice number of each year: taken in the creating transaction, so numbers have no gaps. */
+export const invoiceCounters = pgTable('invoice_counters', {
+  year: integer('year').primaryKey(),
+  last: integer('last').notNull(),
+});
+
+/**
+ * An invoice (CONTRACT §7, decision 010): what it buys and its amount are fixed when it is created; a system
+ * admin fulfils it once (the purchase's log entry is linked) or voids it. The database keeps a fulfilled or
+ * void invoice as it is.
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    number: text('number').notNull(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    status: text('status').notNull().default('open'),
+    kind: text('kind').notNull(),
+    licenseType: text('license_type'),
+    /** No reference: the invoice outlives a deleted licence. */
+    licenseId: uuid('license_id'),
+    period: text('period'),
+    credits: integer('credits'),
+    description: text('description').notNull(),
+    customerEmail: text('customer_email').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    licenseExpirationDays: integer('license_expiration_days'),
+    extendUsersQuantity: integer('extend_users_quantity'),
+    newUsersQuantity: integer('new_users_quantity'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    dueDate: timestamp('due_date', { withTimezone: true }).notNull(),
+    fulfilmentMethod: text('fulfilment_method'),
+    fulfilledAt: timestamp('fulfilled_at', { withTimezone: true }),
+    fulfilledBy: uuid('fulfilled_by').references(() => users.id, { onDelete: 'set null' }),
+    /**
+     * The licence log entry or the credit transaction the fulfilment wrote: each pays for one purchase. No
+     * references: those logs are append-only (their truncate refusals stay theirs) and never lose a row.
+     */
+    licenseEventId: uuid('license_event_id'),
+    creditTransactionId: uuid('credit_transaction_id'),
+    voidedAt: timestamp('voided_at', { withTimezone: true }),
+    voidedBy: uuid('voided_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('invoices_number_key').on(t.number),
+    uniqueIndex('invoices_license_event_key').on(t.licenseEventId),
+    uniqueIndex('invoices_credit_transaction_key').on(t.creditTransactionId),
+    index('invoices_organization_idx').on(t.organizationId, t.createdAt),
+    check('invoices_status_check', sql`${t.status} in ('open','fulfilled','void')`),
+    check('invoices_kind_check', sql`${t.kind} in ('new_license','extend_license','add_users','credits')`),
+    check('invoices_amount_check', sql`${t.amount} >= 0`),
+    check(
+      'invoices_fulfilled_check',
+      sql`(${t.status} = 'fulfilled') = (${t.fulfilledAt} is not null and ${t.fulfilmentMethod} is not null
+        and (${t.licenseEventId} is not null or ${t.creditTransactionId} is not null))`,
+    ),
+    check('invoices_void_check', sql`(${t.status} = 'void') = (${t.voidedAt} is not null)`),
+  ],
+);
+
+/** Expiry reminders sent: one per licence, expiry and threshold (30 or 7 days), whatever the processes. */
+export const licenseExpiryReminders = pgTable(
+  'license_expiry_reminders',
+  {
+    licenseId: uuid('license_id').notNull(),
+    expireAt: timestamp('expire_at', { withTimezone: true }).notNull(),
+    daysBefore: integer('days_before').notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.licenseId, t.expireAt, t.daysBefore] })],
+);

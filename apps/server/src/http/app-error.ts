@@ -41,8 +41,8 @@ export class AppError extends Error {
   static invalid(fields: Record<string, string>, message: string = APP_MSG.invalidInput) {
     return AppError.of('invalid_input', message, { fields });
   }
-  static unauthorized() {
-    return AppError.of('unauthorized', APP_MSG.unauthorized);
+  static unauthorized(message: string = APP_MSG.unauthorized) {
+    return AppError.of('unauthorized', message);
   }
   static forbidden(message: string = APP_MSG.forbidden) {
     return AppError.of('forbidden', message);

@@ -20,6 +20,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Reachable without a bearer token (CONTRACT §1: sign in, verify, resend, reset, health). */
     public?: boolean;
+    /**
+     * A call's own texts for the refusals the framework answers (spec §8: invoice creation has its own
+     * 400, 401 and 500 texts); the error body and its code stay the same.
+     */
+    messages?: { invalid?: string; unauthorized?: string; internal?: string };
   }
 }
 
@@ -41,7 +46,8 @@ export function registerAuthentication(app: FastifyInstance, findSession: Sessio
     if (!request.url.startsWith('/api/') || request.url.startsWith('/api/docs')) return;
     const token = bearerToken(request);
     request.auth = token ? await findSession(token) : null;
-    if (!request.auth && !request.routeOptions.config?.public) throw AppError.unauthorized();
+    const config = request.routeOptions.config;
+    if (!request.auth && !config?.public) throw AppError.unauthorized(config?.messages?.unauthorized);
   });
 }
 

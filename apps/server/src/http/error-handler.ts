@@ -25,10 +25,14 @@ export function invalidPath(_error: FastifyError, request: FastifyRequest, reply
 /** Maps every thrown error to `{error, message, details?}`; never leaks a stack or SQL text. */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    const own = request.routeOptions.config?.messages;
     if (error instanceof AppError) {
       // An `internal` one stands for an unexpected error (its cause): logged, never answered.
       if (error.status >= 500) request.log.error({ err: error.cause ?? error }, error.message);
-      return reply.status(error.status).send(error.body());
+      const body = error.body();
+      if (error.code === 'internal' && own?.internal) body.message = own.internal;
+      if (error.code === 'invalid_input' && own?.invalid) body.message = own.invalid;
+      return reply.status(error.status).send(body);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: Record<string, string> = {};
@@ -40,7 +44,7 @@ export function registerErrorHandler(app: FastifyInstance) {
       const first = Object.values(fields)[0];
       return reply.status(400).send({
         error: 'invalid_input',
-        message: Object.keys(fields).length === 1 && first ? first : APP_MSG.invalidInput,
+        message: own?.invalid ?? (Object.keys(fields).length === 1 && first ? first : APP_MSG.invalidInput),
         details: { fields },
       });
     }
@@ -48,7 +52,9 @@ export function registerErrorHandler(app: FastifyInstance) {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       request.log.info({ err: error }, 'request refused before the route');
-      return reply.status(status).send(clientError(status));
+      const body = clientError(status);
+      if (status === 400 && own?.invalid) body.message = own.invalid;
+      return reply.status(status).send(body);
     }
     if (isConcurrencyConflict(error)) {
       // writeTransaction ran it again and again and it still collided: the caller may try once more.
@@ -56,6 +62,6 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply.status(409).send({ error: 'conflict', message: APP_MSG.concurrentChange });
     }
     request.log.error({ err: error }, 'unexpected error');
-    return reply.status(500).send({ error: 'internal', message: APP_MSG.internal });
+    return reply.status(500).send({ error: 'internal', message: own?.internal ?? APP_MSG.internal });
   });
 }

@@ -22,6 +22,8 @@ export interface LicenseState {
   licenseType: LicenseType;
   maxUsers: number;
   expireAt: string;
+  /** The log entry the change wrote (an invoice names the one that applied its purchase). */
+  eventId: string;
 }
 
 type StateRow = {
@@ -30,6 +32,7 @@ type StateRow = {
   license_type: LicenseType;
   max_users: number;
   expire_at: string | Date;
+  event_id: string;
 };
 
 const toState = (r: StateRow): LicenseState => ({
@@ -38,6 +41,7 @@ const toState = (r: StateRow): LicenseState => ({
   licenseType: r.license_type,
   maxUsers: Number(r.max_users),
   expireAt: new Date(r.expire_at).toISOString(),
+  eventId: r.event_id,
 });
 
 /** The log entry of the licence row(s) in `changed`: `seats` its change, `after` its seats after. */
@@ -45,7 +49,8 @@ const logged = (entry: LicenseEntry, seats: SQL, after: SQL = sql`max_users`) =>
   insert into license_events (organization_id, license_id, license_type, action, seats, max_users_after,
     expire_at_after, description, actor_id)
   select organization_id, id, license_type, ${entry.action}, ${seats}, ${after}, expire_at,
-    ${entry.description}, ${entry.actorId}::uuid from changed`;
+    ${entry.description}, ${entry.actorId}::uuid from changed returning id`;
+const stateColumns = sql`id, organization_id, license_type, max_users, expire_at, (select id from entry limit 1) as event_id`;
 
 /**
  * A new licence of `seats` seats; `sourceLicenseId` when its seats come from the licence above. Null when the
@@ -71,7 +76,7 @@ export async function openLicense(
         ${license.sourceLicenseId ?? null}, ${JSON.stringify(license.metadata ?? {})}::jsonb)
       on conflict (organization_id, license_type) do nothing
       returning *), entry as (${logged(entry, sql`${license.seats}::int`)})
-    select id, organization_id, license_type, max_users, expire_at from changed`,
+    select ${stateColumns} from changed`,
   );
   return row ? toState(row) : null;
 }
@@ -89,7 +94,7 @@ export async function changeLicense(
       update licenses set max_users = max_users + ${change.seats}::int,
         expire_at = coalesce(${change.expireAt ?? null}::timestamptz, expire_at), updated_at = now()
       where id = ${licenseId} returning *), entry as (${logged(entry, sql`${change.seats}::int`)})
-    select id, organization_id, license_type, max_users, expire_at from changed`,
+    select ${stateColumns} from changed`,
   );
   if (!row) throw new Error(`licence ${licenseId} was not found`);
   return toState(row);
@@ -113,7 +118,7 @@ export async function returnLicensesToParent(
 ): Promise<void> {
   const own = await rows<StateRow>(
     tx,
-    sql`select id, organization_id, license_type, max_users, expire_at from licenses
+    sql`select id, organization_id, license_type, max_users, expire_at, null as event_id from licenses
         where organization_id = ${organization.id} order by id for update`,
   );
   const entry: LicenseEntry = {
@@ -145,4 +150,38 @@ export async function returnLicensesToParent(
     }
     await closeLicense(tx, licence.id, { ...entry, description: `${organization.name} was deleted` });
   }
+}
+
+/** Licences whose seats came, directly or not, from this one, locked in id order: they follow its expiry. */
+async function licencesHandedDownFrom(tx: Tx, id: string): Promise<string[]> {
+  const below = await rows<{ id: string }>(
+    tx,
+    sql`with recursive below as (
+        select id from licenses where source_license_id = ${id}
+        union select l.id from licenses l join below b on l.source_license_id = b.id)
+      select l.id from licenses l join below b on b.id = l.id order by l.id for update of l`,
+  );
+  return below.map((r) => r.id);
+}
+
+/**
+ * A new expiry for a licence (its entry: `entry`) and for every licence handed down from it, at any depth
+ * (`expiry_followed`). Answers the licence as it is now, with its entry's id.
+ */
+export async function changeExpiry(
+  tx: Tx,
+  licenseId: string,
+  expireAt: string,
+  entry: LicenseEntry,
+): Promise<LicenseState> {
+  const changed = await changeLicense(tx, licenseId, { seats: 0, expireAt }, entry);
+  for (const below of await licencesHandedDownFrom(tx, licenseId)) {
+    await changeLicense(
+      tx,
+      below,
+      { seats: 0, expireAt },
+      { action: 'expiry_followed', description: `Expires ${expireAt.slice(0, 10)}`, actorId: entry.actorId },
+    );
+  }
+  return changed;
 }

@@ -8,7 +8,7 @@ import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
 import { requireOrganizationAccess } from '../organization-access/access';
-import { changeLicense, closeLicense, type LicenseEntry, openLicense } from './ledger';
+import { changeExpiry, changeLicense, closeLicense, type LicenseEntry, openLicense } from './ledger';
 import { type LicenseRow, toLicense, usedSeatsSql } from './queries';
 
 /** Licence create, update and delete (spec §5: system admins only; CONTRACT §7). */
@@ -66,18 +66,6 @@ export async function createLicense(db: Db, user: AuthUser, input: CreateLicense
   });
 }
 
-/** Licences whose seats came, directly or not, from this one: they follow its expiry. */
-async function licencesHandedDownFrom(tx: Tx, id: string): Promise<string[]> {
-  const below = await rows<{ id: string }>(
-    tx,
-    sql`with recursive below as (
-        select id from licenses where source_license_id = ${id}
-        union select l.id from licenses l join below b on l.source_license_id = b.id)
-      select l.id from licenses l join below b on b.id = l.id order by l.id for update of l`,
-  );
-  return below.map((r) => r.id);
-}
-
 export async function updateLicense(
   db: Db,
   user: AuthUser,
@@ -112,20 +100,12 @@ export async function updateLicense(
       );
     }
     if (extended) {
-      await changeLicense(
+      await changeExpiry(
         tx,
         licence.id,
-        { seats: 0, expireAt },
+        expireAt,
         entry('expiry_changed', `Expires ${day(expireAt)} (was ${day(licence.expireAt)})`),
       );
-      for (const below of await licencesHandedDownFrom(tx, licence.id)) {
-        await changeLicense(
-          tx,
-          below,
-          { seats: 0, expireAt },
-          entry('expiry_followed', `Expires ${day(expireAt)}`),
-        );
-      }
     }
     if (input.metadata) {
       await tx.execute(sql`update licenses set metadata = ${JSON.stringify(input.metadata)}::jsonb, updated_at = now()

@@ -1,0 +1,215 @@
+import {
+  addMonths,
+  type CreateInvoiceRequest,
+  daysBetween,
+  INVOICE_DUE_DAYS,
+  INVOICE_MSG,
+  type Invoice,
+  licenseAmount,
+  monthsLeft,
+  PERIOD_LABEL,
+  PERIOD_MONTHS,
+  type PriceList,
+} from '@allot/domain/invoices';
+import { MSG } from '@allot/domain/messages';
+import { LICENSE_TYPE_LABEL, type LicenseType } from '@allot/domain/organizations';
+import type { Permission } from '@allot/domain/roles';
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { rows } from '../../db/rows';
+import { writeTransaction } from '../../db/transaction';
+import { AppError } from '../../http/app-error';
+import type { AuthUser } from '../../http/authenticate';
+import { isUuid } from '../../lib/ids';
+import { queueMail } from '../mail/outbox';
+import type { MailSettings } from '../mail/public-links';
+import { requireOrganizationAccess } from '../organization-access/access';
+import { invoiceMail, longDate } from './invoice-mail';
+import { nextInvoiceNumber } from './invoice-numbers';
+import { selectInvoice } from './invoice-queries';
+import { readPriceList } from './price-list';
+
+/** What an invoice buys and costs, computed from the price list when it is created (decision 010). */
+interface Purchase {
+  licenseType: LicenseType | null;
+  licenseId: string | null;
+  description: string;
+  amount: number;
+  licenseExpirationDays: number | null;
+  extendUsersQuantity: number | null;
+  newUsersQuantity: number | null;
+}
+
+/** The spec's 400 (its text), naming the field. */
+const invalid = (field: string, message: string) =>
+  AppError.invalid({ [field]: message }, MSG.invoiceInvalid);
+
+const seats = (n: number, type: LicenseType) =>
+  `${n.toLocaleString('en-US')} ${LICENSE_TYPE_LABEL[type]} seat${n === 1 ? '' : 's'}`;
+
+type OwnLicence = {
+  id: string;
+  license_type: LicenseType;
+  expire_at: Date | string;
+  max_users: number;
+  source_name: string | null;
+  handed_down: string | number;
+};
+
+/** A licence of the organization, with the seats handed down from it at any depth and where it came from. */
+async function ownLicence(tx: Tx, organizationId: string, licenseId: string): Promise<OwnLicence> {
+  const notHere = invalid('licenseId', 'This organization has no such licence.');
+  if (!isUuid(licenseId)) throw notHere;
+  const [row] = await rows<OwnLicence>(
+    tx,
+    sql`select l.id, l.license_type, l.expire_at, l.max_users, so.name as source_name,
+        (with recursive below as (
+            select id, max_users from licenses where source_license_id = l.id
+            union all select b.id, b.max_users from licenses b join below on b.source_license_id = below.id)
+          select coalesce(sum(max_users), 0) from below) as handed_down
+      from licenses l
+      left join licenses s on s.id = l.source_license_id
+      left join organizations so on so.id = s.organization_id
+      where l.id = ${licenseId} and l.organization_id = ${organizationId}`,
+  );
+  if (!row) throw notHere;
+  return row;
+}
+
+function priceOf(list: PriceList, type: LicenseType): number {
+  return list.licenses.find((p) => p.licenseType === type)?.pricePerSeatMonth ?? 0;
+}
+
+async function purchaseOf(
+  tx: Tx,
+  input: CreateInvoiceRequest,
+  list: PriceList,
+  now: Date,
+): Promise<Purchase> {
+  const none = {
+    licenseType: null,
+    licenseId: null,
+    licenseExpirationDays: null,
+    extendUsersQuantity: null,
+    newUsersQuantity: null,
+  };
+  switch (input.kind) {
+    case 'new_license': {
+      const type = input.licenseType as LicenseType;
+      const period = input.period ?? '1y';
+      const quantity = input.usersQuantity ?? 0;
+      const [held] = await rows<{ id: string }>(
+        tx,
+        sql`select id from licenses where organization_id = ${input.organizationId} and license_type = ${type}`,
+      );
+      if (held) throw invalid('licenseType', INVOICE_MSG.hasLicense(type));
+      const months = PERIOD_MONTHS[period];
+      return {
+        ...none,
+        licenseType: type,
+        description: `${seats(quantity, type)} for ${PERIOD_LABEL[period]}`,
+        amount: licenseAmount(quantity, months, priceOf(list, type)),
+        licenseExpirationDays: daysBetween(now, addMonths(now, months)),
+        newUsersQuantity: quantity,
+      };
+    }
+    case 'extend_license': {
+      const licence = await ownLicence(tx, input.organizationId, input.licenseId ?? '');
+      if (licence.source_name) throw invalid('licenseId', INVOICE_MSG.followsAbove(licence.source_name));
+      const period = input.period ?? '1y';
+      const months = PERIOD_MONTHS[period];
+      const expiry = new Date(licence.expire_at);
+      const from = expiry > now ? expiry : now;
+      const covered = Number(licence.max_users) + Number(licence.handed_down);
+      return {
+        ...none,
+        licenseType: licence.license_type,
+        licenseId: licence.id,
+        description: `${LICENSE_TYPE_LABEL[licence.license_type]} licence (${covered.toLocaleString('en-US')} seats) extended by ${PERIOD_LABEL[period]}`,
+        amount: licenseAmount(covered, months, priceOf(list, licence.license_type)),
+        licenseExpirationDays: daysBetween(from, addMonths(from, months)),
+        extendUsersQuantity: covered,
+      };
+    }
+    case 'add_users': {
+      const licence = await ownLicence(tx, input.organizationId, input.licenseId ?? '');
+      const expiry = new Date(licence.expire_at);
+      if (expiry <= now) throw invalid('licenseId', INVOICE_MSG.expired);
+      const quantity = input.usersQuantity ?? 0;
+      const months = monthsLeft(now, expiry);
+      return {
+        ...none,
+        licenseType: licence.license_type,
+        licenseId: licence.id,
+        description: `${seats(quantity, licence.license_type)} more until ${longDate(expiry.toISOString())} (${months} month${months === 1 ? '' : 's'})`,
+        amount: licenseAmount(quantity, months, priceOf(list, licence.license_type)),
+        licenseExpirationDays: daysBetween(now, expiry),
+        newUsersQuantity: quantity,
+      };
+    }
+    case 'credits': {
+      const pack = list.creditPacks.find((p) => p.credits === input.credits);
+      if (!pack) throw invalid('credits', INVOICE_MSG.notAPack(list.creditPacks.map((p) => p.credits)));
+      return {
+        ...none,
+        description: `${pack.credits.toLocaleString('en-US')} AI credits`,
+        amount: pack.price,
+      };
+    }
+  }
+}
+
+/** The permission an invoice of each kind needs: licences are bought by who manages them, credits likewise. */
+const needs = (input: CreateInvoiceRequest): Permission =>
+  input.kind === 'credits' ? 'transfer_org_credits' : 'manage_org_license';
+
+/** `403` in the contract's words (CONTRACT §7); `404` for an organization the caller cannot see. */
+async function requireBuyer(tx: Tx, user: AuthUser, input: CreateInvoiceRequest) {
+  try {
+    await requireOrganizationAccess(tx, user, input.organizationId, [needs(input)]);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'forbidden')
+      throw AppError.forbidden(INVOICE_MSG.forbidden);
+    throw error;
+  }
+}
+
+/** POST /api/invoice/create: the amount from the price list, the next number, the mail to the customer. */
+export async function createInvoice(
+  db: Db,
+  user: AuthUser,
+  input: CreateInvoiceRequest,
+  mail: MailSettings,
+): Promise<Invoice> {
+  return writeTransaction(db, async (tx) => {
+    if (!isUuid(input.organizationId)) throw AppError.notFound();
+    await requireBuyer(tx, user, input);
+    const [org] = await rows<{ id: string }>(
+      tx,
+      sql`select id from organizations where id = ${input.organizationId} and deleted_at is null`,
+    );
+    if (!org) throw AppError.notFound();
+    const now = new Date();
+    const list = await readPriceList(tx);
+    const purchase = await purchaseOf(tx, input, list, now);
+    // Taken last: the counter row is held from here to the commit.
+    const number = await nextInvoiceNumber(tx, now);
+    const [row] = await rows<{ id: string }>(
+      tx,
+      sql`insert into invoices (number, organization_id, kind, license_type, license_id, period, credits,
+          description, customer_email, amount, currency, license_expiration_days, extend_users_quantity,
+          new_users_quantity, created_at, created_by, due_date)
+        values (${number}, ${org.id}, ${input.kind}, ${purchase.licenseType}, ${purchase.licenseId},
+          ${input.kind === 'new_license' || input.kind === 'extend_license' ? (input.period ?? null) : null},
+          ${input.kind === 'credits' ? (input.credits ?? null) : null}, ${purchase.description},
+          ${input.customerEmail}, ${purchase.amount}, ${list.currency}, ${purchase.licenseExpirationDays},
+          ${purchase.extendUsersQuantity}, ${purchase.newUsersQuantity}, ${now.toISOString()}, ${user.userId},
+          ${new Date(now.getTime() + INVOICE_DUE_DAYS * 86_400_000).toISOString()})
+        returning id`,
+    );
+    const invoice = row && (await selectInvoice(tx, row.id));
+    if (!invoice) throw new Error('invoice insert returned no row');
+    await queueMail(tx, invoiceMail(invoice, mail));
+    return invoice;
+  });
+}

@@ -1,0 +1,158 @@
+import {
+  addMonths,
+  FULFILMENT_LABEL,
+  type FulfilmentMethod,
+  INVOICE_MSG,
+  type Invoice,
+  PERIOD_MONTHS,
+} from '@allot/domain/invoices';
+import type { LicenseType } from '@allot/domain/organizations';
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { rows } from '../../db/rows';
+import { writeTransaction } from '../../db/transaction';
+import { AppError } from '../../http/app-error';
+import type { AuthUser } from '../../http/authenticate';
+import { organizationPoolAccountId, postCreditTransaction, systemAccountId } from '../credits/journal';
+import { changeExpiry, changeLicense, type LicenseEntry, openLicense } from '../licenses/ledger';
+import { requireOrganizationAccess } from '../organization-access/access';
+import { selectInvoice } from './invoice-queries';
+
+/** Bought credits land in the protected pool: the organization's admins decide where they go (decision 010). */
+export const PURCHASED_CREDITS_POOL = 'protected' as const;
+
+/**
+ * An open invoice, locked for the rest of the transaction, for a system admin: `404` when the caller cannot
+ * see its organization, `403` when it can. A second fulfil waits here for the first and then finds it final.
+ */
+async function lockOpenInvoice(
+  tx: Tx,
+  user: AuthUser,
+  id: string,
+  refusals: { fulfilled: string; void: string },
+) {
+  const invoice = await selectInvoice(tx, id, true);
+  if (!invoice) throw AppError.notFound();
+  if (!user.isSystemAdmin) {
+    await requireOrganizationAccess(tx, user, invoice.organizationId);
+    throw AppError.forbidden(INVOICE_MSG.systemAdminOnly);
+  }
+  if (invoice.status === 'fulfilled') throw AppError.of('conflict', refusals.fulfilled);
+  if (invoice.status === 'void') throw AppError.of('conflict', refusals.void);
+  return invoice;
+}
+
+type Locked = { id: string; license_type: LicenseType; expire_at: Date | string };
+
+async function lockInvoiceLicence(tx: Tx, invoice: Invoice): Promise<Locked> {
+  const [licence] = await rows<Locked>(
+    tx,
+    sql`select id, license_type, expire_at from licenses
+        where id = ${invoice.licenseId} and organization_id = ${invoice.organizationId} for update`,
+  );
+  if (!licence) throw AppError.of('conflict', INVOICE_MSG.licenseGone);
+  return licence;
+}
+
+/** Applies what the invoice bought; answers the licence log entry or the credit transaction that did it. */
+async function applyPurchase(
+  tx: Tx,
+  invoice: Invoice,
+  entry: LicenseEntry,
+): Promise<{ licenseEventId: string | null; creditTransactionId: string | null }> {
+  const now = new Date();
+  const months = invoice.period ? PERIOD_MONTHS[invoice.period] : 0;
+  switch (invoice.kind) {
+    case 'new_license': {
+      const type = invoice.licenseType as LicenseType;
+      const opened = await openLicense(
+        tx,
+        {
+          organizationId: invoice.organizationId,
+          licenseType: type,
+          expireAt: addMonths(now, months).toISOString(),
+          seats: invoice.newUsersQuantity ?? 0,
+        },
+        entry,
+      );
+      if (!opened) throw AppError.of('conflict', INVOICE_MSG.licenseExistsNow(type));
+      return { licenseEventId: opened.eventId, creditTransactionId: null };
+    }
+    case 'extend_license': {
+      const licence = await lockInvoiceLicence(tx, invoice);
+      const expiry = new Date(licence.expire_at);
+      // An expired licence is extended from today: nobody pays for the time it was expired.
+      const from = expiry > now ? expiry : now;
+      const changed = await changeExpiry(tx, licence.id, addMonths(from, months).toISOString(), entry);
+      return { licenseEventId: changed.eventId, creditTransactionId: null };
+    }
+    case 'add_users': {
+      const licence = await lockInvoiceLicence(tx, invoice);
+      const changed = await changeLicense(tx, licence.id, { seats: invoice.newUsersQuantity ?? 0 }, entry);
+      return { licenseEventId: changed.eventId, creditTransactionId: null };
+    }
+    case 'credits': {
+      const credits = invoice.credits ?? 0;
+      const id = await postCreditTransaction(tx, {
+        action: 'purchase',
+        actorId: entry.actorId,
+        description: entry.description,
+        lines: [
+          { accountId: await systemAccountId(tx), amount: -credits },
+          {
+            accountId: await organizationPoolAccountId(tx, invoice.organizationId, PURCHASED_CREDITS_POOL),
+            amount: credits,
+          },
+        ],
+      });
+      return { licenseEventId: null, creditTransactionId: id };
+    }
+  }
+}
+
+/**
+ * POST /api/invoice/{id}/fulfil: applies the purchase exactly once, in the same transaction as the status
+ * change, and the log entry names the invoice. A second fulfil (also one at the same moment) is `409` and
+ * changes nothing; the database refuses to change a fulfilled invoice whatever code tries (IN001).
+ */
+export async function fulfilInvoice(
+  db: Db,
+  user: AuthUser,
+  id: string,
+  method: FulfilmentMethod,
+): Promise<Invoice> {
+  return writeTransaction(db, async (tx) => {
+    const invoice = await lockOpenInvoice(tx, user, id, {
+      fulfilled: INVOICE_MSG.alreadyFulfilled,
+      void: INVOICE_MSG.isVoid,
+    });
+    const [org] = await rows<{ id: string }>(
+      tx,
+      sql`select id from organizations where id = ${invoice.organizationId} and deleted_at is null for share`,
+    );
+    if (!org) throw AppError.of('conflict', INVOICE_MSG.organizationGone);
+    const applied = await applyPurchase(tx, invoice, {
+      action: 'purchased',
+      description: `Invoice ${invoice.number} (${FULFILMENT_LABEL[method].toLowerCase()}): ${invoice.description}`,
+      actorId: user.userId,
+    });
+    await tx.execute(sql`update invoices set status = 'fulfilled', fulfilment_method = ${method},
+        fulfilled_at = now(), fulfilled_by = ${user.userId}, license_event_id = ${applied.licenseEventId},
+        credit_transaction_id = ${applied.creditTransactionId}
+      where id = ${invoice.id}`);
+    return (await selectInvoice(tx, invoice.id)) as Invoice;
+  });
+}
+
+/** POST /api/invoice/{id}/void: a system admin cancels an open invoice; a fulfilled one stays as it is. */
+export async function voidInvoice(db: Db, user: AuthUser, id: string): Promise<Invoice> {
+  return writeTransaction(db, async (tx) => {
+    const invoice = await lockOpenInvoice(tx, user, id, {
+      fulfilled: INVOICE_MSG.voidFulfilled,
+      void: INVOICE_MSG.alreadyVoid,
+    });
+    await tx.execute(sql`update invoices set status = 'void', voided_at = now(), voided_by = ${user.userId}
+      where id = ${invoice.id}`);
+    return (await selectInvoice(tx, invoice.id)) as Invoice;
+  });
+}

@@ -1,0 +1,35 @@
+import { formatMoney, type Invoice } from '@allot/domain/invoices';
+import { renderHtml, renderText } from '../mail/mail-layout';
+import type { Mail } from '../mail/outbox';
+import { type MailSettings, publicLink } from '../mail/public-links';
+
+export const longDate = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+
+/** The invoice, in words, to its customer: number, what, amount, due date, and its printable page. */
+export function invoiceMail(invoice: Invoice, settings: MailSettings): Mail {
+  const amount = formatMoney(invoice.amount, invoice.currency);
+  const content = {
+    greeting: 'Hello,',
+    intro: [
+      `Here is invoice ${invoice.number} for ${invoice.organizationName}, created on ${longDate(invoice.createdAt)}.`,
+      `What it buys: ${invoice.description}.`,
+      `Amount due: ${amount}, by ${longDate(invoice.dueDate)}.`,
+    ],
+    action: {
+      label: 'Open the invoice to print it or save it as a PDF',
+      url: publicLink(settings, `/${invoice.organizationId}/invoices/${invoice.id}`),
+    },
+    outro: [
+      'Once it is paid, the seats or credits appear in Allot for your organization.',
+      'If you did not expect this invoice, reply to this email or contact your Allot system admin.',
+    ],
+  };
+  return {
+    kind: 'invoice',
+    to: invoice.customerEmail,
+    subject: `Invoice ${invoice.number} from Allot: ${amount}`,
+    text: renderText(content),
+    html: renderHtml(content),
+  };
+}

@@ -1,0 +1,146 @@
+import type {
+  FulfilmentMethod,
+  Invoice,
+  InvoiceKind,
+  InvoicePage,
+  InvoicePeriod,
+  InvoiceSortKey,
+  InvoiceStatus,
+} from '@allot/domain/invoices';
+import type { LicenseType } from '@allot/domain/organizations';
+import { buildPagination, type PaginationQuery } from '@allot/domain/pagination';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { rows } from '../../db/rows';
+import { AppError } from '../../http/app-error';
+import type { AuthUser } from '../../http/authenticate';
+import { isUuid } from '../../lib/ids';
+import { requireOrganizationAccess } from '../organization-access/access';
+
+type Stamp = Date | string;
+export type InvoiceRow = {
+  id: string;
+  number: string;
+  organization_id: string;
+  organization_name: string;
+  status: InvoiceStatus;
+  kind: InvoiceKind;
+  license_type: LicenseType | null;
+  license_id: string | null;
+  period: InvoicePeriod | null;
+  credits: number | null;
+  description: string;
+  customer_email: string;
+  amount: string | number;
+  currency: string;
+  created_at: Stamp;
+  due_date: Stamp;
+  license_expiration_days: number | null;
+  extend_users_quantity: number | null;
+  new_users_quantity: number | null;
+  fulfilment_method: FulfilmentMethod | null;
+  fulfilled_at: Stamp | null;
+  voided_at: Stamp | null;
+  created_by: string | null;
+  creator_name: string | null;
+  creator_email: string | null;
+};
+
+const iso = (value: Stamp) => new Date(value).toISOString();
+const intOrNull = (value: number | null) => (value === null ? null : Number(value));
+
+export function toInvoice(r: InvoiceRow): Invoice {
+  return {
+    id: r.id,
+    number: r.number,
+    organizationId: r.organization_id,
+    organizationName: r.organization_name,
+    status: r.status,
+    kind: r.kind,
+    licenseType: r.license_type,
+    licenseId: r.license_id,
+    period: r.period,
+    credits: intOrNull(r.credits),
+    description: r.description,
+    customerEmail: r.customer_email,
+    amount: Number(r.amount),
+    currency: r.currency,
+    createdAt: iso(r.created_at),
+    dueDate: iso(r.due_date),
+    licenseExpirationDays: intOrNull(r.license_expiration_days),
+    extendUsersQuantity: intOrNull(r.extend_users_quantity),
+    newUsersQuantity: intOrNull(r.new_users_quantity),
+    fulfilmentMethod: r.fulfilment_method,
+    fulfilledAt: r.fulfilled_at ? iso(r.fulfilled_at) : null,
+    voidedAt: r.voided_at ? iso(r.voided_at) : null,
+    createdBy: r.created_by
+      ? { id: r.created_by, name: r.creator_name ?? '', email: r.creator_email ?? '' }
+      : null,
+  };
+}
+
+/** Every column of `toInvoice`, from invoices `i`. */
+const invoiceColumns = sql`i.id, i.number, i.organization_id, o.name as organization_name, i.status, i.kind,
+  i.license_type, i.license_id, i.period, i.credits, i.description, i.customer_email, i.amount, i.currency,
+  i.created_at, i.due_date, i.license_expiration_days, i.extend_users_quantity, i.new_users_quantity,
+  i.fulfilment_method, i.fulfilled_at, i.voided_at, i.created_by, u.name as creator_name, u.email as creator_email`;
+const invoiceFrom = sql`from invoices i join organizations o on o.id = i.organization_id
+  left join users u on u.id = i.created_by`;
+
+/** One invoice as the API shows it; `lock` takes its row for the rest of the transaction. */
+export async function selectInvoice(tx: Tx, id: string, lock = false): Promise<Invoice | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await rows<InvoiceRow>(
+    tx,
+    sql`select ${invoiceColumns} ${invoiceFrom} where i.id = ${id} ${lock ? sql`for update of i` : sql``}`,
+  );
+  return row ? toInvoice(row) : null;
+}
+
+/** GET /api/invoice/{id}: whoever manages the organization's licences reads its invoices. */
+export async function readInvoice(db: Db, user: AuthUser, id: string): Promise<Invoice> {
+  const invoice = await selectInvoice(db, id);
+  if (!invoice) throw AppError.notFound();
+  await requireOrganizationAccess(db, user, invoice.organizationId, ['manage_org_license']);
+  return invoice;
+}
+
+const ORDER: Record<InvoiceSortKey, SQL> = {
+  number: sql`i.number`,
+  createdAt: sql`i.created_at`,
+  dueDate: sql`i.due_date`,
+  amount: sql`i.amount`,
+  status: sql`i.status`,
+};
+
+/**
+ * GET /api/organization/{id}/invoices (manage_org_license): the organization's invoices, a page at a time;
+ * `search` matches the start of the number or of the customer's email.
+ */
+export async function listInvoices(
+  db: Db,
+  user: AuthUser,
+  organizationId: string,
+  query: PaginationQuery<InvoiceSortKey>,
+): Promise<InvoicePage> {
+  await requireOrganizationAccess(db, user, organizationId, ['manage_org_license']);
+  const term = query.search.trim().toLowerCase();
+  const like = `${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const where = sql`i.organization_id = ${organizationId} ${
+    term
+      ? sql`and (lower(i.number) like ${like} or lower(i.number) like ${`inv-____-${like}`} or lower(i.customer_email) like ${like})`
+      : sql``
+  }`;
+  const direction = query.order === 'desc' ? sql`desc` : sql`asc`;
+  const [counted] = await rows<{ total: string }>(
+    db,
+    sql`select count(*)::text as total from invoices i where ${where}`,
+  );
+  const found = await rows<InvoiceRow>(
+    db,
+    sql`select ${invoiceColumns} ${invoiceFrom} where ${where}
+      order by ${ORDER[query.key]} ${direction}, i.number ${direction}
+      limit ${query.limit} offset ${(query.page - 1) * query.limit}`,
+  );
+  return { data: found.map(toInvoice), pagination: buildPagination(query, Number(counted?.total ?? 0)) };
+}

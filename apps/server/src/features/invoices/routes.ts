@@ -1,0 +1,147 @@
+import { errorBodySchema } from '@allot/domain/errors';
+import {
+  createInvoiceRequestSchema,
+  fulfilInvoiceRequestSchema,
+  invoiceListQuerySchema,
+  invoicePageSchema,
+  invoiceSchema,
+  priceListSchema,
+} from '@allot/domain/invoices';
+import { MSG } from '@allot/domain/messages';
+import { organizationIdParamsSchema } from '@allot/domain/organizations';
+import { idSchema } from '@allot/domain/text';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '../../db/client';
+import { authOf } from '../../http/authenticate';
+import type { MailSettings } from '../mail/public-links';
+import { createInvoice } from './create-invoice';
+import { fulfilInvoice, voidInvoice } from './fulfil-invoice';
+import { listInvoices, readInvoice } from './invoice-queries';
+import { readPriceList, updatePriceList } from './price-list';
+
+const tags = ['invoices'];
+const invoiceIdParams = z.object({ id: idSchema });
+const SYSTEM_ADMIN = 'Permission: system admins only (`403` for anyone else who sees the organization).';
+
+/** The price list and invoices (CONTRACT §7, decision 010). */
+export function invoiceRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/invoice/products',
+      {
+        schema: {
+          operationId: 'getPriceList',
+          tags,
+          summary: 'Read the price list',
+          description:
+            'Per licence type the price of a seat for a month and whether it has a free tier, and the credit packs; amounts in minor units of `currency`. Permission: any signed-in panel user.',
+          response: { 200: priceListSchema },
+        },
+      },
+      async () => readPriceList(db),
+    );
+
+    app.put(
+      '/api/invoice/products',
+      {
+        schema: {
+          operationId: 'updatePriceList',
+          tags,
+          summary: 'Change the price list',
+          description: `Replaces the prices and credit packs; invoices already created keep their amounts. Permission: system admins only.`,
+          body: priceListSchema,
+          response: { 200: priceListSchema, 403: errorBodySchema },
+        },
+      },
+      async (request) => updatePriceList(db, authOf(request), request.body),
+    );
+
+    app.post(
+      '/api/invoice/create',
+      {
+        config: {
+          messages: {
+            invalid: MSG.invoiceInvalid,
+            unauthorized: MSG.invoiceNotLoggedIn,
+            internal: MSG.invoiceServerError,
+          },
+        },
+        schema: {
+          operationId: 'createInvoice',
+          tags,
+          summary: 'Create an invoice',
+          description:
+            'For a new licence (`licenseType`, `period`, `usersQuantity`), an extension (`licenseId`, `period`), more seats (`licenseId`, `usersQuantity`) or a credit pack (`credits`). The server computes the amount from the price list: seats × months × price per seat per month; an extension pays for every seat it extends (those handed down included), added seats pay for the months left on the licence. Numbered `INV-{year}-{000123}`, due in 30 days, mailed to `customerEmail`. Permission: `manage_org_license` (licences) or `transfer_org_credits` (credits) on the organization.',
+          body: createInvoiceRequestSchema,
+          response: { 201: invoiceSchema, 403: errorBodySchema, 404: errorBodySchema, 500: errorBodySchema },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await createInvoice(db, authOf(request), request.body, mail)),
+    );
+
+    app.get(
+      '/api/organization/:id/invoices',
+      {
+        schema: {
+          operationId: 'listInvoices',
+          tags,
+          summary: 'List the invoices of an organization',
+          description:
+            '`search` matches the start of the invoice number (with or without `INV-{year}-`) or of the customer’s email. Permission: `manage_org_license` on the organization.',
+          params: organizationIdParamsSchema,
+          querystring: invoiceListQuerySchema,
+          response: { 200: invoicePageSchema, 403: errorBodySchema, 404: errorBodySchema },
+        },
+      },
+      async (request) => listInvoices(db, authOf(request), request.params.id, request.query),
+    );
+
+    app.get(
+      '/api/invoice/:id',
+      {
+        schema: {
+          operationId: 'getInvoice',
+          tags,
+          summary: 'Read an invoice',
+          description: 'What its printable page shows. Permission: `manage_org_license` on its organization.',
+          params: invoiceIdParams,
+          response: { 200: invoiceSchema, 403: errorBodySchema, 404: errorBodySchema },
+        },
+      },
+      async (request) => readInvoice(db, authOf(request), request.params.id),
+    );
+
+    app.post(
+      '/api/invoice/:id/fulfil',
+      {
+        schema: {
+          operationId: 'fulfilInvoice',
+          tags,
+          summary: 'Fulfil an invoice',
+          description: `Applies the purchase once (a licence created, extended or given seats; or credits into the protected pool), in the same transaction, with a log entry naming the invoice; then the invoice is \`fulfilled\`. A fulfilled or void invoice is \`409\` and nothing changes. ${SYSTEM_ADMIN}`,
+          params: invoiceIdParams,
+          body: fulfilInvoiceRequestSchema,
+          response: { 200: invoiceSchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
+        },
+      },
+      async (request) => fulfilInvoice(db, authOf(request), request.params.id, request.body.method),
+    );
+
+    app.post(
+      '/api/invoice/:id/void',
+      {
+        schema: {
+          operationId: 'voidInvoice',
+          tags,
+          summary: 'Void an invoice',
+          description: `Only before it is fulfilled (\`409\` otherwise). ${SYSTEM_ADMIN}`,
+          params: invoiceIdParams,
+          response: { 200: invoiceSchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
+        },
+      },
+      async (request) => voidInvoice(db, authOf(request), request.params.id),
+    );
+  };
+}
