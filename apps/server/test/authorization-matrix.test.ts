@@ -21,7 +21,7 @@ type Actor = (typeof ACTORS)[number];
 type Expected = Record<Actor, number>;
 
 interface Row {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   /** `target` is what `prepare` made for this one call (a fresh organization to change or delete). */
   url: (w: World, target: string) => string;
@@ -56,6 +56,31 @@ let lastLeaf = '';
 const licensedLeaf = async (t: TestApp) => {
   lastLeaf = await freshLeaf(t);
   return (await giveLicense(t.db, lastLeaf, 'chorus', 5)).id;
+};
+/** An open credit invoice of Alpha School A, created by the district's owner; answers its id. */
+const openInvoice = async (t: TestApp) => {
+  const answer = await t.app.inject({
+    method: 'POST',
+    url: '/api/invoice/create',
+    headers: bearer(await sessionFor(t.db, t.world.users.owner.id)),
+    payload: {
+      organizationId: t.world.orgs.schoolA,
+      kind: 'credits',
+      credits: 1000,
+      customerEmail: 'pay@alpha.test',
+    },
+  });
+  return answer.json<{ id: string }>().id;
+};
+const SEEDED_PRICES = {
+  currency: 'USD',
+  licenses: [
+    { licenseType: 'chorus', pricePerSeatMonth: 400, hasFreeTier: false },
+    { licenseType: 'tle_creator', pricePerSeatMonth: 900, hasFreeTier: false },
+    { licenseType: 'tle_teacher', pricePerSeatMonth: 300, hasFreeTier: true },
+    { licenseType: 'chorus_optoma', pricePerSeatMonth: 600, hasFreeTier: false },
+  ],
+  creditPacks: [{ credits: 1000, price: 1000 }],
 };
 /** A new teacher of Alpha School A, for the calls that change or remove one person. */
 let lastMember = { userId: '', organizationId: '' };
@@ -476,6 +501,60 @@ const MATRIX: Row[] = [
     path: '/api/organization/{id}/license-log',
     url: (w) => `/api/organization/${w.orgs.schoolA}/license-log`,
     expect: inAlpha(200),
+  },
+  {
+    method: 'GET',
+    path: '/api/invoice/products',
+    url: () => '/api/invoice/products',
+    expect: { ...all(200), none: 401 },
+  },
+  {
+    method: 'PUT',
+    path: '/api/invoice/products',
+    url: () => '/api/invoice/products',
+    body: () => SEEDED_PRICES,
+    expect: { ...all(403), systemAdmin: 200, none: 401 },
+  },
+  {
+    method: 'POST',
+    path: '/api/invoice/create',
+    url: () => '/api/invoice/create',
+    body: (w) => ({
+      organizationId: w.orgs.schoolA,
+      kind: 'credits',
+      credits: 1000,
+      customerEmail: 'pay@alpha.test',
+    }),
+    // CONTRACT §7: invoice creation answers 403 where other calls answer 404 (an organization not seen).
+    expect: { ...inAlpha(201), teacher: 403, unrelated: 403 },
+  },
+  {
+    method: 'GET',
+    path: '/api/organization/{id}/invoices',
+    url: (w) => `/api/organization/${w.orgs.schoolA}/invoices`,
+    expect: inAlpha(200),
+  },
+  {
+    method: 'GET',
+    path: '/api/invoice/{id}',
+    url: (_w, invoice) => `/api/invoice/${invoice}`,
+    prepare: openInvoice,
+    expect: inAlpha(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/invoice/{id}/fulfil',
+    url: (_w, invoice) => `/api/invoice/${invoice}/fulfil`,
+    body: () => ({ method: 'payment' }),
+    prepare: openInvoice,
+    expect: systemAdminOnly(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/invoice/{id}/void',
+    url: (_w, invoice) => `/api/invoice/${invoice}/void`,
+    prepare: openInvoice,
+    expect: systemAdminOnly(200),
   },
 ];
 

@@ -163,15 +163,26 @@ async function purchaseOf(
 const needs = (input: CreateInvoiceRequest): Permission =>
   input.kind === 'credits' ? 'transfer_org_credits' : 'manage_org_license';
 
-/** `403` in the contract's words (CONTRACT §7); `404` for an organization the caller cannot see. */
+/**
+ * CONTRACT §7 answers invoice creation with 400, 401, 403 and 500 only: an organization the caller may not buy
+ * for is `403` with the contract's text, whether it lacks the permission, cannot see the organization, or the
+ * id names nothing. One answer for the three, so nothing about another tenant's organizations leaks (§1).
+ */
 async function requireBuyer(tx: Tx, user: AuthUser, input: CreateInvoiceRequest) {
+  const refused = AppError.forbidden(INVOICE_MSG.forbidden);
+  if (!isUuid(input.organizationId)) throw refused;
   try {
     await requireOrganizationAccess(tx, user, input.organizationId, [needs(input)]);
   } catch (error) {
-    if (error instanceof AppError && error.code === 'forbidden')
-      throw AppError.forbidden(INVOICE_MSG.forbidden);
+    if (error instanceof AppError && (error.code === 'forbidden' || error.code === 'not_found')) throw refused;
     throw error;
   }
+  const [org] = await rows<{ id: string }>(
+    tx,
+    sql`select id from organizations where id = ${input.organizationId} and deleted_at is null`,
+  );
+  if (!org) throw refused;
+  return org;
 }
 
 /** POST /api/invoice/create: the amount from the price list, the next number, the mail to the customer. */
@@ -182,13 +193,7 @@ export async function createInvoice(
   mail: MailSettings,
 ): Promise<Invoice> {
   return writeTransaction(db, async (tx) => {
-    if (!isUuid(input.organizationId)) throw AppError.notFound();
-    await requireBuyer(tx, user, input);
-    const [org] = await rows<{ id: string }>(
-      tx,
-      sql`select id from organizations where id = ${input.organizationId} and deleted_at is null`,
-    );
-    if (!org) throw AppError.notFound();
+    const org = await requireBuyer(tx, user, input);
     const now = new Date();
     const list = await readPriceList(tx);
     const purchase = await purchaseOf(tx, input, list, now);

@@ -72,9 +72,9 @@ export function invoiceRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
           tags,
           summary: 'Create an invoice',
           description:
-            'For a new licence (`licenseType`, `period`, `usersQuantity`), an extension (`licenseId`, `period`), more seats (`licenseId`, `usersQuantity`) or a credit pack (`credits`). The server computes the amount from the price list: seats × months × price per seat per month; an extension pays for every seat it extends (those handed down included), added seats pay for the months left on the licence. Numbered `INV-{year}-{000123}`, due in 30 days, mailed to `customerEmail`. Permission: `manage_org_license` (licences) or `transfer_org_credits` (credits) on the organization.',
+            'For a new licence (`licenseType`, `period`, `usersQuantity`), an extension (`licenseId`, `period`), more seats (`licenseId`, `usersQuantity`) or a credit pack (`credits`). The server computes the amount from the price list: seats × months × price per seat per month; an extension pays for every seat it extends (those handed down included), added seats pay for the months left on the licence. Numbered `INV-{year}-{000123}`, due in 30 days, mailed to `customerEmail`. Permission: `manage_org_license` (licences) or `transfer_org_credits` (credits) on the organization; `403` (not `404`) for an organization the caller may not buy for, seen or not.',
           body: createInvoiceRequestSchema,
-          response: { 201: invoiceSchema, 403: errorBodySchema, 404: errorBodySchema, 500: errorBodySchema },
+          response: { 201: invoiceSchema, 403: errorBodySchema, 500: errorBodySchema },
         },
       },
       async (request, reply) =>
