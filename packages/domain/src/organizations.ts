@@ -65,6 +65,15 @@ export const licenseSchema = z
     maxUsers: z.number().int(),
     usedSeats: z.number().int(),
     metadata: z.record(z.string(), z.unknown()),
+    expired: z.boolean().describe('Past its expiry: it gives no seats, its holders are not entitled'),
+    handedDown: z
+      .number()
+      .int()
+      .describe('Seats handed down from it to sub-organizations (their licences follow its expiry)'),
+    source: z
+      .object({ licenseId: uuidOut(), organizationId: uuidOut(), organizationName: z.string() })
+      .nullable()
+      .describe('The licence above its seats came from, whose expiry it follows; null for one of its own'),
   })
   .meta({ id: 'License' });
 export type License = z.infer<typeof licenseSchema>;

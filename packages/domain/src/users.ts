@@ -3,7 +3,7 @@ import { MSG } from './messages';
 import { LICENSE_TYPES } from './organizations';
 import { pageOf } from './pagination';
 import { ROLES } from './roles';
-import { emailOut, emailSchema, idSchema, isEmail, text, uuidOut } from './text';
+import { dateTimeOut, emailOut, emailSchema, idSchema, isEmail, text, uuidOut } from './text';
 
 export { emailSchema, isEmail };
 
@@ -23,7 +23,14 @@ export const organizationUserSchema = z
     locale: z.string(),
     role: z.enum(ROLES),
     credits: z.number().int(),
-    licence: z.object({ id: uuidOut(), licenseType: z.enum(LICENSE_TYPES) }).nullable(),
+    licence: z
+      .object({
+        id: uuidOut(),
+        licenseType: z.enum(LICENSE_TYPES),
+        expireAt: dateTimeOut(),
+        entitled: z.boolean().describe('False once the licence has expired: the seat stays, its use does not'),
+      })
+      .nullable(),
     status: z.enum(MEMBER_STATUSES),
     pendingEmail: emailOut()
       .nullable()

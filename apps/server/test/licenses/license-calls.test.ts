@@ -265,4 +265,73 @@ describe('an expired licence', () => {
     expect(member.statusCode).toBe(402);
     expect(member.json().message).toBe(MSG.notEnoughLicenses('Chorus Optoma'));
   });
+
+  it('keeps its holders’ seats, shown as not entitled; the organization read says it expired', async () => {
+    const { schoolB } = t.world.orgs;
+    const licence = await api.post('systemAdmin', '/api/license/create', {
+      organizationId: schoolB,
+      licenseType: 'tle_teacher',
+      expireAt: '2031-01-01T00:00:00.000Z',
+      maxUsers: 2,
+    });
+    const id = licence.json().id;
+    const member = await api.post('owner', '/api/user/create', {
+      email: 'holder@school-b.test',
+      name: 'Hal Holder',
+      organizationId: schoolB,
+      role: 'user',
+      licenseId: id,
+    });
+    expect(member.statusCode, member.body).toBe(201);
+    const seatOf = async () => {
+      const users = (await api.get('owner', `/api/organization/${schoolB}/users?search=holder`)).json();
+      return users.data[0].licence;
+    };
+    expect(await seatOf()).toEqual({
+      id,
+      licenseType: 'tle_teacher',
+      expireAt: '2031-01-01T00:00:00.000Z',
+      entitled: true,
+    });
+    const lapsed = await api.post('systemAdmin', `/api/license/${id}/update`, {
+      expireAt: '2021-01-01T00:00:00.000Z',
+      maxUsers: 2,
+    });
+    expect(lapsed.json()).toMatchObject({ expired: true, usedSeats: 1 });
+    expect(await seatOf()).toEqual({
+      id,
+      licenseType: 'tle_teacher',
+      expireAt: '2021-01-01T00:00:00.000Z',
+      entitled: false,
+    });
+    const org = (await api.get('owner', `/api/organization/${schoolB}?licenses=true`)).json();
+    expect(org.licenses.find((l: { id: string }) => l.id === id)).toMatchObject({
+      expired: true,
+      usedSeats: 1,
+      handedDown: 0,
+    });
+  });
+});
+
+describe('the organization read', () => {
+  it('shows the seats handed down from a licence and where a licence handed down came from', async () => {
+    const { alpha, schoolA } = t.world.orgs;
+    const org = (await api.get('owner', `/api/organization/${alpha}?licenses=true`)).json();
+    const chorus = org.licenses.find((l: { licenseType: string }) => l.licenseType === 'chorus');
+    const below = (await api.get('owner', `/api/organization/${schoolA}?licenses=true`)).json();
+    const handed = below.licenses.find((l: { licenseType: string }) => l.licenseType === 'chorus');
+    expect(handed.source).toEqual({
+      licenseId: chorus.id,
+      organizationId: alpha,
+      organizationName: 'Alpha District',
+    });
+    expect(chorus.source).toBeNull();
+    expect(chorus.handedDown).toBeGreaterThanOrEqual(handed.maxUsers);
+    const [sum] = await rows<{ n: string }>(
+      t.db,
+      sql`select coalesce(sum(max_users), 0)::text as n from licenses where source_license_id = ${chorus.id}`,
+    );
+    expect(chorus.handedDown).toBe(Number(sum?.n));
+    expect(chorus.expired).toBe(false);
+  });
 });

@@ -9,7 +9,7 @@ import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
 import { requireOrganizationAccess } from '../organization-access/access';
 import { changeExpiry, changeLicense, closeLicense, type LicenseEntry, openLicense } from './ledger';
-import { type LicenseRow, toLicense, usedSeatsSql } from './queries';
+import { type LicenseRow, licenseColumns, licenseSourceJoins, toLicense } from './queries';
 
 /** Licence create, update and delete (spec §5: system admins only; CONTRACT §7). */
 
@@ -23,22 +23,18 @@ async function requireSystemAdmin(tx: Tx, user: AuthUser, organizationId: string
 const day = (iso: string) => iso.slice(0, 10);
 
 /** One licence with its seats in use and those handed down, locked for the rest of the transaction. */
-async function lockLicense(tx: Tx, id: string): Promise<License & { handedDown: number }> {
+async function lockLicense(tx: Tx, id: string): Promise<License> {
   if (!isUuid(id)) throw AppError.notFound();
-  const [row] = await rows<LicenseRow & { handed_down: string | number }>(
+  const [row] = await rows<LicenseRow>(
     tx,
-    sql`select l.id, l.organization_id, l.license_type, l.expire_at, l.max_users, l.metadata,
-        ${usedSeatsSql} as used_seats,
-        (select coalesce(sum(b.max_users), 0) from licenses b where b.source_license_id = l.id) as handed_down
-      from licenses l where l.id = ${id} for update of l`,
+    sql`select ${licenseColumns} from licenses l ${licenseSourceJoins} where l.id = ${id} for update of l`,
   );
   if (!row) throw AppError.notFound();
-  return { ...toLicense(row), handedDown: Number(row.handed_down) };
+  return toLicense(row);
 }
 
 export async function readLicense(tx: Tx, id: string): Promise<License> {
-  const { handedDown: _, ...license } = await lockLicense(tx, id);
-  return license;
+  return lockLicense(tx, id);
 }
 
 export async function createLicense(db: Db, user: AuthUser, input: CreateLicenseRequest): Promise<License> {

@@ -27,7 +27,7 @@ export function peopleOf(organizationId: string): SQL {
 
 /** The columns of a person of `p` as lists show them; the licence and an email change looked up per row. */
 export const personColumns = sql`p.id, p.name, p.email, p.locale, p.role, p.credits, p.status,
-  l.id as license_id, l.license_type,
+  l.id as license_id, l.license_type, l.expire_at as license_expire_at,
   case when p.status = 'active' then ${pendingEmailSql(sql`p.id`)} end as pending_email`;
 
 export const personJoins = sql`left join licenses l on l.id = p.license_id`;
@@ -42,6 +42,7 @@ export interface PersonRow {
   status: MemberStatus;
   license_id: string | null;
   license_type: LicenseType | null;
+  license_expire_at: Date | string | null;
   pending_email: string | null;
 }
 
@@ -53,7 +54,15 @@ export function toOrganizationUser(r: PersonRow): OrganizationUser {
     locale: r.locale,
     role: r.role,
     credits: Number(r.credits ?? 0),
-    licence: r.license_id && r.license_type ? { id: r.license_id, licenseType: r.license_type } : null,
+    licence:
+      r.license_id && r.license_type && r.license_expire_at
+        ? {
+            id: r.license_id,
+            licenseType: r.license_type,
+            expireAt: new Date(r.license_expire_at).toISOString(),
+            entitled: new Date(r.license_expire_at).getTime() > Date.now(),
+          }
+        : null,
     status: r.status,
     pendingEmail: r.pending_email,
   };
