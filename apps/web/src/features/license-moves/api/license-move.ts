@@ -1,0 +1,23 @@
+import type { LicenseMoveResponse } from '@allot/domain/licenses';
+import type { QueryKey } from '@tanstack/react-query';
+import { invalidate } from '../../../lib/query-client';
+import { queryKeys } from '../../../lib/query-keys';
+
+/**
+ * After seats moved between an organization and organizations below it: the licences (seats held and in
+ * use) of every organization concerned, in their details, and the upper one's sub-organizations list. The
+ * seats show nowhere else (not in the picker, the searches or the members lists), so nothing else is marked.
+ * Resolves when what is on screen is fetched again, so the dialog closes on the new figures.
+ */
+export function invalidateAfterLicenceMove(
+  answer: LicenseMoveResponse,
+  upperId: string,
+  lowerIds: readonly string[],
+): Promise<void> {
+  const ids = new Set([upperId, ...lowerIds, ...answer.licenses.map((l) => l.organizationId)]);
+  const keys: QueryKey[] = [
+    ...[...ids].map((id) => queryKeys.organizations.detail(id)),
+    queryKeys.organizations.subOrganizationsOf(upperId),
+  ];
+  return invalidate(keys);
+}

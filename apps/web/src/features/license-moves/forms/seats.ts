@@ -1,0 +1,115 @@
+import { MAX_SEATS } from '@allot/domain/licenses';
+import { MSG } from '@allot/domain/messages';
+import {
+  LICENSE_TYPE_LABEL,
+  LICENSE_TYPES,
+  type License,
+  type LicenseType,
+} from '@allot/domain/organizations';
+import { z } from 'zod';
+import { formatCount } from '../../../lib/format';
+
+/** What a licence dialog needs of a licence: its seats and expiry. */
+export type SeatFigures = Pick<License, 'licenseType' | 'maxUsers' | 'usedSeats' | 'expireAt'>;
+
+export function isExpired(licence: Pick<License, 'expireAt'>, now = Date.now()): boolean {
+  return Date.parse(licence.expireAt) <= now;
+}
+
+/** Seats nobody holds (members, pending invitations): what a reclaim may take, expired or not. */
+export function unusedSeats(licence: Pick<License, 'maxUsers' | 'usedSeats'>): number {
+  return Math.max(0, licence.maxUsers - licence.usedSeats);
+}
+
+/** Seats a licence can give now: those nobody holds, none once it has expired (decision 009). */
+export function freeSeats(licence: SeatFigures, now = Date.now()): number {
+  return isExpired(licence, now) ? 0 : unusedSeats(licence);
+}
+
+/** An organization's licences in the order of the types (CONTRACT §7), one per type. */
+export function byType<T extends { licenseType: LicenseType }>(licences: readonly T[]): T[] {
+  return [...licences].sort(
+    (a, b) => LICENSE_TYPES.indexOf(a.licenseType) - LICENSE_TYPES.indexOf(b.licenseType),
+  );
+}
+
+const GROUPED = /^[+-]?\d{1,3}(?:[, ]\d{3})+(?:\.\d*)?$/;
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/** The seats of one licence move item, with the domain's range (0 = this type is skipped). */
+const seatsSchema = z.number().int(MSG.invalidNumber).min(0, MSG.min(0)).max(MAX_SEATS, MSG.max(MAX_SEATS));
+
+export type ParsedSeats = { ok: true; value: number } | { ok: false; message: string };
+
+/**
+ * A typed number of seats: empty is 0 (the type is skipped); "1,500" and "1 500" as the app shows
+ * numbers; the spec's texts for the rest ("only numbers", "Invalid number", the range).
+ */
+export function parseSeats(text: string): ParsedSeats {
+  const trimmed = text.trim();
+  if (trimmed === '') return { ok: true, value: 0 };
+  const plain = GROUPED.test(trimmed) ? trimmed.replace(/[, ]/g, '') : trimmed;
+  if (!NUMBER.test(plain)) return { ok: false, message: MSG.onlyNumbers };
+  const parsed = seatsSchema.safeParse(Number(plain));
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, message: parsed.error.issues[0]?.message ?? MSG.invalidNumber };
+}
+
+/** Shown when every amount is 0: the spec sends only items above 0, so there would be nothing to send. */
+export const NOTHING_TO_MOVE = 'Enter seats above 0 for at least one licence.';
+
+/** "1 organization", "3 organizations". */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
+}
+
+/** "3 organizations × 5 = 15 seats": what a move of `amount` for each of `count` organizations carries. */
+export function totalText(count: number, amount: number): string {
+  return `${plural(count, 'organization')} × ${formatCount(amount)} = ${plural(amount * count, 'seat')}`;
+}
+
+export const typeLabel = (type: LicenseType): string => LICENSE_TYPE_LABEL[type];
+
+/** The items of the request: every type with seats above 0 (spec §5), in the types' order. */
+export function itemsOf(amounts: ReadonlyMap<LicenseType, number>): { type: LicenseType; amount: number }[] {
+  return LICENSE_TYPES.filter((type) => (amounts.get(type) ?? 0) > 0).map((type) => ({
+    type,
+    amount: amounts.get(type) as number,
+  }));
+}
+
+/** "10 TLE Teacher seats and 2 Chorus seats": the items of a move, for its notification. */
+export function movedText(items: readonly { type: LicenseType; amount: number }[]): string {
+  const parts = items.map(
+    (item) => `${formatCount(item.amount)} ${typeLabel(item.type)} ${item.amount === 1 ? 'seat' : 'seats'}`,
+  );
+  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
+/** What the selected organizations can give back of one type: who holds none, and who has the fewest unused. */
+export interface SourceSeats {
+  /** The organizations without a licence of the type (the server answers 'Source {type} missing'). */
+  missing: { id: string; name: string }[];
+  /** The holder with the fewest unused seats: the most that can come back from each. */
+  fewest: { name: string; free: number; used: number } | null;
+}
+
+export function sourceSeats(
+  type: LicenseType,
+  sources: readonly { id: string; name: string }[],
+  licences: ReadonlyMap<string, readonly SeatFigures[]>,
+): SourceSeats {
+  const missing: SourceSeats['missing'] = [];
+  let fewest: SourceSeats['fewest'] = null;
+  for (const source of sources) {
+    const licence = licences.get(source.id)?.find((l) => l.licenseType === type);
+    if (!licence) {
+      missing.push(source);
+      continue;
+    }
+    const free = unusedSeats(licence);
+    if (!fewest || free < fewest.free) fewest = { name: source.name, free, used: licence.usedSeats };
+  }
+  return { missing, fewest };
+}

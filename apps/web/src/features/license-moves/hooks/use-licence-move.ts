@@ -1,0 +1,31 @@
+import type { LicenseMoveResponse } from '@allot/domain/licenses';
+import { useState } from 'react';
+import { errorText } from '../../../lib/api-error';
+
+interface MoveMutation<T> {
+  mutateAsync: (input: T) => Promise<LicenseMoveResponse>;
+  isPending: boolean;
+}
+
+/**
+ * Sends a dialog's move and keeps the server's reason when it is refused: the text under the dialog's
+ * "Unsuccessful" alert ('Not enough available TLE Teacher licenses.', 'Source Chorus missing', …).
+ */
+export function useLicenceMove<T>(mutation: MoveMutation<T>) {
+  const [failure, setFailure] = useState<string | null>(null);
+
+  async function send(input: T): Promise<LicenseMoveResponse | null> {
+    setFailure(null);
+    try {
+      return await mutation.mutateAsync(input);
+    } catch (error) {
+      setFailure(errorText(error));
+      return null;
+    }
+  }
+
+  /** The refusal was about what was sent: once the seats change, it goes. */
+  const clearFailure = () => setFailure(null);
+
+  return { send, failure, clearFailure, busy: mutation.isPending };
+}
