@@ -10,6 +10,8 @@ import { SearchInput } from '../../components/search-input';
 import { AllocateOrganizationsModal } from '../../features/credits/components/allocate-organizations-modal';
 import { ReclaimOrganizationsModal } from '../../features/credits/components/reclaim-organizations-modal';
 import { TransferOrganizationModal } from '../../features/credits/components/transfer-organization-modal';
+import { AllocateLicencesModal } from '../../features/license-moves/components/allocate-licences-modal';
+import { ReclaimLicencesModal } from '../../features/license-moves/components/reclaim-licences-modal';
 import { useCurrentOrganization } from '../../features/organizations/api/use-current-organization';
 import { CreateOrganizationModal } from '../../features/organizations/components/create-organization-modal';
 import { DeleteOrganizationModal } from '../../features/organizations/components/delete-organization-modal';
@@ -24,6 +26,7 @@ import { SubOrganizationsTable } from '../../features/sub-organizations/componen
 import { usePagedList } from '../../lib/use-paged-list';
 
 const NO_CREDITS = { shared: 0, protected: 0 };
+const NO_LICENCES: never[] = [];
 const INITIAL_SORT: DataTableSortStatus<OrganizationSummary> = { columnAccessor: 'name', direction: 'asc' };
 
 /** Sub organizations (spec §2): the direct children of the current organization. */
@@ -35,6 +38,7 @@ export function SubOrganizationsScreen() {
   const canUpdate = can('update_org');
   const canDelete = can('delete_org');
   const canMoveCredits = can('transfer_org_credits');
+  const canMoveLicences = can('manage_org_license');
 
   const list = usePagedList<OrganizationSummary, OrganizationSortKey>(INITIAL_SORT);
   const { selected, setSelected } = list;
@@ -43,6 +47,8 @@ export function SubOrganizationsScreen() {
   const [deleting, setDeleting] = useState<OrganizationSummary | null>(null);
   const [creditDialog, setCreditDialog] = useState<'allocate' | 'reclaim' | 'transfer' | null>(null);
   const closeCreditDialog = () => setCreditDialog(null);
+  const [licenceDialog, setLicenceDialog] = useState<'allocate' | 'reclaim' | null>(null);
+  const closeLicenceDialog = () => setLicenceDialog(null);
 
   const { data, isPending, isError, error, refetch, isRefetching, isFetching } = useSubOrganizations(
     organization.id,
@@ -61,6 +67,11 @@ export function SubOrganizationsScreen() {
     id: organization.id,
     name: organization.name,
     credits: organization.credits ?? NO_CREDITS,
+  };
+  const licenceHolder = {
+    id: organization.id,
+    name: organization.name,
+    licenses: organization.licenses ?? NO_LICENCES,
   };
 
   return (
@@ -118,6 +129,18 @@ export function SubOrganizationsScreen() {
                   }
                 : undefined
             }
+            licences={
+              canMoveLicences
+                ? {
+                    onAllocate: () => setLicenceDialog('allocate'),
+                    onReclaim: () => setLicenceDialog('reclaim'),
+                    unavailable:
+                      licenceHolder.licenses.length === 0
+                        ? `${organization.name} holds no licence: no seats to allocate or reclaim`
+                        : undefined,
+                  }
+                : undefined
+            }
           />
           <SubOrganizationsTable
             records={data?.data ?? []}
@@ -156,6 +179,18 @@ export function SubOrganizationsScreen() {
         onClose={closeCreditDialog}
         parent={current}
         source={selectedNow.length === 1 ? (selectedNow[0] ?? null) : null}
+      />
+      <AllocateLicencesModal
+        opened={licenceDialog === 'allocate'}
+        onClose={closeLicenceDialog}
+        source={licenceHolder}
+        targets={selectedNow}
+      />
+      <ReclaimLicencesModal
+        opened={licenceDialog === 'reclaim'}
+        onClose={closeLicenceDialog}
+        target={licenceHolder}
+        sources={selectedNow}
       />
       <DeleteOrganizationModal
         organization={deleting}
