@@ -56,6 +56,9 @@ export const LICENSE_TYPE_LABEL: Record<LicenseType, string> = {
   chorus_optoma: 'Chorus Optoma',
 };
 
+/** A licence expiring within this many days is flagged in organization lists (and reminded: decision 009). */
+export const LICENSE_EXPIRING_SOON_DAYS = 30;
+
 export const licenseSchema = z
   .object({
     id: uuidOut(),
@@ -78,6 +81,13 @@ export const licenseSchema = z
   .meta({ id: 'License' });
 export type License = z.infer<typeof licenseSchema>;
 
+export const licenseExpiringSoonSchema = z
+  .object({ licenseType: z.enum(LICENSE_TYPES), expireAt: dateTimeOut() })
+  .meta({
+    id: 'LicenseExpiringSoon',
+    description: `Present only when a licence of the organization expires within ${LICENSE_EXPIRING_SOON_DAYS} days and has not expired yet: the one that expires first (a licence handed down that holds no seat does not count). The organization picker flags it.`,
+  });
+
 const organizationBase = z.object({
   id: uuidOut(),
   name: z.string(),
@@ -88,6 +98,7 @@ const organizationBase = z.object({
   adminEmail: emailOut().nullable(),
   usersCount: z.number().int(),
   subOrganizationsCount: z.number().int(),
+  licenseExpiringSoon: licenseExpiringSoonSchema.optional(),
 });
 
 export const organizationSummarySchema = organizationBase

@@ -1,4 +1,10 @@
-import type { OrganizationSortKey, OrganizationSummary, OrganizationType } from '@allot/domain/organizations';
+import {
+  LICENSE_EXPIRING_SOON_DAYS,
+  type LicenseType,
+  type OrganizationSortKey,
+  type OrganizationSummary,
+  type OrganizationType,
+} from '@allot/domain/organizations';
 import type { PaginationQuery } from '@allot/domain/pagination';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
@@ -18,19 +24,24 @@ export type SummaryRow = {
   sub_organizations_count: number | string;
   shared_credits: number | string;
   protected_credits: number | string;
+  expiring_license_type: string | null;
+  expiring_license_expire_at: string | null;
 };
 
 /**
  * The summary columns of CONTRACT §4 for each row of `base` (a relation of organizations named `o`).
  * The counts are kept by triggers (migration 0006), the pools by the credit journal; the owner is an
  * index probe per row: the member who owns it, else the account invited to own it, as the inviter typed it
- * (CONTRACT §3: nothing of the account before it accepts).
+ * (CONTRACT §3: nothing of the account before it accepts). The licence expiring soon (decision 009, "Expiry
+ * reminders") is another probe per row, on the licences' (organization_id, license_type) index: at most one
+ * row per type.
  */
 function summarise(base: SQL) {
   return sql`
     select o.id, o.name, o.type, o.phone_number, o.parent_id, o.created_at, o.users_count, o.sub_organizations_count,
       owner.name as admin_name, owner.email as admin_email,
-      o.shared_credits, o.protected_credits
+      o.shared_credits, o.protected_credits,
+      expiring.license_type as expiring_license_type, expiring.expire_at as expiring_license_expire_at
     from (${base}) o
     left join lateral (
       select u.name, u.email from memberships om join users u on u.id = om.user_id
@@ -39,7 +50,14 @@ function summarise(base: SQL) {
       select i.invited_name, i.invited_email from membership_invitations i
       where i.organization_id = o.id and i.role = 'organization_owner'
       limit 1
-    ) owner on true`;
+    ) owner on true
+    left join lateral (
+      select l.license_type, l.expire_at from licenses l
+      where l.organization_id = o.id and l.expire_at > now()
+        and l.expire_at <= now() + ${LICENSE_EXPIRING_SOON_DAYS}::int * interval '1 day'
+        and (l.source_license_id is null or l.max_users > 0)
+      order by l.expire_at, l.license_type limit 1
+    ) expiring on true`;
 }
 
 /**
@@ -226,5 +244,13 @@ export function toSummary(row: SummaryRow): OrganizationSummary {
     usersCount: Number(row.users_count),
     subOrganizationsCount: Number(row.sub_organizations_count),
     credits: { shared: Number(row.shared_credits), protected: Number(row.protected_credits) },
+    ...(row.expiring_license_type && row.expiring_license_expire_at
+      ? {
+          licenseExpiringSoon: {
+            licenseType: row.expiring_license_type as LicenseType,
+            expireAt: new Date(row.expiring_license_expire_at).toISOString(),
+          },
+        }
+      : {}),
   };
 }

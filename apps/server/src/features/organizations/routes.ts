@@ -41,7 +41,7 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
           tags,
           summary: 'List the organizations where the caller holds a role',
           description:
-            'The organizations where the caller holds a role directly (for a system admin: every root organization). Permission: any signed-in panel user.',
+            'The organizations where the caller holds a role directly (for a system admin: every root organization). Each carries `licenseExpiringSoon` when one of its licences expires within 30 days and has not expired yet (the one that expires first: its type and expiry; the picker flags it), read in the same query. Permission: any signed-in panel user.',
           response: { 200: z.array(organizationSummarySchema) },
         },
       },
