@@ -10,6 +10,11 @@ import { findSession } from './features/auth/sessions';
 import { creditRoutes } from './features/credits/routes';
 import { healthRoutes } from './features/health/routes';
 import { invoiceRoutes } from './features/invoices/routes';
+import {
+  type ExpiryReminderJob,
+  type ExpiryReminderJobOptions,
+  startExpiryReminderJob,
+} from './features/licenses/expiry-job';
 import { licenseRoutes } from './features/licenses/routes';
 import { type MailWorker, type MailWorkerOptions, startMailWorker } from './features/mail/mail-worker';
 import type { MailTransport } from './features/mail/outbox';
@@ -47,6 +52,11 @@ export interface AppOptions {
    * Off unless asked for: API tests drive `processOutbox` themselves.
    */
   mail?: { worker: MailWorkerOptions; smtpUrl?: string; from?: string; transport?: MailTransport };
+  /**
+   * This process's licence expiry reminder job (features/licenses/expiry-job.ts). Off unless asked for: API
+   * tests call `sendDueExpiryReminders` themselves.
+   */
+  expiryReminders?: ExpiryReminderJobOptions;
 }
 
 /** CONTRACT §1: bodies at most 1 MB; the import calls allow 16 MB (their own `bodyLimit`). */
@@ -60,6 +70,7 @@ export async function buildApp({
   publicUrl = 'http://localhost:3000',
   invitationsPerDay,
   mail,
+  expiryReminders,
 }: AppOptions) {
   const app = Fastify({
     logger,
@@ -106,6 +117,15 @@ export async function buildApp({
     });
     app.addHook('onClose', async () => {
       await worker?.stop();
+    });
+  }
+  if (expiryReminders) {
+    let job: ExpiryReminderJob | undefined;
+    app.addHook('onReady', async () => {
+      job = startExpiryReminderJob(db, mailSettings, app.log, expiryReminders);
+    });
+    app.addHook('onClose', async () => {
+      await job?.stop();
     });
   }
 

@@ -40,6 +40,7 @@ export async function serve(config: Config, options: { prepare: boolean }) {
     publicUrl: config.publicUrl,
     invitationsPerDay: config.invitationsPerDay,
     mail: { worker: {}, smtpUrl: config.smtpUrl, from: config.mailFrom },
+    expiryReminders: {},
   });
 
   const shutdown = async () => {

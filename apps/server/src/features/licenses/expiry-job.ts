@@ -1,0 +1,66 @@
+import type { Db } from '../../db/client';
+import type { MailSettings } from '../mail/public-links';
+import { sendDueExpiryReminders } from './expiry-reminders';
+
+export interface ExpiryReminderJobOptions {
+  /** How often the due reminders are looked for (default: every hour). */
+  intervalMs?: number;
+  /** The first run after the start (default: a minute, so a start is not slowed by it). */
+  firstRunMs?: number;
+}
+
+export interface ExpiryReminderJob {
+  /** Stops the timer and waits for a run in progress. */
+  stop(): Promise<void>;
+}
+
+interface JobLog {
+  info(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+/**
+ * This process's licence expiry reminder loop. Every process runs one: the reminders are recorded in the
+ * database with the mails they queue, so however many run, each reminder goes once, and a restart misses
+ * nothing (the next run sends what became due meanwhile). A failed run is logged and the next one tries again.
+ */
+export function startExpiryReminderJob(
+  db: Db,
+  settings: MailSettings,
+  log: JobLog,
+  { intervalMs = 60 * 60_000, firstRunMs = 60_000 }: ExpiryReminderJobOptions = {},
+): ExpiryReminderJob {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | null = null;
+
+  const schedule = (delay: number) => {
+    if (stopped) return;
+    timer = setTimeout(run, delay);
+    // A waiting timer never keeps the process alive on its own.
+    timer.unref();
+  };
+
+  function run() {
+    running = sendDueExpiryReminders(db, settings)
+      .then((result) => {
+        if (result.reminders > 0) log.info(result, 'licence expiry reminders queued');
+      })
+      .catch((error: unknown) => {
+        if (!stopped) log.error({ err: error }, 'licence expiry reminders failed');
+      })
+      .finally(() => {
+        running = null;
+        schedule(intervalMs);
+      });
+  }
+
+  schedule(firstRunMs);
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
