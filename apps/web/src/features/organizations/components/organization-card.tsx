@@ -1,6 +1,21 @@
-import { ORGANIZATION_TYPE_LABEL, type OrganizationSummary } from '@allot/domain/organizations';
-import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconArrowRight } from '@tabler/icons-react';
+import {
+  LICENSE_TYPE_LABEL,
+  ORGANIZATION_TYPE_LABEL,
+  type OrganizationSummary,
+} from '@allot/domain/organizations';
+import {
+  Badge,
+  Button,
+  Card,
+  Group,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
+import { IconArrowRight, IconClockExclamation } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { formatCount } from '../../../lib/format';
 
@@ -14,6 +29,32 @@ function Stat({ label, value }: { label: string; value: number }) {
         {formatCount(value)}
       </Text>
     </Stack>
+  );
+}
+
+const expiryDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' });
+
+/**
+ * A licence of the organization expires within 30 days (the server's `licenseExpiringSoon`): the type and
+ * date on hover, and to screen readers as part of the badge (it is no tab stop: the licences screen has it).
+ */
+function ExpiringSoonBadge({
+  licence,
+}: {
+  licence: NonNullable<OrganizationSummary['licenseExpiringSoon']>;
+}) {
+  const detail = `${LICENSE_TYPE_LABEL[licence.licenseType]} licence expires on ${expiryDate.format(new Date(licence.expireAt))}`;
+  return (
+    <Tooltip label={detail} events={{ hover: true, focus: false, touch: true }}>
+      <Badge
+        variant="light"
+        color="orange"
+        leftSection={<IconClockExclamation size={14} aria-hidden="true" />}
+        style={{ alignSelf: 'flex-start' }}
+      >
+        Licence expires soon<VisuallyHidden>: {detail}</VisuallyHidden>
+      </Badge>
+    </Tooltip>
   );
 }
 
@@ -31,6 +72,7 @@ export function OrganizationCard({ organization }: { organization: OrganizationS
             {ORGANIZATION_TYPE_LABEL[organization.type]}
           </Badge>
         </Group>
+        {organization.licenseExpiringSoon && <ExpiringSoonBadge licence={organization.licenseExpiringSoon} />}
         <SimpleGrid cols={3} spacing="xs">
           <Stat label="Users" value={organization.usersCount} />
           <Stat label="Sub-orgs" value={organization.subOrganizationsCount} />
