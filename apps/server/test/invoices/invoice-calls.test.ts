@@ -165,6 +165,26 @@ describe('POST /api/invoice/create', () => {
     }
   });
 
+  it('with an Idempotency-Key, a repeat answers the first invoice and creates nothing', async () => {
+    const body = {
+      kind: 'credits',
+      credits: 20000,
+      organizationId: t.world.orgs.alpha,
+      customerEmail: 'once@alpha.test',
+    };
+    const key = { 'idempotency-key': `invoice-${crypto.randomUUID()}` };
+    const first = await api.post('owner', '/api/invoice/create', body, key);
+    const repeat = await api.post('owner', '/api/invoice/create', body, key);
+    expect(first.statusCode).toBe(201);
+    expect(repeat.statusCode).toBe(201);
+    expect(repeat.headers['idempotent-replayed']).toBe('true');
+    expect(repeat.json()).toEqual(first.json());
+    expect(await mailsTo(t.db, 'once@alpha.test')).toHaveLength(1);
+    const other = await api.post('owner', '/api/invoice/create', { ...body, credits: 1000 }, key);
+    expect(other.statusCode).toBe(409);
+    expect(other.json().error).toBe('idempotency_key_reused');
+  });
+
   it('refuses a new licence of a type the organization holds, with the spec’s 400 text', async () => {
     const again = await create('owner', {
       kind: 'new_license',
@@ -529,7 +549,8 @@ describe('GET /api/organization/{id}/invoices and /api/invoice/{id}', () => {
     const byEmail = (
       await api.get('owner', `/api/organization/${t.world.orgs.alpha}/invoices?search=BILLING&limit=100`)
     ).json();
-    expect(byEmail.pagination.total).toBe(all.pagination.total);
+    expect(byEmail.pagination.total).toBe(all.data.filter((i: Invoice) => i.customerEmail === CUSTOMER).length);
+    expect(byEmail.pagination.total).toBeLessThan(all.pagination.total);
     expect(
       (await api.get('owner', `/api/organization/${t.world.orgs.alpha}/invoices?key=price`)).statusCode,
     ).toBe(400);

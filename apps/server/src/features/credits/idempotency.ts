@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { IDEMPOTENCY_KEY_MESSAGE, IDEMPOTENCY_KEY_PATTERN } from '@allot/domain/credits';
 import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
 import { rows } from '../../db/rows';
 import { RetryTransaction, writeTransaction } from '../../db/transaction';
@@ -13,6 +14,14 @@ export const IDEMPOTENCY_KEY_HOURS = 24;
 
 export const KEY_REUSED_MESSAGE =
   'This Idempotency-Key was already used for another request. Use a new key for a new request.';
+
+/** The header as the API document shows it, on every call that takes one. */
+export const idempotencyHeader = z.object({
+  'idempotency-key': z
+    .string()
+    .optional()
+    .describe('1–255 printable characters; a repeat with the same key and body answers the first answer'),
+});
 
 export interface Answer {
   status: number;
@@ -68,9 +77,11 @@ export async function idempotentWrite<T>(
   user: AuthUser,
   idempotency: IdempotencyRequest | null,
   work: (tx: Tx) => Promise<T>,
+  /** The status of the work's answer: 201 for a creation. */
+  successStatus = 200,
 ): Promise<Answer> {
   if (!idempotency) {
-    return { status: 200, body: await writeTransaction(db, work), replayed: false };
+    return { status: successStatus, body: await writeTransaction(db, work), replayed: false };
   }
   const { key, hash } = idempotency;
   // Expired keys are cleared now and then by the requests that add keys; none answers after its 24 hours.
@@ -97,7 +108,7 @@ export async function idempotentWrite<T>(
     }
     let answer: Answer;
     try {
-      answer = { status: 200, body: await tx.transaction(work), replayed: false };
+      answer = { status: successStatus, body: await tx.transaction(work), replayed: false };
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500 || error.code === 'conflict') throw error;
       answer = { status: error.status, body: error.body(), replayed: false };

@@ -18,7 +18,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
 import { listCreditLog } from './credit-log';
-import { idempotencyOf, idempotentWrite } from './idempotency';
+import { idempotencyHeader, idempotencyOf, idempotentWrite } from './idempotency';
 import {
   allocateSystemCredits,
   assignOrganizations,
@@ -30,12 +30,6 @@ import { assignUsers, reclaimUsers, transferUsers } from './user-moves';
 
 const tags = ['credits'];
 const moveErrors = { 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 422: errorBodySchema };
-const idempotencyHeader = z.object({
-  'idempotency-key': z
-    .string()
-    .optional()
-    .describe('1–255 printable characters; a repeat with the same key and body answers the first answer'),
-});
 const MOVE_ANSWER =
   ' Answers the balances every party holds after the move. `422 insufficient_credits` when a source holds too little (`details.available` for a named source). With an `Idempotency-Key`, a repeat answers the first answer (header `Idempotent-Replayed: true`); the same key with another body is `409 idempotency_key_reused`.';
 

@@ -15,9 +15,8 @@ import { MSG } from '@allot/domain/messages';
 import { LICENSE_TYPE_LABEL, type LicenseType } from '@allot/domain/organizations';
 import type { Permission } from '@allot/domain/roles';
 import { sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client';
+import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
-import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
@@ -174,7 +173,8 @@ async function requireBuyer(tx: Tx, user: AuthUser, input: CreateInvoiceRequest)
   try {
     await requireOrganizationAccess(tx, user, input.organizationId, [needs(input)]);
   } catch (error) {
-    if (error instanceof AppError && (error.code === 'forbidden' || error.code === 'not_found')) throw refused;
+    if (error instanceof AppError && (error.code === 'forbidden' || error.code === 'not_found'))
+      throw refused;
     throw error;
   }
   const [org] = await rows<{ id: string }>(
@@ -185,36 +185,37 @@ async function requireBuyer(tx: Tx, user: AuthUser, input: CreateInvoiceRequest)
   return org;
 }
 
-/** POST /api/invoice/create: the amount from the price list, the next number, the mail to the customer. */
+/**
+ * POST /api/invoice/create, in the caller's transaction: the amount from the price list, the next number, the
+ * mail to the customer.
+ */
 export async function createInvoice(
-  db: Db,
+  tx: Tx,
   user: AuthUser,
   input: CreateInvoiceRequest,
   mail: MailSettings,
 ): Promise<Invoice> {
-  return writeTransaction(db, async (tx) => {
-    const org = await requireBuyer(tx, user, input);
-    const now = new Date();
-    const list = await readPriceList(tx);
-    const purchase = await purchaseOf(tx, input, list, now);
-    // Taken last: the counter row is held from here to the commit.
-    const number = await nextInvoiceNumber(tx, now);
-    const [row] = await rows<{ id: string }>(
-      tx,
-      sql`insert into invoices (number, organization_id, kind, license_type, license_id, period, credits,
-          description, customer_email, amount, currency, license_expiration_days, extend_users_quantity,
-          new_users_quantity, created_at, created_by, due_date)
-        values (${number}, ${org.id}, ${input.kind}, ${purchase.licenseType}, ${purchase.licenseId},
-          ${input.kind === 'new_license' || input.kind === 'extend_license' ? (input.period ?? null) : null},
-          ${input.kind === 'credits' ? (input.credits ?? null) : null}, ${purchase.description},
-          ${input.customerEmail}, ${purchase.amount}, ${list.currency}, ${purchase.licenseExpirationDays},
-          ${purchase.extendUsersQuantity}, ${purchase.newUsersQuantity}, ${now.toISOString()}, ${user.userId},
-          ${new Date(now.getTime() + INVOICE_DUE_DAYS * 86_400_000).toISOString()})
-        returning id`,
-    );
-    const invoice = row && (await selectInvoice(tx, row.id));
-    if (!invoice) throw new Error('invoice insert returned no row');
-    await queueMail(tx, invoiceMail(invoice, mail));
-    return invoice;
-  });
+  const org = await requireBuyer(tx, user, input);
+  const now = new Date();
+  const list = await readPriceList(tx);
+  const purchase = await purchaseOf(tx, input, list, now);
+  // Taken last: the counter row is held from here to the commit.
+  const number = await nextInvoiceNumber(tx, now);
+  const [row] = await rows<{ id: string }>(
+    tx,
+    sql`insert into invoices (number, organization_id, kind, license_type, license_id, period, credits,
+        description, customer_email, amount, currency, license_expiration_days, extend_users_quantity,
+        new_users_quantity, created_at, created_by, due_date)
+      values (${number}, ${org.id}, ${input.kind}, ${purchase.licenseType}, ${purchase.licenseId},
+        ${input.kind === 'new_license' || input.kind === 'extend_license' ? (input.period ?? null) : null},
+        ${input.kind === 'credits' ? (input.credits ?? null) : null}, ${purchase.description},
+        ${input.customerEmail}, ${purchase.amount}, ${list.currency}, ${purchase.licenseExpirationDays},
+        ${purchase.extendUsersQuantity}, ${purchase.newUsersQuantity}, ${now.toISOString()}, ${user.userId},
+        ${new Date(now.getTime() + INVOICE_DUE_DAYS * 86_400_000).toISOString()})
+      returning id`,
+  );
+  const invoice = row && (await selectInvoice(tx, row.id));
+  if (!invoice) throw new Error('invoice insert returned no row');
+  await queueMail(tx, invoiceMail(invoice, mail));
+  return invoice;
 }

@@ -14,6 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
+import { idempotencyHeader, idempotencyOf, idempotentWrite } from '../credits/idempotency';
 import type { MailSettings } from '../mail/public-links';
 import { createInvoice } from './create-invoice';
 import { fulfilInvoice, voidInvoice } from './fulfil-invoice';
@@ -72,13 +73,24 @@ export function invoiceRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
           tags,
           summary: 'Create an invoice',
           description:
-            'For a new licence (`licenseType`, `period`, `usersQuantity`), an extension (`licenseId`, `period`), more seats (`licenseId`, `usersQuantity`) or a credit pack (`credits`). The server computes the amount from the price list: seats × months × price per seat per month; an extension pays for every seat it extends (those handed down included), added seats pay for the months left on the licence. Numbered `INV-{year}-{000123}`, due in 30 days, mailed to `customerEmail`. Permission: `manage_org_license` (licences) or `transfer_org_credits` (credits) on the organization; `403` (not `404`) for an organization the caller may not buy for, seen or not.',
+            'For a new licence (`licenseType`, `period`, `usersQuantity`), an extension (`licenseId`, `period`), more seats (`licenseId`, `usersQuantity`) or a credit pack (`credits`). The server computes the amount from the price list: seats × months × price per seat per month; an extension pays for every seat it extends (those handed down included), added seats pay for the months left on the licence. Numbered `INV-{year}-{000123}`, due in 30 days, mailed to `customerEmail`. With an `Idempotency-Key`, a repeat answers the first answer and creates nothing (header `Idempotent-Replayed: true`). Permission: `manage_org_license` (licences) or `transfer_org_credits` (credits) on the organization; `403` (not `404`) for an organization the caller may not buy for, seen or not.',
           body: createInvoiceRequestSchema,
+          headers: idempotencyHeader,
           response: { 201: invoiceSchema, 403: errorBodySchema, 500: errorBodySchema },
         },
       },
-      async (request, reply) =>
-        reply.status(201).send(await createInvoice(db, authOf(request), request.body, mail)),
+      async (request, reply) => {
+        const user = authOf(request);
+        const answer = await idempotentWrite(
+          db,
+          user,
+          idempotencyOf(request),
+          (tx) => createInvoice(tx, user, request.body, mail),
+          201,
+        );
+        if (answer.replayed) reply.header('idempotent-replayed', 'true');
+        return reply.status(answer.status as 201).send(answer.body as never);
+      },
     );
 
     app.get(
