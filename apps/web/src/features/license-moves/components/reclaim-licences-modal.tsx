@@ -1,4 +1,5 @@
 import { MSG } from '@allot/domain/messages';
+import type { LicenseType } from '@allot/domain/organizations';
 import { Loader, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { ReactNode } from 'react';
@@ -52,10 +53,13 @@ export function ReclaimLicencesModal(props: ReclaimLicencesModalProps) {
 }
 
 /** A selected organization's licences of the types that can come back, in words. */
-function holdingsText(held: LicencesOf, id: string, types: readonly string[]): string | undefined {
+function holdingsText(held: LicencesOf, id: string, types: readonly LicenseType[]): string | undefined {
   if (held.state !== 'loaded') return undefined;
   const licences = byType(held.licences.get(id) ?? []).filter((l) => types.includes(l.licenseType));
-  if (licences.length === 0) return '· no licence of these types';
+  if (licences.length === 0) {
+    const [only] = types;
+    return types.length === 1 && only ? `· no ${typeLabel(only)} licence` : '· no licence of these types';
+  }
   return `· ${licences
     .map(
       (l) => `${typeLabel(l.licenseType)} ${formatCount(unusedSeats(l))} free of ${formatCount(l.maxUsers)}`,
