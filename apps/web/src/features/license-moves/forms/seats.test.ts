@@ -39,6 +39,8 @@ describe('the seats of a licence dialog', () => {
     expect(freeSeats(licence(5, 7))).toBe(0);
     expect(freeSeats(licence(30, 18, past))).toBe(0);
     expect(unusedSeats(licence(30, 18, past))).toBe(12);
+    // The server's word counts too: its clock said expired.
+    expect(freeSeats({ ...licence(30, 18), expired: true })).toBe(0);
   });
 
   test('the total and the items sent: only amounts above 0, in the types’ order', () => {

@@ -9,11 +9,13 @@ import {
 import { z } from 'zod';
 import { formatCount } from '../../../lib/format';
 
-/** What a licence dialog needs of a licence: its seats and expiry. */
-export type SeatFigures = Pick<License, 'licenseType' | 'maxUsers' | 'usedSeats' | 'expireAt'>;
+/** What a licence dialog needs of a licence: its seats and expiry (`expired` as the server read it). */
+export type SeatFigures = Pick<License, 'licenseType' | 'maxUsers' | 'usedSeats' | 'expireAt'> &
+  Partial<Pick<License, 'expired'>>;
 
-export function isExpired(licence: Pick<License, 'expireAt'>, now = Date.now()): boolean {
-  return Date.parse(licence.expireAt) <= now;
+/** Expired when the server read it, or since (the dialog may stay open past the expiry). */
+export function isExpired(licence: Pick<SeatFigures, 'expireAt' | 'expired'>, now = Date.now()): boolean {
+  return licence.expired === true || Date.parse(licence.expireAt) <= now;
 }
 
 /** Seats nobody holds (members, pending invitations): what a reclaim may take, expired or not. */
