@@ -335,3 +335,34 @@ describe('the organization read', () => {
     expect(chorus.expired).toBe(false);
   });
 });
+
+describe('an Idempotency-Key on a licence move', () => {
+  it('moves the seats once; a repeat answers the first answer, another body with the key is refused', async () => {
+    const { alpha, schoolB } = t.world.orgs;
+    const body = {
+      sourceOrganizationId: alpha,
+      targetOrganizationIds: [schoolB],
+      licenses: [{ type: 'chorus', amount: 1 }],
+    };
+    const key = { 'idempotency-key': `seats-${crypto.randomUUID()}` };
+    const before = await licence(schoolB, 'chorus');
+    const first = await api.post('owner', '/api/license/assign/organizations', body, key);
+    const repeat = await api.post('owner', '/api/license/assign/organizations', body, key);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(repeat.headers['idempotent-replayed']).toBe('true');
+    expect(repeat.json()).toEqual(first.json());
+    expect((await licence(schoolB, 'chorus'))?.seats).toBe((before?.seats ?? 0) + 1);
+    const other = await api.post(
+      'owner',
+      '/api/license/reclaim/organizations',
+      {
+        sourceOrganizationIds: [schoolB],
+        targetOrganizationId: alpha,
+        licenses: [{ type: 'chorus', amount: 1 }],
+      },
+      key,
+    );
+    expect(other.statusCode).toBe(409);
+    expect(other.json().error).toBe('idempotency_key_reused');
+  });
+});

@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
-import { RetryTransaction, writeTransaction } from '../../db/transaction';
+import { RetryTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { organizationsActedOn, organizationsBelow } from '../organization-access/acted-on';
@@ -103,132 +103,128 @@ async function answer(tx: Tx, licenseIds: readonly string[]): Promise<LicenseMov
 }
 
 /** POST /api/license/assign/organizations: `amount` seats of each type to each target below the source. */
-export function assignLicenses(
-  db: Db,
+export async function assignLicenses(
+  tx: Tx,
   user: AuthUser,
   input: AssignLicensesRequest,
 ): Promise<LicenseMoveResponse> {
-  return writeTransaction(db, async (tx) => {
-    const [source] = await organizationsActedOn<Named>(
+  const [source] = await organizationsActedOn<Named>(
+    tx,
+    user,
+    [input.sourceOrganizationId],
+    'manage_org_license',
+  );
+  if (!source) throw AppError.notFound();
+  const targets = await organizationsBelow<Named>(
+    tx,
+    user,
+    source.id,
+    input.targetOrganizationIds,
+    LICENSE_MSG.notBelow(source.name),
+  );
+  const changed: string[] = [];
+  for (const [type, amount] of itemsOf(input.licenses)) {
+    // The upper licence first, then the lower ones in id order: the lock order of every seat move.
+    const from = (await lockLicenses(tx, [source.id], type)).get(source.id);
+    if (!from) throw AppError.of('business_rule', MSG.sourceMissing(label(type)));
+    const needed = amount * targets.length;
+    if (freeSeats(from) < needed) throw AppError.of('business_rule', MSG.notEnoughLicenses(label(type)));
+    const held = await lockLicenses(
       tx,
-      user,
-      [input.sourceOrganizationId],
-      'manage_org_license',
+      targets.map((t) => t.id),
+      type,
     );
-    if (!source) throw AppError.notFound();
-    const targets = await organizationsBelow<Named>(
-      tx,
-      user,
-      source.id,
-      input.targetOrganizationIds,
-      LICENSE_MSG.notBelow(source.name),
-    );
-    const changed: string[] = [];
-    for (const [type, amount] of itemsOf(input.licenses)) {
-      // The upper licence first, then the lower ones in id order: the lock order of every seat move.
-      const from = (await lockLicenses(tx, [source.id], type)).get(source.id);
-      if (!from) throw AppError.of('business_rule', MSG.sourceMissing(label(type)));
-      const needed = amount * targets.length;
-      if (freeSeats(from) < needed) throw AppError.of('business_rule', MSG.notEnoughLicenses(label(type)));
-      const held = await lockLicenses(
-        tx,
-        targets.map((t) => t.id),
-        type,
-      );
-      const received = {
-        action: 'received' as const,
-        description: `From ${source.name}`,
-        actorId: user.userId,
-      };
-      for (const target of targets) {
-        const existing = held.get(target.id);
-        if (existing) {
-          await changeLicense(tx, existing.id, { seats: amount }, received);
-          changed.push(existing.id);
-          continue;
-        }
-        const opened = await openLicense(
-          tx,
-          {
-            organizationId: target.id,
-            licenseType: type,
-            expireAt: from.expireAt,
-            seats: amount,
-            sourceLicenseId: from.id,
-          },
-          received,
-        );
-        if (!opened) throw new RetryTransaction(`a ${type} licence of ${target.id} was written meanwhile`);
-        changed.push(opened.id);
+    const received = {
+      action: 'received' as const,
+      description: `From ${source.name}`,
+      actorId: user.userId,
+    };
+    for (const target of targets) {
+      const existing = held.get(target.id);
+      if (existing) {
+        await changeLicense(tx, existing.id, { seats: amount }, received);
+        changed.push(existing.id);
+        continue;
       }
-      await changeLicense(
+      const opened = await openLicense(
         tx,
-        from.id,
-        { seats: -needed },
-        { action: 'handed_down', description: `To ${names(targets)} (${amount} each)`, actorId: user.userId },
+        {
+          organizationId: target.id,
+          licenseType: type,
+          expireAt: from.expireAt,
+          seats: amount,
+          sourceLicenseId: from.id,
+        },
+        received,
       );
-      changed.push(from.id);
+      if (!opened) throw new RetryTransaction(`a ${type} licence of ${target.id} was written meanwhile`);
+      changed.push(opened.id);
     }
-    return answer(tx, changed);
-  });
+    await changeLicense(
+      tx,
+      from.id,
+      { seats: -needed },
+      { action: 'handed_down', description: `To ${names(targets)} (${amount} each)`, actorId: user.userId },
+    );
+    changed.push(from.id);
+  }
+  return answer(tx, changed);
 }
 
 /** POST /api/license/reclaim/organizations: `amount` free seats of each type from each source below the target. */
-export function reclaimLicenses(
-  db: Db,
+export async function reclaimLicenses(
+  tx: Tx,
   user: AuthUser,
   input: ReclaimLicensesRequest,
 ): Promise<LicenseMoveResponse> {
-  return writeTransaction(db, async (tx) => {
-    const [target] = await organizationsActedOn<Named>(
+  const [target] = await organizationsActedOn<Named>(
+    tx,
+    user,
+    [input.targetOrganizationId],
+    'manage_org_license',
+  );
+  if (!target) throw AppError.notFound();
+  const sources = await organizationsBelow<Named>(
+    tx,
+    user,
+    target.id,
+    input.sourceOrganizationIds,
+    LICENSE_MSG.notBelow(target.name),
+  );
+  const changed: string[] = [];
+  for (const [type, amount] of itemsOf(input.licenses)) {
+    const into = (await lockLicenses(tx, [target.id], type)).get(target.id);
+    if (!into) throw AppError.of('business_rule', MSG.targetMissing(label(type)));
+    const held = await lockLicenses(
       tx,
-      user,
-      [input.targetOrganizationId],
-      'manage_org_license',
+      sources.map((s) => s.id),
+      type,
     );
-    if (!target) throw AppError.notFound();
-    const sources = await organizationsBelow<Named>(
-      tx,
-      user,
-      target.id,
-      input.sourceOrganizationIds,
-      LICENSE_MSG.notBelow(target.name),
-    );
-    const changed: string[] = [];
-    for (const [type, amount] of itemsOf(input.licenses)) {
-      const into = (await lockLicenses(tx, [target.id], type)).get(target.id);
-      if (!into) throw AppError.of('business_rule', MSG.targetMissing(label(type)));
-      const held = await lockLicenses(
-        tx,
-        sources.map((s) => s.id),
-        type,
-      );
-      for (const source of sources) {
-        const licence = held.get(source.id);
-        if (!licence) throw AppError.of('business_rule', MSG.sourceMissing(label(type)));
-        // Seats in use stay; an expired licence still gives back the seats nobody holds.
-        if (freeSeats({ ...licence, expired: false }) < amount) {
-          throw AppError.of('business_rule', MSG.notEnoughLicenses(label(type)));
-        }
+    for (const source of sources) {
+      const licence = held.get(source.id);
+      if (!licence) throw AppError.of('business_rule', MSG.sourceMissing(label(type)));
+      // Seats in use stay; an expired licence still gives back the seats nobody holds.
+      if (freeSeats({ ...licence, expired: false }) < amount) {
+        throw AppError.of('business_rule', MSG.notEnoughLicenses(label(type)));
       }
-      for (const source of sources) {
-        const licence = held.get(source.id) as HeldLicense;
-        await changeLicense(
-          tx,
-          licence.id,
-          { seats: -amount },
-          { action: 'given_back', description: `To ${target.name}`, actorId: user.userId },
-        );
-        changed.push(licence.id);
-      }
+    }
+    for (const source of sources) {
+      const licence = held.get(source.id) as HeldLicense;
       await changeLicense(
         tx,
-        into.id,
-        { seats: amount * sources.length },
-        { action: 'reclaimed', description: `From ${names(sources)} (${amount} each)`, actorId: user.userId },
+        licence.id,
+        { seats: -amount },
+        { action: 'given_back', description: `To ${target.name}`, actorId: user.userId },
       );
-      changed.push(into.id);
+      changed.push(licence.id);
     }
-    return answer(tx, changed);
-  });
+    await changeLicense(
+      tx,
+      into.id,
+      { seats: amount * sources.length },
+      { action: 'reclaimed', description: `From ${names(sources)} (${amount} each)`, actorId: user.userId },
+    );
+    changed.push(into.id);
+  }
+  return answer(tx, changed);
 }

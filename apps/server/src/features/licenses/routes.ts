@@ -15,6 +15,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
+import { idempotencyHeader, idempotencyOf, idempotentWrite } from '../credits/idempotency';
 import { createLicense, deleteLicense, updateLicense } from './license-admin';
 import { listLicenseLog } from './license-log';
 import { assignLicenses, reclaimLicenses } from './license-moves';
@@ -86,8 +87,9 @@ export function licenseRoutes(db: Db): FastifyPluginAsyncZod {
           tags,
           summary: 'Hand seats down to sub-organizations',
           description:
-            'Each item gives `amount` free seats of its type to each target below the source (items of 0 are ignored; all in one transaction). A target without the type gets a licence of it with the source’s expiry. `422` with the spec’s texts: the source lacks the type, or has too few free seats. Permission: `manage_org_license` on the source.',
+            'Each item gives `amount` free seats of its type to each target below the source (items of 0 are ignored; all in one transaction). A target without the type gets a licence of it with the source’s expiry. `422` with the spec’s texts: the source lacks the type, or has too few free seats. With an `Idempotency-Key`, a repeat answers the first answer and moves nothing (header `Idempotent-Replayed: true`). Permission: `manage_org_license` on the source.',
           body: assignLicensesRequestSchema,
+          headers: idempotencyHeader,
           response: {
             200: licenseMoveResponseSchema,
             403: errorBodySchema,
@@ -96,7 +98,14 @@ export function licenseRoutes(db: Db): FastifyPluginAsyncZod {
           },
         },
       },
-      async (request) => assignLicenses(db, authOf(request), request.body),
+      async (request, reply) => {
+        const user = authOf(request);
+        const answer = await idempotentWrite(db, user, idempotencyOf(request), (tx) =>
+          assignLicenses(tx, user, request.body),
+        );
+        if (answer.replayed) reply.header('idempotent-replayed', 'true');
+        return reply.status(answer.status as 200).send(answer.body as never);
+      },
     );
 
     app.post(
@@ -107,8 +116,9 @@ export function licenseRoutes(db: Db): FastifyPluginAsyncZod {
           tags,
           summary: 'Reclaim seats from sub-organizations',
           description:
-            'Each item takes `amount` free seats of its type from each source below the target; seats in use are never reclaimed. `422` with the spec’s texts: a source or the target lacks the type, or a source has too few free seats. Permission: `manage_org_license` on the target.',
+            'Each item takes `amount` free seats of its type from each source below the target; seats in use are never reclaimed. `422` with the spec’s texts: a source or the target lacks the type, or a source has too few free seats. With an `Idempotency-Key`, a repeat answers the first answer and moves nothing (header `Idempotent-Replayed: true`). Permission: `manage_org_license` on the target.',
           body: reclaimLicensesRequestSchema,
+          headers: idempotencyHeader,
           response: {
             200: licenseMoveResponseSchema,
             403: errorBodySchema,
@@ -117,7 +127,14 @@ export function licenseRoutes(db: Db): FastifyPluginAsyncZod {
           },
         },
       },
-      async (request) => reclaimLicenses(db, authOf(request), request.body),
+      async (request, reply) => {
+        const user = authOf(request);
+        const answer = await idempotentWrite(db, user, idempotencyOf(request), (tx) =>
+          reclaimLicenses(tx, user, request.body),
+        );
+        if (answer.replayed) reply.header('idempotent-replayed', 'true');
+        return reply.status(answer.status as 200).send(answer.body as never);
+      },
     );
 
     app.get(
