@@ -1,8 +1,8 @@
 import type { CreditMoveResponse } from '@allot/domain/credits';
 import { useState } from 'react';
 import { applyServerErrors } from '../../../lib/form-errors';
+import { useIdempotencyKey } from '../../../lib/use-idempotency-key';
 import type { CreditMoveVariables } from '../api/credit-move';
-import { useIdempotencyKey } from './use-idempotency-key';
 
 export interface MoveMutation<T> {
   mutateAsync: (variables: CreditMoveVariables<T>) => Promise<CreditMoveResponse>;

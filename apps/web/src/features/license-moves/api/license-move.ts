@@ -3,6 +3,14 @@ import type { QueryKey } from '@tanstack/react-query';
 import { invalidate } from '../../../lib/query-client';
 import { queryKeys } from '../../../lib/query-keys';
 
+/** A move and its `Idempotency-Key`: the same key and body move the seats once, however often sent. */
+export interface LicenceMoveVariables<T> {
+  input: T;
+  idempotencyKey: string;
+}
+
+export const withKey = (idempotencyKey: string) => ({ headers: { 'Idempotency-Key': idempotencyKey } });
+
 /**
  * After seats moved between an organization and organizations below it: the licences (seats held and in
  * use) of every organization concerned, in their details, and the upper one's sub-organizations list. The

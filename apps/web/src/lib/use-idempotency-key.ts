@@ -1,5 +1,5 @@
 import { useMemo, useRef } from 'react';
-import { isApiError } from '../../../lib/api-error';
+import { isApiError } from './api-error';
 
 /** A new `Idempotency-Key`: a random UUID (CONTRACT §5 allows 1–255 printable characters). */
 export function newIdempotencyKey(): string {
@@ -11,10 +11,10 @@ export function newIdempotencyKey(): string {
 
 /**
  * The `Idempotency-Key` of a dialog's submission. The same content sent again (a double click, a retry after
- * a lost answer) keeps its key, so the server moves the credits once; changed content gets a new key. After
+ * a lost answer) keeps its key, so the server applies it once; changed content gets a new key. After
  * a definite refusal (4xx: nothing moved, and the server keeps that refusal as the key's answer) the next
  * attempt gets a new key too, so that it is decided afresh; after a lost answer (network, 5xx) the key is
- * kept, because the first attempt may have moved the credits.
+ * kept, because the first attempt may have been applied.
  */
 export function useIdempotencyKey() {
   const last = useRef<{ content: string; key: string } | null>(null);
