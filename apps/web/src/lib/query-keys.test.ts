@@ -4,13 +4,14 @@ import { forget, invalidate, organizationRef, queryClient } from './query-client
 import {
   balanceViews,
   callerRoleViews,
+  fulfilmentViewsOf,
   type ListQuery,
   membershipViewsOf,
   queryKeys,
   summaryViewsOf,
 } from './query-keys';
 
-const { organizations, users, creditLog } = queryKeys;
+const { organizations, users, creditLog, invoices, priceList } = queryKeys;
 const page: ListQuery = { page: 1, limit: 10, search: '', key: 'name', order: 'asc' };
 
 /** One cached query of every kind, for two organizations (a district and its school). */
@@ -28,6 +29,11 @@ const cached = {
   userSearch: users.search({ page: 1, limit: 12, search: 'ann' }),
   districtLog: creditLog.of('district'),
   schoolLog: creditLog.of('school'),
+  districtInvoices: invoices.page('district', { ...page, key: 'createdAt', order: 'desc' }),
+  schoolInvoices: invoices.page('school', page),
+  invoice: invoices.detail('inv-1'),
+  otherInvoice: invoices.detail('inv-2'),
+  priceList: priceList.all(),
 } satisfies Record<string, QueryKey>;
 type Cached = keyof typeof cached;
 
@@ -66,6 +72,10 @@ describe('query keys', () => {
       [users.membersOf('a'), [users.membersPage('a', page)]],
       [users.searches(), [users.search(page)]],
       [creditLog.all(), [creditLog.of('a')]],
+      [invoices.all(), [invoices.page('a', page), invoices.detail('i')]],
+      [invoices.lists(), [invoices.listOf('a')]],
+      [invoices.listOf('a'), [invoices.page('a', page)]],
+      [invoices.details(), [invoices.detail('i')]],
     ];
     for (const [group, members] of groups) {
       for (const member of members)
@@ -76,6 +86,7 @@ describe('query keys', () => {
       partialMatchKey(organizations.subOrganizationsPage('b', page), organizations.subOrganizationsOf('a')),
     ).toBe(false);
     expect(partialMatchKey(users.membersPage('ab', page), users.membersOf('a'))).toBe(false);
+    expect(partialMatchKey(invoices.page('b', page), invoices.listOf('a'))).toBe(false);
   });
 
   it('a credit move marks every view with a balance stale, and only those', async () => {
@@ -133,6 +144,40 @@ describe('query keys', () => {
 
   it("the caller's role: every detail and the picker", async () => {
     expect(await staleAfter(() => callerRoleViews())).toEqual(['districtDetail', 'schoolDetail', 'mine']);
+  });
+
+  it("a fulfilled invoice: itself, its organization's invoices, and what it bought", async () => {
+    const invoice = (kind: 'new_license' | 'extend_license' | 'add_users' | 'credits') => () =>
+      fulfilmentViewsOf({ id: 'inv-1', organizationId: 'district', kind });
+    // A new licence or more seats: the organization's licences (its detail).
+    expect(await staleAfter(invoice('new_license'))).toEqual([
+      'districtDetail',
+      'districtInvoices',
+      'invoice',
+    ]);
+    expect(await staleAfter(invoice('add_users'))).toEqual(['districtDetail', 'districtInvoices', 'invoice']);
+    // An extension reaches the licences handed down: every detail.
+    expect(await staleAfter(invoice('extend_license'))).toEqual([
+      'districtDetail',
+      'schoolDetail',
+      'districtInvoices',
+      'invoice',
+    ]);
+    // Credits: every view with a balance; never the price list or another invoice.
+    expect(await staleAfter(invoice('credits'))).toEqual([
+      'districtDetail',
+      'schoolDetail',
+      'mine',
+      'search',
+      'districtChildren',
+      'schoolChildren',
+      'districtMembers',
+      'schoolMembers',
+      'districtLog',
+      'schoolLog',
+      'districtInvoices',
+      'invoice',
+    ]);
   });
 
   it('forget drops what is under the keys and nothing else', () => {

@@ -65,7 +65,28 @@ const creditLog = {
   of: (organizationId: string) => ['credit-log', organizationId] as const,
 };
 
-export const queryKeys = { organizations, users, creditLog };
+const invoices = {
+  /** Every invoice query below. */
+  all: () => ['invoices'] as const,
+  /** The invoice lists of every organization. */
+  lists: () => ['invoices', 'organization'] as const,
+  /** Every page, search and sort of one organization's invoices. */
+  listOf: (organizationId: string) => ['invoices', 'organization', organizationId] as const,
+  /** GET /organization/{id}/invoices. */
+  page: (organizationId: string, query: ListQuery) =>
+    ['invoices', 'organization', organizationId, query] as const,
+  /** Every invoice read on its own. */
+  details: () => ['invoices', 'detail'] as const,
+  /** GET /invoice/{id}: the printable page. */
+  detail: (id: string) => ['invoices', 'detail', id] as const,
+};
+
+const priceList = {
+  /** GET /invoice/products: the one price list (licence prices, credit packs). */
+  all: () => ['price-list'] as const,
+};
+
+export const queryKeys = { organizations, users, creditLog, invoices, priceList };
 
 /**
  * An organization as a mutation knows it. `parentOrganizationId` undefined: not known here (see
@@ -130,4 +151,31 @@ export function balanceViews(): QueryKey[] {
  */
 export function callerRoleViews(): QueryKey[] {
   return [organizations.details(), organizations.mine()];
+}
+
+/** An invoice as a mutation knows it: what it buys decides what its fulfilment changes. */
+export interface InvoiceRef {
+  id: string;
+  organizationId: string;
+  kind: 'new_license' | 'extend_license' | 'add_users' | 'credits';
+}
+
+/**
+ * What fulfilling an invoice changes, besides the invoice itself (its page and its organization's lists):
+ * a new licence or added seats, the organization's detail (its licences); an extension, every detail (the
+ * new expiry reaches the licences handed down below, and the client does not know which cached organizations
+ * are below); credits, every view with a balance (they land in the organization's protected pool, shown in
+ * its parent's views and logged).
+ */
+export function fulfilmentViewsOf(invoice: InvoiceRef): QueryKey[] {
+  const own = [invoices.detail(invoice.id), invoices.listOf(invoice.organizationId)];
+  switch (invoice.kind) {
+    case 'new_license':
+    case 'add_users':
+      return [...own, organizations.detail(invoice.organizationId)];
+    case 'extend_license':
+      return [...own, organizations.details()];
+    case 'credits':
+      return [...own, ...balanceViews()];
+  }
 }
