@@ -76,6 +76,14 @@ export const router = createBrowserRouter([
                   Component: (await import('./routes/home-screen')).HomeScreen,
                 }),
               },
+              // The price list is not an organization's: system admins change it (decision 011).
+              {
+                path: 'price-list',
+                lazy: async () => ({
+                  Component: (await import('../features/price-list/components/price-list-screen'))
+                    .PriceListScreen,
+                }),
+              },
             ],
           },
         ],

@@ -7,6 +7,7 @@ import { AppFooter } from '../../components/app-footer';
 import { Brand } from '../../components/brand';
 import { useCurrentOrganization } from '../../features/organizations/api/use-current-organization';
 import { OrganizationBreadcrumbs } from '../../features/organizations/components/organization-breadcrumbs';
+import { PriceListLink } from '../../features/price-list/components/price-list-link';
 import { PICKER_STATE } from '../../lib/home-link';
 import { useSession } from '../../lib/session';
 import { applyPermissionsAndRole } from '../guards/organization-loader';
@@ -52,6 +53,7 @@ export function DashboardLayout() {
             </Title>
           </Group>
           <Group gap="xs" wrap="nowrap" visibleFrom="sm">
+            <PriceListLink />
             <Text size="sm" c="dimmed" truncate="end" maw={260}>
               {session.userEmail}
             </Text>

@@ -3,6 +3,7 @@ import { Link, Outlet } from 'react-router';
 import { AppFooter } from '../../components/app-footer';
 import { Brand } from '../../components/brand';
 import { SignOutButton } from '../../features/auth/components/sign-out-button';
+import { PriceListLink } from '../../features/price-list/components/price-list-link';
 import { useSession } from '../../lib/session';
 import classes from './public-layout.module.css';
 
@@ -17,7 +18,12 @@ export function PublicLayout() {
             <Link to="/" className={classes.brandLink} aria-label="Allot home">
               <Brand />
             </Link>
-            {signedIn && <SignOutButton />}
+            {signedIn && (
+              <Group gap="sm">
+                <PriceListLink />
+                <SignOutButton />
+              </Group>
+            )}
           </Group>
         </Container>
       </Box>

@@ -1,0 +1,21 @@
+import { Button } from '@mantine/core';
+import { IconReceipt2 } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { useSession } from '../../../lib/session';
+
+/** The way to the price list, in the headers: for system admins only (they alone change it). */
+export function PriceListLink() {
+  const session = useSession();
+  if (session.role !== 'system_admin') return null;
+  return (
+    <Button
+      component={Link}
+      to="/price-list"
+      variant="subtle"
+      size="compact-sm"
+      leftSection={<IconReceipt2 size={16} aria-hidden="true" />}
+    >
+      Price list
+    </Button>
+  );
+}
