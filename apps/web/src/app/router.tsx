@@ -114,6 +114,12 @@ export const router = createBrowserRouter([
                 }),
               },
               {
+                path: 'invoices/:invoiceId',
+                lazy: async () => ({
+                  Component: (await import('../features/invoices/components/invoice-screen')).InvoiceScreen,
+                }),
+              },
+              {
                 path: 'users',
                 lazy: async () => ({
                   Component: (await import('./routes/users-screen')).UsersScreen,

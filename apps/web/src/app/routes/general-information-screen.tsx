@@ -1,14 +1,21 @@
 import { ORGANIZATION_TYPE_LABEL } from '@allot/domain/organizations';
 import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { IconArrowsExchange, IconLock, IconPencil, IconPlus, IconShare } from '@tabler/icons-react';
+import {
+  IconArrowsExchange,
+  IconLock,
+  IconPencil,
+  IconPlus,
+  IconShare,
+  IconShoppingCart,
+} from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { AllocateSystemCreditsModal } from '../../features/credits/components/allocate-system-credits-modal';
 import { ManagePoolsModal } from '../../features/credits/components/manage-pools-modal';
+import { BuyCreditsModal } from '../../features/invoices/components/buy-credits-modal';
 import { useCurrentOrganization } from '../../features/organizations/api/use-current-organization';
 import { CreditPoolCard } from '../../features/organizations/components/credit-pool-card';
 import { EditOrganizationModal } from '../../features/organizations/components/edit-organization-modal';
-import { SoonButton } from '../../features/organizations/components/soon-button';
 import { useOrganizationPermissions } from '../../features/organizations/hooks/use-organization-permissions';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -36,7 +43,7 @@ export function GeneralInformationScreen() {
   useDocumentTitle(`General information · ${organization.name} · Allot`);
   const { can } = useOrganizationPermissions(organization);
   const [editing, setEditing] = useState(false);
-  const [dialog, setDialog] = useState<'pools' | 'allocate' | null>(null);
+  const [dialog, setDialog] = useState<'pools' | 'allocate' | 'buy' | null>(null);
   const closeDialog = () => setDialog(null);
   const pools = organization.credits;
 
@@ -95,7 +102,15 @@ export function GeneralInformationScreen() {
                 Manage credits
               </Button>
             )}
-            <SoonButton>Buy more credits</SoonButton>
+            {can('transfer_org_credits') && (
+              <Button
+                variant="default"
+                leftSection={<IconShoppingCart size={16} aria-hidden="true" />}
+                onClick={() => setDialog('buy')}
+              >
+                Buy more credits
+              </Button>
+            )}
           </Group>
         </Group>
         {organization.credits ? (
@@ -119,6 +134,7 @@ export function GeneralInformationScreen() {
       </Stack>
 
       <EditOrganizationModal organization={editing ? organization : null} onClose={() => setEditing(false)} />
+      <BuyCreditsModal opened={dialog === 'buy'} onClose={closeDialog} organization={organization} />
       {pools && (
         <>
           <ManagePoolsModal
