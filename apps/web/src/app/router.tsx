@@ -110,7 +110,7 @@ export const router = createBrowserRouter([
               {
                 path: 'licenses',
                 lazy: async () => ({
-                  Component: (await import('../features/licenses/components/licenses-screen')).LicensesScreen,
+                  Component: (await import('./routes/licenses-screen')).LicensesScreen,
                 }),
               },
               {
