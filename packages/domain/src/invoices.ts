@@ -37,6 +37,9 @@ export const FULFILMENT_LABEL: Record<FulfilmentMethod, string> = {
   free: 'Fulfil for free',
 };
 
+/** Bought credits land in the protected pool: the organization's admins decide where they go (decision 010). */
+export const PURCHASED_CREDITS_POOL = 'protected' as const;
+
 /** Days from creation to the due date. */
 export const INVOICE_DUE_DAYS = 30;
 /** Seats one invoice may buy, and the price bound that keeps every amount a safe integer. */

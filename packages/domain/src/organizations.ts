@@ -72,7 +72,7 @@ export const licenseSchema = z
     handedDown: z
       .number()
       .int()
-      .describe('Seats handed down from it to sub-organizations (their licences follow its expiry)'),
+      .describe('Seats handed down from it, at every level below (those licences follow its expiry)'),
     source: z
       .object({ licenseId: uuidOut(), organizationId: uuidOut(), organizationName: z.string() })
       .nullable()

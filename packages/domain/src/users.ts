@@ -28,7 +28,9 @@ export const organizationUserSchema = z
         id: uuidOut(),
         licenseType: z.enum(LICENSE_TYPES),
         expireAt: dateTimeOut(),
-        entitled: z.boolean().describe('False once the licence has expired: the seat stays, its use does not'),
+        entitled: z
+          .boolean()
+          .describe('False once the licence has expired: the seat stays, its use does not'),
       })
       .nullable(),
     status: z.enum(MEMBER_STATUSES),

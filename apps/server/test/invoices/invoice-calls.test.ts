@@ -549,7 +549,9 @@ describe('GET /api/organization/{id}/invoices and /api/invoice/{id}', () => {
     const byEmail = (
       await api.get('owner', `/api/organization/${t.world.orgs.alpha}/invoices?search=BILLING&limit=100`)
     ).json();
-    expect(byEmail.pagination.total).toBe(all.data.filter((i: Invoice) => i.customerEmail === CUSTOMER).length);
+    expect(byEmail.pagination.total).toBe(
+      all.data.filter((i: Invoice) => i.customerEmail === CUSTOMER).length,
+    );
     expect(byEmail.pagination.total).toBeLessThan(all.pagination.total);
     expect(
       (await api.get('owner', `/api/organization/${t.world.orgs.alpha}/invoices?key=price`)).statusCode,

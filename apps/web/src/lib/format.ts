@@ -4,6 +4,13 @@ export function formatCount(value: number): string {
   return integer.format(value);
 }
 
+const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+
+/** "Mar 5, 2026": a day where the time says nothing (an expiry, an invoice's dates); formatDateLong in full. */
+export function formatDay(iso: string): string {
+  return day.format(new Date(iso));
+}
+
 const shortDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 const longDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'full', timeStyle: 'long' });
 

@@ -5,6 +5,7 @@ import {
   INVOICE_MSG,
   type Invoice,
   PERIOD_MONTHS,
+  PURCHASED_CREDITS_POOL,
 } from '@allot/domain/invoices';
 import type { LicenseType } from '@allot/domain/organizations';
 import { sql } from 'drizzle-orm';
@@ -17,9 +18,6 @@ import { organizationPoolAccountId, postCreditTransaction, systemAccountId } fro
 import { changeExpiry, changeLicense, type LicenseEntry, openLicense } from '../licenses/ledger';
 import { requireOrganizationAccess } from '../organization-access/access';
 import { selectInvoice } from './invoice-queries';
-
-/** Bought credits land in the protected pool: the organization's admins decide where they go (decision 010). */
-export const PURCHASED_CREDITS_POOL = 'protected' as const;
 
 /**
  * An open invoice, locked for the rest of the transaction, for a system admin: `404` when the caller cannot

@@ -23,7 +23,10 @@ export const usedSeatsSql = sql`((select count(*) from memberships m where m.lic
 /** Every column of `toLicense` for licence `l` (the source's licence and organization: `sl`, `so`). */
 export const licenseColumns = sql`l.id, l.organization_id, l.license_type, l.expire_at, l.max_users, l.metadata,
   ${usedSeatsSql} as used_seats, l.expire_at <= now() as expired,
-  (select coalesce(sum(b.max_users), 0) from licenses b where b.source_license_id = l.id) as handed_down,
+  (with recursive below as (
+      select b.id, b.max_users from licenses b where b.source_license_id = l.id
+      union all select c.id, c.max_users from licenses c join below on c.source_license_id = below.id)
+    select coalesce(sum(max_users), 0) from below) as handed_down,
   sl.id as source_license_id, so.id as source_organization_id, so.name as source_organization_name`;
 export const licenseSourceJoins = sql`left join licenses sl on sl.id = l.source_license_id
   left join organizations so on so.id = sl.organization_id`;

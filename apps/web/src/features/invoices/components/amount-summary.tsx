@@ -13,15 +13,13 @@ interface AmountSummaryProps {
   breakdown?: (list: PriceList) => ReactNode;
   /** What to say while the fields do not make an amount. */
   placeholder: string;
-  /** A note under the amount (e.g. what the server adds). */
-  note?: ReactNode;
 }
 
 /**
  * The live amount of an invoice dialog: the domain's formula over the price list, updated as the person
  * types, and the plain statement that the server computes the amount of the invoice itself.
  */
-export function AmountSummary({ priceList, amount, breakdown, placeholder, note }: AmountSummaryProps) {
+export function AmountSummary({ priceList, amount, breakdown, placeholder }: AmountSummaryProps) {
   if (priceList.isPending) {
     return (
       <Paper bg="gray.0" px="md" py="sm" withBorder aria-busy="true">
@@ -69,7 +67,6 @@ export function AmountSummary({ priceList, amount, breakdown, placeholder, note 
           )}
           <Text size="xs" c="dimmed">
             The server computes the amount when it creates the invoice, from the price list of that moment.
-            {note ? <> {note}</> : null}
           </Text>
         </Stack>
       )}

@@ -1,4 +1,4 @@
-import { formatMoney, type PriceList } from '@allot/domain/invoices';
+import { formatMoney, type PriceList, PURCHASED_CREDITS_POOL } from '@allot/domain/invoices';
 import { MSG } from '@allot/domain/messages';
 import { emailSchema } from '@allot/domain/text';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -130,7 +130,7 @@ function BuyCreditsForm({
         {failure && <FormAlert title="The invoice was not created">{failure}</FormAlert>}
         <Text size="sm">
           AI credits for {organization.name}. An invoice is created and sent to the customer email; once it is
-          paid, a system admin fulfils it and the credits arrive in the protected pool.
+          paid, a system admin fulfils it and the credits arrive in the {PURCHASED_CREDITS_POOL} pool.
         </Text>
         <Controller
           control={control}

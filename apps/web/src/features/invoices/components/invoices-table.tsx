@@ -11,8 +11,7 @@ import { ActionIcon, Button, Group, Menu, Stack, Text, Tooltip } from '@mantine/
 import { IconChevronDown, IconFileInvoice } from '@tabler/icons-react';
 import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
 import { Link } from 'react-router';
-import { formatCount, formatDateLong } from '../../../lib/format';
-import { formatDay } from '../forms/dates';
+import { formatCount, formatDateLong, formatDay } from '../../../lib/format';
 import { invoiceLicenceLabel } from '../forms/invoice-texts';
 import { InvoiceStatusBadge } from './invoice-status-badge';
 import classes from './invoices-table.module.css';

@@ -22,13 +22,12 @@ import { z } from 'zod';
 import { DialogActions } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { applyServerErrors } from '../../../lib/form-errors';
-import { formatCount, formatDateLong } from '../../../lib/format';
+import { formatCount, formatDateLong, formatDay } from '../../../lib/format';
 import { useSession } from '../../../lib/session';
 import { useIdempotencyKey } from '../../../lib/use-idempotency-key';
 import { usePriceList } from '../../price-list/api/get-price-list';
 import { parseWhole } from '../../price-list/forms/numbers';
 import { useCreateInvoice } from '../api/create-invoice';
-import { formatDay } from '../forms/dates';
 import { estimateLicence, monthsToExpiry, periodMonths, priceOf } from '../forms/estimate';
 import { AmountSummary } from './amount-summary';
 import { CustomerEmailInput } from './customer-email-input';
@@ -316,11 +315,6 @@ function LicenceInvoiceForm({
                   basis.months === 1 ? '' : 's'
                 } × ${formatMoney(priceOf(list, licenseType).pricePerSeatMonth, list.currency)} per seat per month`
               : null
-          }
-          note={
-            target.kind === 'extend_license' && target.license.handedDown > 0
-              ? 'It counts the seats handed down further below too.'
-              : undefined
           }
         />
         <DialogActions

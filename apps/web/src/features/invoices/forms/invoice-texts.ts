@@ -4,6 +4,7 @@ import {
   type Invoice,
   type InvoiceKind,
   PERIOD_LABEL,
+  PURCHASED_CREDITS_POOL,
 } from '@allot/domain/invoices';
 import { LICENSE_TYPE_LABEL, type LicenseType } from '@allot/domain/organizations';
 import { formatCount } from '../../../lib/format';
@@ -63,7 +64,7 @@ export function purchaseSentence(invoice: Applied): string {
       break;
     case 'credits':
       if (invoice.credits !== null)
-        return `${formatCount(invoice.credits)} AI credits will be added to the protected pool of ${org}.`;
+        return `${formatCount(invoice.credits)} AI credits will be added to the ${PURCHASED_CREDITS_POOL} pool of ${org}.`;
       break;
   }
   return `${invoice.description} will be applied to ${org}.`;

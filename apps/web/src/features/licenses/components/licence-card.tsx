@@ -1,8 +1,8 @@
 import { LICENSE_TYPE_LABEL, type License } from '@allot/domain/organizations';
 import { Button, Card, Group, Progress, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconCalendarPlus, IconPencil, IconTrash, IconUserPlus } from '@tabler/icons-react';
-import { formatCount, formatDateLong } from '../../../lib/format';
-import { expiryState, formatExpiryDay } from '../forms/expiry';
+import { formatCount, formatDateLong, formatDay } from '../../../lib/format';
+import { expiryState } from '../forms/expiry';
 import { ExpiryBadge } from './expiry-badge';
 
 export interface LicenceActions {
@@ -91,7 +91,7 @@ export function LicenceCard({
                 tabIndex={0}
                 style={{ cursor: 'help' }}
               >
-                {formatExpiryDay(license.expireAt)}
+                {formatDay(license.expireAt)}
               </Text>
             </Tooltip>
           </Figure>

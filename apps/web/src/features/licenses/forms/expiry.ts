@@ -34,10 +34,3 @@ export function inOneYear(now: Date): string {
   next.setUTCFullYear(next.getUTCFullYear() + 1);
   return dateFieldValue(next.toISOString());
 }
-
-const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
-
-/** "Mar 5, 2027": a licence's expiry on its card; the exact instant is in the tooltip (formatDateLong). */
-export function formatExpiryDay(iso: string): string {
-  return day.format(new Date(iso));
-}
