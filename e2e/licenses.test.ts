@@ -166,6 +166,19 @@ describe('licences and invoices', () => {
     // The owner does not fulfil: that is a system admin's.
     expect(await row.getByRole('button', { name: /^Fulfil/ }).count()).toBe(0);
     await screenshot(page, 'licenses-invoice-created');
+
+    // The customer gets the invoice by mail, through the outbox and SMTP: what, the amount, the due date.
+    const mail = await smtp.waitFor(ownerEmail, (m) => m.subject.startsWith(`Invoice ${licenceInvoice}`));
+    expect(mail.subject).toBe(`Invoice ${licenceInvoice} from Allot: $1,080.00`);
+    const due = new Date(Date.now() + 30 * 86_400_000).toLocaleDateString('en-US', {
+      dateStyle: 'long',
+      timeZone: 'UTC',
+    });
+    for (const body of [mail.text, mail.html]) {
+      expect(body).toContain('30 TLE Teacher seats for 1 year');
+      expect(body).toContain('$1,080.00');
+      expect(body).toContain(due);
+    }
     expect(unexpectedErrors()).toEqual([]);
   });
 
