@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { IDEMPOTENCY_KEY_MESSAGE, IDEMPOTENCY_KEY_PATTERN } from '@allot/domain/credits';
 import { sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
 import { rows } from '../../db/rows';
 import { RetryTransaction, writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
-import type { AuthUser } from '../../http/authenticate';
+import { type AuthUser, authOf } from '../../http/authenticate';
 
 /** How long a key answers with its first answer (CONTRACT §5: at least 24 hours). */
 export const IDEMPOTENCY_KEY_HOURS = 24;
@@ -124,4 +124,27 @@ export async function purgeIdempotencyKeys(db: Tx): Promise<void> {
   await db.execute(
     sql`delete from idempotency_keys where created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS})`,
   );
+}
+
+/**
+ * A route's answer through `idempotentWrite`: the caller and the request's key, the work in the transaction,
+ * the first answer's status and body, and `Idempotent-Replayed: true` on a repeat.
+ */
+export async function replyIdempotently<T>(
+  db: Db,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  work: (tx: Tx, user: AuthUser) => Promise<T>,
+  successStatus = 200,
+) {
+  const user = authOf(request);
+  const answer = await idempotentWrite(
+    db,
+    user,
+    idempotencyOf(request),
+    (tx) => work(tx, user),
+    successStatus,
+  );
+  if (answer.replayed) reply.header('idempotent-replayed', 'true');
+  return reply.status(answer.status).send(answer.body);
 }

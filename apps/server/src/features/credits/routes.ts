@@ -18,7 +18,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
 import { listCreditLog } from './credit-log';
-import { idempotencyHeader, idempotencyOf, idempotentWrite } from './idempotency';
+import { idempotencyHeader, replyIdempotently } from './idempotency';
 import {
   allocateSystemCredits,
   assignOrganizations,
@@ -125,14 +125,8 @@ export function creditRoutes(db: Db): FastifyPluginAsyncZod {
             response: { 200: creditMoveResponseSchema, ...moveErrors },
           },
         },
-        async (request, reply) => {
-          const user = authOf(request);
-          const answer = await idempotentWrite(db, user, idempotencyOf(request), (tx) =>
-            move(tx, user, request.body as never),
-          );
-          if (answer.replayed) reply.header('idempotent-replayed', 'true');
-          return reply.status(answer.status).send(answer.body as never);
-        },
+        async (request, reply) =>
+          replyIdempotently(db, request, reply, (tx, user) => move(tx, user, request.body as never)),
       );
     }
 

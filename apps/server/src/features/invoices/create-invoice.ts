@@ -12,7 +12,7 @@ import {
   type PriceList,
 } from '@allot/domain/invoices';
 import { MSG } from '@allot/domain/messages';
-import { LICENSE_TYPE_LABEL, type LicenseType } from '@allot/domain/organizations';
+import { LICENSE_TYPE_LABEL, type License, type LicenseType } from '@allot/domain/organizations';
 import type { Permission } from '@allot/domain/roles';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
@@ -20,6 +20,7 @@ import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
+import { type LicenseRow, licenseColumns, licenseSourceJoins, toLicense } from '../licenses/queries';
 import { queueMail } from '../mail/outbox';
 import type { MailSettings } from '../mail/public-links';
 import { requireOrganizationAccess } from '../organization-access/access';
@@ -46,33 +47,17 @@ const invalid = (field: string, message: string) =>
 const seats = (n: number, type: LicenseType) =>
   `${n.toLocaleString('en-US')} ${LICENSE_TYPE_LABEL[type]} seat${n === 1 ? '' : 's'}`;
 
-type OwnLicence = {
-  id: string;
-  license_type: LicenseType;
-  expire_at: Date | string;
-  max_users: number;
-  source_name: string | null;
-  handed_down: string | number;
-};
-
-/** A licence of the organization, with the seats handed down from it at any depth and where it came from. */
-async function ownLicence(tx: Tx, organizationId: string, licenseId: string): Promise<OwnLicence> {
+/** A licence of the organization as reads show it (seats handed down at every level, the licence above). */
+async function ownLicence(tx: Tx, organizationId: string, licenseId: string): Promise<License> {
   const notHere = invalid('licenseId', 'This organization has no such licence.');
   if (!isUuid(licenseId)) throw notHere;
-  const [row] = await rows<OwnLicence>(
+  const [row] = await rows<LicenseRow>(
     tx,
-    sql`select l.id, l.license_type, l.expire_at, l.max_users, so.name as source_name,
-        (with recursive below as (
-            select id, max_users from licenses where source_license_id = l.id
-            union all select b.id, b.max_users from licenses b join below on b.source_license_id = below.id)
-          select coalesce(sum(max_users), 0) from below) as handed_down
-      from licenses l
-      left join licenses s on s.id = l.source_license_id
-      left join organizations so on so.id = s.organization_id
+    sql`select ${licenseColumns} from licenses l ${licenseSourceJoins}
       where l.id = ${licenseId} and l.organization_id = ${organizationId}`,
   );
   if (!row) throw notHere;
-  return row;
+  return toLicense(row);
 }
 
 function priceOf(list: PriceList, type: LicenseType): number {
@@ -114,34 +99,36 @@ async function purchaseOf(
     }
     case 'extend_license': {
       const licence = await ownLicence(tx, input.organizationId, input.licenseId ?? '');
-      if (licence.source_name) throw invalid('licenseId', INVOICE_MSG.followsAbove(licence.source_name));
+      if (licence.source) {
+        throw invalid('licenseId', INVOICE_MSG.followsAbove(licence.source.organizationName));
+      }
       const period = input.period ?? '1y';
       const months = PERIOD_MONTHS[period];
-      const expiry = new Date(licence.expire_at);
+      const expiry = new Date(licence.expireAt);
       const from = expiry > now ? expiry : now;
-      const covered = Number(licence.max_users) + Number(licence.handed_down);
+      const covered = licence.maxUsers + licence.handedDown;
       return {
         ...none,
-        licenseType: licence.license_type,
+        licenseType: licence.licenseType,
         licenseId: licence.id,
-        description: `${LICENSE_TYPE_LABEL[licence.license_type]} licence (${covered.toLocaleString('en-US')} seats) extended by ${PERIOD_LABEL[period]}`,
-        amount: licenseAmount(covered, months, priceOf(list, licence.license_type)),
+        description: `${LICENSE_TYPE_LABEL[licence.licenseType]} licence (${covered.toLocaleString('en-US')} seats) extended by ${PERIOD_LABEL[period]}`,
+        amount: licenseAmount(covered, months, priceOf(list, licence.licenseType)),
         licenseExpirationDays: daysBetween(from, addMonths(from, months)),
         extendUsersQuantity: covered,
       };
     }
     case 'add_users': {
       const licence = await ownLicence(tx, input.organizationId, input.licenseId ?? '');
-      const expiry = new Date(licence.expire_at);
+      const expiry = new Date(licence.expireAt);
       if (expiry <= now) throw invalid('licenseId', INVOICE_MSG.expired);
       const quantity = input.usersQuantity ?? 0;
       const months = monthsLeft(now, expiry);
       return {
         ...none,
-        licenseType: licence.license_type,
+        licenseType: licence.licenseType,
         licenseId: licence.id,
-        description: `${seats(quantity, licence.license_type)} more until ${longDate(expiry.toISOString())} (${months} month${months === 1 ? '' : 's'})`,
-        amount: licenseAmount(quantity, months, priceOf(list, licence.license_type)),
+        description: `${seats(quantity, licence.licenseType)} more until ${longDate(expiry.toISOString())} (${months} month${months === 1 ? '' : 's'})`,
+        amount: licenseAmount(quantity, months, priceOf(list, licence.licenseType)),
         licenseExpirationDays: daysBetween(now, expiry),
         newUsersQuantity: quantity,
       };

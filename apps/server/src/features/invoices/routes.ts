@@ -14,7 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
-import { idempotencyHeader, idempotencyOf, idempotentWrite } from '../credits/idempotency';
+import { idempotencyHeader, replyIdempotently } from '../credits/idempotency';
 import type { MailSettings } from '../mail/public-links';
 import { createInvoice } from './create-invoice';
 import { fulfilInvoice, voidInvoice } from './fulfil-invoice';
@@ -79,18 +79,8 @@ export function invoiceRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
           response: { 201: invoiceSchema, 403: errorBodySchema, 500: errorBodySchema },
         },
       },
-      async (request, reply) => {
-        const user = authOf(request);
-        const answer = await idempotentWrite(
-          db,
-          user,
-          idempotencyOf(request),
-          (tx) => createInvoice(tx, user, request.body, mail),
-          201,
-        );
-        if (answer.replayed) reply.header('idempotent-replayed', 'true');
-        return reply.status(answer.status as 201).send(answer.body as never);
-      },
+      async (request, reply) =>
+        replyIdempotently(db, request, reply, (tx, user) => createInvoice(tx, user, request.body, mail), 201),
     );
 
     app.get(

@@ -15,7 +15,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
-import { idempotencyHeader, idempotencyOf, idempotentWrite } from '../credits/idempotency';
+import { idempotencyHeader, replyIdempotently } from '../credits/idempotency';
 import { createLicense, deleteLicense, updateLicense } from './license-admin';
 import { listLicenseLog } from './license-log';
 import { assignLicenses, reclaimLicenses } from './license-moves';
@@ -98,14 +98,8 @@ export function licenseRoutes(db: Db): FastifyPluginAsyncZod {
           },
         },
       },
-      async (request, reply) => {
-        const user = authOf(request);
-        const answer = await idempotentWrite(db, user, idempotencyOf(request), (tx) =>
-          assignLicenses(tx, user, request.body),
-        );
-        if (answer.replayed) reply.header('idempotent-replayed', 'true');
-        return reply.status(answer.status as 200).send(answer.body as never);
-      },
+      async (request, reply) =>
+        replyIdempotently(db, request, reply, (tx, user) => assignLicenses(tx, user, request.body)),
     );
 
     app.post(
@@ -127,14 +121,8 @@ export function licenseRoutes(db: Db): FastifyPluginAsyncZod {
           },
         },
       },
-      async (request, reply) => {
-        const user = authOf(request);
-        const answer = await idempotentWrite(db, user, idempotencyOf(request), (tx) =>
-          reclaimLicenses(tx, user, request.body),
-        );
-        if (answer.replayed) reply.header('idempotent-replayed', 'true');
-        return reply.status(answer.status as 200).send(answer.body as never);
-      },
+      async (request, reply) =>
+        replyIdempotently(db, request, reply, (tx, user) => reclaimLicenses(tx, user, request.body)),
     );
 
     app.get(
