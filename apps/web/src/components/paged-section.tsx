@@ -1,9 +1,10 @@
 import { Group, Pagination, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { pagerControlProps } from './table-paging';
 
 interface PagedSectionProps {
   page: number;
-  /** Number of pages; the pager shows only when there is more than one. */
+  /** Number of pages (lib/paging.ts knownPages for a server's list); the pager shows only when there is more than one. */
   total: number;
   onChange: (page: number) => void;
   label: string;
@@ -16,7 +17,14 @@ export function PagedSection({ page, total, onChange, label, children }: PagedSe
       {children}
       {total > 1 && (
         <Group justify="center">
-          <Pagination total={total} value={page} onChange={onChange} aria-label={label} />
+          <Pagination
+            total={total}
+            value={page}
+            onChange={onChange}
+            role="navigation"
+            aria-label={label}
+            getControlProps={pagerControlProps}
+          />
         </Group>
       )}
     </Stack>

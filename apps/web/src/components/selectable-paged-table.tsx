@@ -1,11 +1,13 @@
 import { MSG } from '@allot/domain/messages';
 import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
-import { formatCount } from '../lib/format';
+import type { ListTotals } from '../lib/paging';
+import { tablePaging } from './table-paging';
 
 /** What a screen passes to a server-paged, sortable table with selectable rows. */
 export interface PagedTableState<T> {
   records: T[];
-  totalRecords: number;
+  /** The server's pagination of the page shown (its total, exact or capped, and whether a next page has rows). */
+  totals: ListTotals | undefined;
   page: number;
   pageSize: number;
   onPageChange: (page: number) => void;
@@ -17,8 +19,9 @@ export interface PagedTableState<T> {
 }
 
 /**
- * The one look of the panel's lists (sub-organizations, users): bordered, "1–20 of 1,234" paging,
- * sorting and selection done by the server's pages, the spec's text when a search finds nothing.
+ * The one look of the panel's lists (sub-organizations, users): bordered, "1–20 of 1,234" paging
+ * ("1–20 of 1,000+" for a capped search, see table-paging.tsx), sorting and selection done by the server's
+ * pages, the spec's text when a search finds nothing.
  */
 export function SelectablePagedTable<T extends { id: string; name: string }>({
   label,
@@ -36,11 +39,13 @@ export function SelectablePagedTable<T extends { id: string; name: string }>({
       records={state.records}
       columns={columns}
       idAccessor="id"
-      totalRecords={state.totalRecords}
-      recordsPerPage={state.pageSize}
-      page={state.page}
-      onPageChange={state.onPageChange}
-      paginationText={({ from, to, totalRecords: total }) => `${from}–${to} of ${formatCount(total)}`}
+      {...tablePaging({
+        label,
+        totals: state.totals,
+        page: state.page,
+        pageSize: state.pageSize,
+        onPageChange: state.onPageChange,
+      })}
       sortStatus={state.sortStatus}
       onSortStatusChange={state.onSortStatusChange}
       selectedRecords={state.selected}

@@ -24,7 +24,7 @@ export function usePagedList<T, K extends string>(initialSort: DataTableSortStat
     setSelected([]);
   }
 
-  const table: Omit<PagedTableState<T>, 'records' | 'totalRecords' | 'fetching'> = {
+  const table: Omit<PagedTableState<T>, 'records' | 'totals' | 'fetching'> = {
     page,
     pageSize: DEFAULT_PAGE_SIZE,
     onPageChange: setPage,

@@ -212,7 +212,7 @@ function InvoicesSection({
           )}
           <InvoicesTable
             records={data?.data ?? []}
-            totalRecords={data?.pagination.total ?? 0}
+            totals={data?.pagination}
             page={list.table.page}
             pageSize={list.table.pageSize}
             onPageChange={list.table.onPageChange}

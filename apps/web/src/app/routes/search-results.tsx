@@ -12,7 +12,11 @@ import {
 } from '../../features/organizations/components/organization-grid';
 import { useSearchUsers } from '../../features/users/api/search-users';
 import { UserSearchResults } from '../../features/users/components/user-search-results';
-import { formatCount } from '../../lib/format';
+import { formatTotal, knownPages, type ListTotals } from '../../lib/paging';
+
+/** The position of the last result shown: past the cap, what the page shows says more than the cap does. */
+const shownUpTo = (answer: { data: unknown[]; pagination: ListTotals & { limit: number } }) =>
+  (answer.pagination.page - 1) * answer.pagination.limit + answer.data.length;
 
 function SectionTitle({
   id,
@@ -22,7 +26,8 @@ function SectionTitle({
 }: {
   id: string;
   title: string;
-  total?: number;
+  /** "1,234 found", or "1,000+ found" for a capped total. */
+  total?: string;
   busy: boolean;
 }) {
   return (
@@ -32,7 +37,7 @@ function SectionTitle({
       </Title>
       {total !== undefined && (
         <Text size="sm" c="dimmed">
-          {formatCount(total)} found
+          {total} found
         </Text>
       )}
       {busy && <Loader size="xs" aria-label={`Searching ${title.toLowerCase()}`} />}
@@ -84,7 +89,9 @@ export function SearchResults({ search }: { search: string }) {
           <SectionTitle
             id="found-organizations"
             title="Organizations"
-            total={orgTotal}
+            total={
+              organizations.data && formatTotal(organizations.data.pagination, shownUpTo(organizations.data))
+            }
             busy={organizations.isFetching}
           />
           {organizations.isPending && <OrganizationGridSkeleton label="Searching organizations" />}
@@ -99,7 +106,7 @@ export function SearchResults({ search }: { search: string }) {
           {organizations.data && (
             <PagedSection
               page={orgPage}
-              total={organizations.data.pagination.totalPages}
+              total={knownPages(organizations.data.pagination)}
               onChange={setOrgPage}
               label="Organization results pages"
             >
@@ -115,7 +122,12 @@ export function SearchResults({ search }: { search: string }) {
       )}
       {userTotal !== 0 && (
         <Stack gap="sm" component="section" aria-labelledby="found-users">
-          <SectionTitle id="found-users" title="Users" total={userTotal} busy={users.isFetching} />
+          <SectionTitle
+            id="found-users"
+            title="Users"
+            total={users.data && formatTotal(users.data.pagination, shownUpTo(users.data))}
+            busy={users.isFetching}
+          />
           {users.isPending && (
             <Text size="sm" c="dimmed">
               Searching users…
@@ -132,7 +144,7 @@ export function SearchResults({ search }: { search: string }) {
           {users.data && (
             <PagedSection
               page={userPage}
-              total={users.data.pagination.totalPages}
+              total={knownPages(users.data.pagination)}
               onChange={setUserPage}
               label="User results pages"
             >

@@ -144,7 +144,7 @@ export function SubOrganizationsScreen() {
           />
           <SubOrganizationsTable
             records={data?.data ?? []}
-            totalRecords={data?.pagination.total ?? 0}
+            totals={data?.pagination}
             {...list.table}
             fetching={isPending || (isFetching && !isRefetching)}
             onEdit={canUpdate ? (child) => setEditing(child) : undefined}

@@ -160,7 +160,7 @@ export function UsersScreen() {
           />
           <UsersTable
             records={data?.data ?? []}
-            totalRecords={data?.pagination.total ?? 0}
+            totals={data?.pagination}
             {...list.table}
             fetching={isPending || (isFetching && !isRefetching)}
             renderActions={(user) => (

@@ -11,14 +11,17 @@ import { ActionIcon, Button, Group, Menu, Stack, Text, Tooltip } from '@mantine/
 import { IconChevronDown, IconFileInvoice } from '@tabler/icons-react';
 import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
 import { Link } from 'react-router';
+import { tablePaging } from '../../../components/table-paging';
 import { formatCount, formatDateLong, formatDay } from '../../../lib/format';
+import type { ListTotals } from '../../../lib/paging';
 import { invoiceLicenceLabel } from '../forms/invoice-texts';
 import { InvoiceStatusBadge } from './invoice-status-badge';
 import classes from './invoices-table.module.css';
 
 export interface InvoicesTableProps {
   records: Invoice[];
-  totalRecords: number;
+  /** The server's pagination of the page shown (its total, exact or capped, and whether a next page has rows). */
+  totals: ListTotals | undefined;
   page: number;
   pageSize: number;
   onPageChange: (page: number) => void;
@@ -228,11 +231,13 @@ export function InvoicesTable({
       records={state.records}
       columns={columns}
       idAccessor="id"
-      totalRecords={state.totalRecords}
-      recordsPerPage={state.pageSize}
-      page={state.page}
-      onPageChange={state.onPageChange}
-      paginationText={({ from, to, totalRecords: total }) => `${from}–${to} of ${formatCount(total)}`}
+      {...tablePaging({
+        label: 'Invoices',
+        totals: state.totals,
+        page: state.page,
+        pageSize: state.pageSize,
+        onPageChange: state.onPageChange,
+      })}
       sortStatus={state.sortStatus}
       onSortStatusChange={state.onSortStatusChange}
       fetching={state.fetching}
