@@ -15,6 +15,7 @@ import {
   OrganizationGridSkeleton,
 } from '../../features/organizations/components/organization-grid';
 import { askedForPicker } from '../../lib/home-link';
+import { SEARCH_HINT } from '../../lib/search-hints';
 import { useSession } from '../../lib/session';
 import { SearchResults } from './search-results';
 
@@ -98,7 +99,7 @@ export function HomeScreen() {
         </Group>
         <SearchInput
           label="Search organizations and users"
-          placeholder="Search organizations by name, users by name or email"
+          placeholder={SEARCH_HINT.everything}
           value={search}
           onChange={setSearch}
           maw={560}

@@ -23,6 +23,7 @@ import { useOrganizationPermissions } from '../../features/organizations/hooks/u
 import { useSubOrganizations } from '../../features/sub-organizations/api/get-sub-organizations';
 import { BulkActions } from '../../features/sub-organizations/components/bulk-actions';
 import { SubOrganizationsTable } from '../../features/sub-organizations/components/sub-organizations-table';
+import { SEARCH_HINT } from '../../lib/search-hints';
 import { usePagedList } from '../../lib/use-paged-list';
 
 const NO_CREDITS = { shared: 0, protected: 0 };
@@ -105,7 +106,7 @@ export function SubOrganizationsScreen() {
         <Stack gap="sm">
           <SearchInput
             label="Search sub-organizations"
-            placeholder="Search by name"
+            placeholder={SEARCH_HINT.organizations}
             value={list.search}
             onChange={list.setSearch}
           />

@@ -26,6 +26,7 @@ import { UserRowActions } from '../../features/users/components/user-row-actions
 import { UsersSelectionToolbar } from '../../features/users/components/users-selection-toolbar';
 import { UsersTable } from '../../features/users/components/users-table';
 import { useUserPermissions } from '../../features/users/hooks/use-user-permissions';
+import { SEARCH_HINT } from '../../lib/search-hints';
 import { usePagedList } from '../../lib/use-paged-list';
 
 const NO_CREDITS = { shared: 0, protected: 0 };
@@ -136,7 +137,7 @@ export function UsersScreen() {
         <Stack gap="sm">
           <SearchInput
             label="Search users"
-            placeholder="Search by name or email"
+            placeholder={SEARCH_HINT.users}
             value={list.search}
             onChange={list.setSearch}
           />

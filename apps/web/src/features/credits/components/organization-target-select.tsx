@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { matchesWordStarts, SEARCH_HINT } from '../../../lib/search-hints';
 import { useSubOrganizations } from '../../sub-organizations/api/get-sub-organizations';
 import type { OrganizationParty } from '../forms/parties';
 import { TargetSelect, useTargetSearch } from './target-select';
@@ -30,7 +31,8 @@ export function OrganizationTargetSelect({
 
   const candidates = useMemo(() => {
     const found: OrganizationParty[] = (data?.data ?? []).filter((o) => o.id !== excludeId);
-    const parentMatches = term === '' || parent.name.toLowerCase().includes(term.toLowerCase());
+    // The server's rule for the parent it does not list: the start of a word of its name.
+    const parentMatches = term === '' || matchesWordStarts(parent.name, term);
     const all = parentMatches ? [parent, ...found] : found;
     if (value && !all.some((o) => o.id === value.id)) all.unshift(value);
     return all;
@@ -40,7 +42,7 @@ export function OrganizationTargetSelect({
     <TargetSelect
       label="To organization"
       description={description}
-      placeholder="Search for the organization"
+      placeholder={SEARCH_HINT.organizations}
       nothingFound="No organizations found"
       candidates={candidates}
       labelOf={labelOf}

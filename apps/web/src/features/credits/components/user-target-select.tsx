@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { SEARCH_HINT } from '../../../lib/search-hints';
 import { useOrganizationUsers } from '../../users/api/get-organization-users';
 import type { UserParty } from '../forms/parties';
 import { TargetSelect, useTargetSearch } from './target-select';
@@ -35,7 +36,7 @@ export function UserTargetSelect({
   return (
     <TargetSelect
       label="To user"
-      placeholder="Search by name or email"
+      placeholder={SEARCH_HINT.users}
       nothingFound="No users found"
       candidates={candidates}
       labelOf={labelOf}

@@ -2,6 +2,7 @@ import { MAX_PAGE_SIZE } from '@allot/domain/pagination';
 import { Loader, Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMemo, useState } from 'react';
+import { SEARCH_HINT } from '../../../lib/search-hints';
 import { useSearchOrganizations } from '../api/search-organizations';
 
 interface ParentOrganizationSelectProps {
@@ -51,7 +52,7 @@ export function ParentOrganizationSelect({
   return (
     <Select
       label="Parent organization"
-      placeholder={required ? 'Search for the parent organization' : 'None: a new top-level organization'}
+      placeholder={SEARCH_HINT.organizations}
       description={description}
       required={required}
       searchable
