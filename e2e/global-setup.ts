@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import './support/context';
 
@@ -74,10 +74,15 @@ function stop(server: ChildProcess): Promise<void> {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   mkdirSync(OUTPUT_DIR, { recursive: true });
-  const { DATABASE_URL: _db, SMTP_URL: _smtp, ...inherited } = process.env;
+  const { DATABASE_URL: _db, SMTP_URL: _smtp, WEB_DIST_DIR: webDist, ...inherited } = process.env;
+  // WEB_DIST_DIR: the web app is built there and served from there (the server's own setting), so a run
+  // leaves apps/web/dist, and another run in the same working tree, alone.
+  const distDir = webDist ? resolve(ROOT, webDist) : undefined;
+  if (distDir) inherited.WEB_DIST_DIR = distDir;
 
   if (process.env.E2E_SKIP_BUILD !== '1') {
-    run('npm', ['run', 'build', '-w', 'apps/web'], inherited, 'Building the web app');
+    const outDir = distDir ? ['--', '--outDir', distDir, '--emptyOutDir'] : [];
+    run('npm', ['run', 'build', '-w', 'apps/web', ...outDir], inherited, 'Building the web app');
   }
 
   const dataDir = mkdtempSync(join(tmpdir(), 'allot-e2e-'));
