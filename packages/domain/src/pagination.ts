@@ -52,6 +52,8 @@ export const paginationSchema = z
     limit: z.number().int(),
     search: z.string(),
     total: z.number().int(),
+    /** False when `total` is the cap of a searched list (CONTRACT §1): there are more matches than that. */
+    totalExact: z.boolean(),
     totalPages: z.number().int(),
     hasNext: z.boolean(),
     hasPrev: z.boolean(),
@@ -66,15 +68,32 @@ export function pageOf<T extends z.ZodType>(item: T, id: string) {
   return z.object({ data: z.array(item), pagination: paginationSchema }).meta({ id });
 }
 
-export function buildPagination(query: PaginationQuery, total: number): Pagination {
-  const totalPages = Math.max(1, Math.ceil(total / query.limit));
+/**
+ * A searched list counts its matches up to this many (CONTRACT §1): beyond, `total` is the cap and
+ * `totalExact` false, and the web app shows "1,000+".
+ */
+export const SEARCH_TOTAL_CAP = 1000;
+
+/**
+ * The pagination of an answer. `total` is exact unless `capped` is given: then it is a searched list that
+ * found more than `SEARCH_TOTAL_CAP` matches, `total` is the cap, and `hasNext` says whether the page after
+ * this one has matches (known to the query, since the cap does not bound the pages).
+ */
+export function buildPagination(
+  query: PaginationQuery,
+  total: number,
+  capped?: { hasNext: boolean },
+): Pagination {
+  const shownTotal = capped ? SEARCH_TOTAL_CAP : total;
+  const totalPages = Math.max(1, Math.ceil(shownTotal / query.limit));
   return {
     page: query.page,
     limit: query.limit,
     search: query.search,
-    total,
+    total: shownTotal,
+    totalExact: !capped,
     totalPages,
-    hasNext: query.page < totalPages,
+    hasNext: capped ? capped.hasNext : query.page < totalPages,
     hasPrev: query.page > 1,
     key: query.key,
     order: query.order,

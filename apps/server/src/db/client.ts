@@ -36,6 +36,8 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
   const client = await PGlite.create({
     dataDir: options.dataDir,
     loadDataDir: options.loadDataDir,
+    // Migrations 0002 and 0007 create these (substring search, before issue 13) and 0014 drops them: a new
+    // database replays that history, so PGlite must be able to load them.
     extensions: { pg_trgm, btree_gin },
   });
   return wrapPglite(client);

@@ -5,6 +5,7 @@ import {
   bigserial,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -15,6 +16,17 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+/** Full-text lexemes: the words of a name or email for word-prefix search (decision 002, "Search"). */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/*
+ * Word-prefix search (CONTRACT §1, decision 002). The SQL functions named here are created by migration
+ * 0014: `search_marked_name`/`search_marked_user` write the folded text (lower case, accents off) with a
+ * marker before every word start, which the exact check of a search reads; `search_vector` holds the
+ * words, prefixed with a key of the scope they are searched in, for the GIN indexes.
+ */
+const NIL_SCOPE = sql.raw(`'00000000-0000-0000-0000-000000000000'::uuid`);
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -31,14 +43,41 @@ export const users = pgTable(
     passwordHash: text('password_hash'),
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     isSystemAdmin: boolean('is_system_admin').notNull().default(false),
+    /** The name and email as a search checks them (see above), for lists read member by member. */
+    searchText: text('search_text').notNull().generatedAlwaysAs(sql`search_marked_user(name, email)`),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
     index('users_name_idx').on(t.name),
-    // Substring search (ILIKE '%…%') over names and emails: trigram indexes (pg_trgm, migration 0002).
-    index('users_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
-    index('users_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
+  ],
+);
+
+/**
+ * Users as a search over many of them finds them: one row per user and top-level organization it belongs
+ * to (`scope_id`), and one with the nil id for system admins, who see everyone. Kept by triggers on users
+ * and memberships (migration 0014). The GIN index finds the matches of a search in one scope; the two
+ * btrees walk a scope in name or email order, checking each entry without reading the table.
+ */
+export const userSearch = pgTable(
+  'user_search',
+  {
+    scopeId: uuid('scope_id').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    emailKey: text('email_key').notNull(),
+    searchText: text('search_text').notNull().generatedAlwaysAs(sql`search_marked_user(name, email_key)`),
+    searchVector: tsvector('search_vector')
+      .notNull()
+      .generatedAlwaysAs(sql`search_vector(scope_id, name, email_key)`),
+  },
+  (t) => [
+    primaryKey({ columns: [t.scopeId, t.userId] }),
+    index('user_search_user_idx').on(t.userId),
+    index('user_search_vector_idx').using('gin', t.searchVector),
+    // The two walk indexes carry `search_text` (INCLUDE, which drizzle cannot write): migration 0014.
   ],
 );
 
@@ -71,12 +110,18 @@ export const organizations = pgTable(
     descendantsCount: integer('descendants_count').notNull().default(0),
     /** Deleted organizations stay, so that the credit journal keeps its accounts; nothing else sees them. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** The name as a search checks it, and its words (see `NIL_SCOPE`: a system admin's search). */
+    searchText: text('search_text').notNull().generatedAlwaysAs(sql`search_marked_name(name)`),
+    searchVector: tsvector('search_vector')
+      .notNull()
+      .generatedAlwaysAs(sql`search_vector(${NIL_SCOPE}, name, null)`),
     ...timestamps,
   },
   (t) => [
     index('organizations_parent_name_idx').on(t.parentId, t.name),
-    index('organizations_name_idx').on(t.name),
-    index('organizations_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    // The name walk of a system admin's search (live organizations by name, with `search_text`) is an
+    // INCLUDE index, which drizzle cannot write: migration 0014.
+    index('organizations_search_vector_idx').using('gin', t.searchVector).where(sql`${t.deletedAt} is null`),
     check('organizations_subtree_credits_check', sql`${t.subtreeCredits} >= 0`),
     check(
       'organizations_type_check',
@@ -102,24 +147,18 @@ export const organizationClosure = pgTable(
      * whole subtree.
      */
     name: text('name').notNull().default(''),
-    /**
-     * The name in lower case, for "names containing …" (`like lower(pattern)`). Kept out of the name btree
-     * below on purpose: there, an index-only scan could check a search against every name of a subtree, and
-     * the planner, which prices the check too low, took that walk over the trigram index (13 ms instead of
-     * 3 ms for a district). Lower case also spares the per-row lower() of ILIKE.
-     */
-    searchName: text('search_name').notNull().generatedAlwaysAs(sql`lower(name)`),
+    /** The name as a search checks it, and its words keyed by the ancestor: a search inside its subtree. */
+    searchText: text('search_text').notNull().generatedAlwaysAs(sql`search_marked_name(name)`),
+    searchVector: tsvector('search_vector')
+      .notNull()
+      .generatedAlwaysAs(sql`search_vector(ancestor_id, name, null)`),
   },
   (t) => [
     primaryKey({ columns: [t.ancestorId, t.descendantId] }),
     index('organization_closure_descendant_idx').on(t.descendantId, t.depth),
-    index('organization_closure_ancestor_name_idx').on(t.ancestorId, t.name),
-    // btree_gin (migration 0007) puts the ancestor and the name's trigrams in one GIN index.
-    index('organization_closure_ancestor_search_trgm_idx').using(
-      'gin',
-      t.ancestorId,
-      t.searchName.op('gin_trgm_ops'),
-    ),
+    // A subtree in name order is an INCLUDE index (with `search_text`), which drizzle cannot write:
+    // migration 0014.
+    index('organization_closure_search_vector_idx').using('gin', t.searchVector),
   ],
 );
 

@@ -1,19 +1,71 @@
+import { SEARCH_TOTAL_CAP } from '@allot/domain/pagination';
+import { type SQL, sql } from 'drizzle-orm';
 import { preparedRows } from '../db/prepared-rows';
 import { rows } from '../db/rows';
 
-/** A user's search text as an ILIKE pattern that matches it literally, anywhere in the column. */
-export function containsPattern(search: string): string {
-  return `%${search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/*
+ * Word-prefix search (CONTRACT §1; decision 002, "Search"). The rule lives in the SQL functions of migration
+ * 0014 (`search_fold`, `search_mark_*`, `search_pattern`, `search_query`), so that the stored texts and the
+ * searches are folded by the same code. Here: how the queries use them.
+ */
+
+/** The scope of "every user" / "every organization" in the search indexes (a system admin's searches). */
+export const NIL_SCOPE = '00000000-0000-0000-0000-000000000000';
+
+/** One more than the cap: a search that finds this many has more matches than it counts. */
+export const SEARCH_COUNT_LIMIT = SEARCH_TOTAL_CAP + 1;
+
+/** The terms of a search: its whitespace-separated pieces. None: the list is not searched. */
+export function searchTerms(search: string): string[] {
+  return search.split(/\s+/).filter(Boolean);
+}
+
+/** A term that begins with @ . _ - + cannot start a word of a name or an email: the search finds nothing. */
+export function findsNothing(terms: readonly string[]): boolean {
+  return terms.some((term) => /^[@._+-]/.test(term));
+}
+
+/**
+ * Every term starts a word of `marked`, a column holding a marked text (`search_text`). `kind`: a name
+ * (organizations) or a user's name and email. The patterns are computed once per query (sub-selects).
+ */
+export function matchesTerms(marked: SQL, terms: readonly string[], kind: 'name' | 'user'): SQL {
+  if (terms.length === 0) return sql`true`;
+  return sql.join(
+    terms.map((term) =>
+      kind === 'name'
+        ? sql`${marked} like (select search_pattern(search_mark_name(${term})))`
+        : sql`(${marked} like (select search_pattern(search_mark_name(${term})))
+               or ${marked} like (select search_pattern(search_mark_email(${term}))))`,
+    ),
+    sql` and `,
+  );
+}
+
+/** The index half of a search in `scope` (a GIN query of its words' prefixes, `search_query`). */
+export function searchQuery(scope: string, terms: readonly string[]): SQL {
+  return sql`search_query(${scope}::uuid, ${terms.join(' ')})`;
 }
 
 /**
  * How to run a list query searched by `search`. Without a search, one plan fits every call: a prepared
- * statement, planned once per connection. With a search, the best plan depends on the text ('a', 'maple'
- * and 'garcia' want different ones), so it is planned for its own value every time: as a named statement,
- * PostgreSQL switches to one generic plan after five calls, and for a common word that plan took 60 s
- * instead of 0.4 s (docs/decisions/002). `bounded`: a list whose every plan reads little (one parent's
- * children) stays prepared.
+ * statement, planned once per connection. With a search, the best plan depends on the text, so it is
+ * planned for its own value every time: as a named statement, PostgreSQL switches to one generic plan after
+ * five calls, and for a common word such a plan took 60 s instead of 0.4 s (docs/decisions/002).
+ * `bounded`: a list whose every plan reads little (one parent's children, one organization's members)
+ * stays prepared.
  */
 export function rowsForSearch(search: string, bounded = false): typeof rows {
   return search.trim() && !bounded ? rows : preparedRows;
+}
+
+/**
+ * The pagination facts of a searched list counted exactly (a bounded list): beyond the cap, the total is
+ * the cap and whether another page follows comes from the exact count.
+ */
+export function cappedFromExact(
+  total: number,
+  query: { page: number; limit: number },
+): { hasNext: boolean } | undefined {
+  return total > SEARCH_TOTAL_CAP ? { hasNext: query.page * query.limit < total } : undefined;
 }

@@ -42,6 +42,7 @@ describe('GET /api/organization/{id}/sub-organizations', () => {
       limit: 20,
       search: '',
       total: 27,
+      totalExact: true,
       totalPages: 2,
       hasNext: true,
       hasPrev: false,

@@ -6,10 +6,20 @@ import {
   type OrganizationType,
 } from '@allot/domain/organizations';
 import type { PaginationQuery } from '@allot/domain/pagination';
+import { SEARCH_TOTAL_CAP } from '@allot/domain/pagination';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { preparedRows } from '../../db/prepared-rows';
-import { containsPattern, rowsForSearch } from '../../lib/search';
+import {
+  cappedFromExact,
+  findsNothing,
+  matchesTerms,
+  NIL_SCOPE,
+  rowsForSearch,
+  SEARCH_COUNT_LIMIT,
+  searchQuery,
+  searchTerms,
+} from '../../lib/search';
 import { rootCondition } from '../organization-access/scope';
 
 export type SummaryRow = {
@@ -81,26 +91,23 @@ export async function selectOrganizationSummaries(db: Tx, where: SQL, options: {
 
 /**
  * Where a paginated list of organizations comes from. `from` is a FROM … WHERE … clause giving live
- * organizations as `o`; `hits` is the cheapest FROM … WHERE … that yields the same rows' `id` and
- * `name` (on the closure table, its own copies: its indexes serve both the name order and the search);
- * `total`, when set, counts the unsearched list without scanning it.
+ * organizations as `o`; `hits` is the cheapest FROM … WHERE … that yields the same rows' `id` and `name`
+ * (`id`, `name`; on the closure table, its own copies) and their `search_text` (`searchText`); `total`,
+ * when set, counts the unsearched list without scanning it. `indexed`: how a search finds its matches
+ * (see `pageOrganizationSummaries`); without it, a search checks every row of `hits`.
  */
 export interface OrganizationSource {
   from: SQL;
   hits: SQL;
   id: SQL;
   name: SQL;
+  searchText: SQL;
   total?: SQL;
-  /** The condition "the name contains the search", given its ILIKE-style pattern (`containsPattern`). */
-  nameContains: (pattern: string) => SQL;
-  /**
-   * Searched, it still reads at most one parent's children whatever the plan, so a searched list may stay
-   * a prepared statement (checked: eight alternating searches on one connection kept to a few ms).
-   */
-  boundedSearch?: boolean;
+  /** The search index of each root's subtree (closure rows), or of every organization (a system admin). */
+  indexed?: { roots: readonly string[] } | 'all';
 }
 
-/** Direct children of an organization. */
+/** Direct children of an organization: searched, each child is checked (it stays a prepared statement). */
 export function childrenOf(parentId: string): OrganizationSource {
   const from = sql`from organizations o where o.parent_id = ${parentId} and o.deleted_at is null`;
   return {
@@ -108,9 +115,8 @@ export function childrenOf(parentId: string): OrganizationSource {
     hits: from,
     id: sql`o.id`,
     name: sql`o.name`,
+    searchText: sql`o.search_text`,
     total: sql`select sub_organizations_count from organizations where id = ${parentId}`,
-    nameContains: (pattern) => sql`o.name ilike ${pattern}`,
-    boundedSearch: true,
   };
 }
 
@@ -122,17 +128,19 @@ export function allOrganizations(): OrganizationSource {
     hits: from,
     id: sql`o.id`,
     name: sql`o.name`,
+    searchText: sql`o.search_text`,
     total: sql`select coalesce(sum(descendants_count + 1), 0) from organizations
                where parent_id is null and deleted_at is null`,
-    nameContains: (pattern) => sql`o.name ilike ${pattern}`,
+    indexed: 'all',
   };
 }
 
 /**
  * The subtrees of `roots` (none inside another: see `managedScope`, organization-access/scope.ts), themselves
- * included. Only live organizations have ancestry rows (a delete removes them).
+ * included. Only live organizations have ancestry rows (a delete removes them). `indexed`: searched, the
+ * matches come from the search index (large subtrees); otherwise every row of the subtrees is checked.
  */
-export function subtreesOf(roots: string[]): OrganizationSource {
+export function subtreesOf(roots: string[], { indexed }: { indexed: boolean }): OrganizationSource {
   if (roots.length === 0) {
     const none = sql`from organizations o where false`;
     return {
@@ -140,8 +148,8 @@ export function subtreesOf(roots: string[]): OrganizationSource {
       hits: none,
       id: sql`o.id`,
       name: sql`o.name`,
+      searchText: sql`o.search_text`,
       total: sql`select 0`,
-      nameContains: () => sql`false`,
     };
   }
   const isUnder = rootCondition(sql`c.ancestor_id`, roots);
@@ -150,9 +158,9 @@ export function subtreesOf(roots: string[]): OrganizationSource {
     hits: sql`from organization_closure c where ${isUnder}`,
     id: sql`c.descendant_id`,
     name: sql`c.name`,
+    searchText: sql`c.search_text`,
     total: sql`select coalesce(sum(descendants_count + 1), 0) from organizations where ${rootCondition(sql`id`, roots)}`,
-    // The lower-case copy and its trigram index (schema.ts: organization_closure.search_name).
-    nameContains: (pattern) => sql`c.search_name like lower(${pattern})`,
+    indexed: indexed ? { roots } : undefined,
   };
 }
 
@@ -169,11 +177,24 @@ function sortValue(alias: 'o' | 'p', key: Exclude<OrganizationSortKey, 'name'>):
   return `${alias}.${SORT_COLUMNS[key]}`;
 }
 
+export interface OrganizationPage {
+  data: OrganizationSummary[];
+  total: number;
+  /** Set when a search found more than the cap: `total` is the count so far, `hasNext` the page after. */
+  capped?: { hasNext: boolean };
+  rolesHeld: string[] | null;
+}
+
 /**
- * One page of a list of organizations, searched by name and sorted (CONTRACT §1), and its total: one
- * query. Unsearched, the page is read in index order and the total comes from the counters; searched,
- * the matches are found first (trigram indexes), counted, and the page is cut from them. Either way the
- * owner is looked up for the page's rows only. Ties are broken by name and id (ascending under credits).
+ * One page of a list of organizations, searched by word prefixes and sorted (CONTRACT §1), and its total:
+ * one query. Unsearched, the page is read in index order and the total comes from the counters. Searched:
+ * - without `indexed` (one parent's children, a small subtree), every row is checked and counted;
+ * - with it, the search index gives at most `SEARCH_COUNT_LIMIT` matches. Up to the cap they are all
+ *   there: counted, sorted, and the page cut from them. Beyond it, the total is capped and the page comes
+ *   from walking the name index and checking each entry until the page is full (a common word fills it
+ *   quickly); sorted by anything else than the name, every match is read and sorted.
+ * The owner and the rest of a summary are looked up for the page's rows only. Ties are broken by name and
+ * id (ascending under credits).
  */
 export async function pageOrganizationSummaries(
   db: Tx,
@@ -181,47 +202,110 @@ export async function pageOrganizationSummaries(
   query: PaginationQuery<OrganizationSortKey>,
   /** Also selects these roles (`rolesHeldSql`), so that the access check rides on the same query. */
   rolesHeld: SQL = sql`null`,
-): Promise<{ data: OrganizationSummary[]; total: number; rolesHeld: string[] | null }> {
-  const search = query.search.trim();
+): Promise<OrganizationPage> {
+  const terms = searchTerms(query.search);
   const dir = query.order === 'desc' ? sql`desc` : sql`asc`;
   const tieDir = query.key === 'credits' ? sql`asc` : dir;
-  const window = sql`limit ${query.limit} offset ${(query.page - 1) * query.limit}`;
+  const offset = (query.page - 1) * query.limit;
+  const window = sql`limit ${query.limit} offset ${offset}`;
   const sortBy = query.key === 'name' ? null : sql.raw(sortValue('o', query.key));
-
-  let prefix = sql``;
-  let total: SQL;
-  let base: SQL; // the page's organizations, as `o`
-  if (search) {
-    // A materialized CTE: the matches come from the trigram index, never from walking the name order.
-    prefix = sql`with hits as materialized (
-      select ${source.id} as id, ${source.name} as name ${source.hits}
-        and ${source.nameContains(containsPattern(search))})`;
-    total = sql`select count(*) from hits`;
-    base = sortBy
-      ? sql`select o.* from hits h join organizations o on o.id = h.id
-            order by ${sortBy} ${dir}, h.name ${tieDir}, h.id ${tieDir} ${window}`
-      : sql`select o.* from (select * from hits order by name ${dir}, id ${dir} ${window}) h
+  const json = (base: SQL) =>
+    sql`(select coalesce(json_agg(p order by ${pageOrder(query.key, query.order)}), '[]'::json) from (${summarise(base)}) p)`;
+  /** The page of `matches` (`id`, `name`) in the list's order, `window` rows of it. */
+  const pageOf = (matches: SQL, rowsWindow: SQL) =>
+    sortBy
+      ? sql`select o.* from (${matches}) h join organizations o on o.id = h.id
+            order by ${sortBy} ${dir}, h.name ${tieDir}, h.id ${tieDir} ${rowsWindow}`
+      : sql`select o.* from (select * from (${matches}) m order by name ${dir}, id ${dir} ${rowsWindow}) h
             join organizations o on o.id = h.id`;
-  } else {
-    total = source.total ?? sql`select count(*) ${source.hits}`;
-    base = sql`select o.* ${source.from}
+
+  type Result = { total: number | string | null; data: SummaryRow[] | null; roles: string[] | null };
+  let statement: SQL;
+  let indexedSearch = false;
+  if (terms.length === 0) {
+    const total = source.total ?? sql`select count(*) ${source.hits}`;
+    const base = sql`select o.* ${source.from}
       order by ${sortBy ? sql`${sortBy} ${dir},` : sql``} ${source.name} ${tieDir}, ${source.id} ${tieDir} ${window}`;
+    statement = sql`select ${rolesHeld} as roles, (${total}) as total, ${json(base)} as data`;
+  } else if (findsNothing(terms)) {
+    statement = sql`select ${rolesHeld} as roles, 0 as total, '[]'::json as data`;
+  } else if (!source.indexed) {
+    // A materialized CTE: the rows are checked once, then counted and paged.
+    statement = sql`with hits as materialized (
+        select ${source.id} as id, ${source.name} as name ${source.hits}
+          and ${matchesTerms(source.searchText, terms, 'name')})
+      select ${rolesHeld} as roles, (select count(*) from hits) as total,
+        ${json(pageOf(sql`select * from hits`, window))} as data`;
+  } else {
+    indexedSearch = true;
+    const { hits, walk } = indexedSearchParts(source.indexed, terms, query.order, offset + query.limit + 1);
+    // One more row than the page, to tell whether another page follows a capped total.
+    const pageAndNext = sql`limit ${query.limit + 1} offset ${offset}`;
+    const beyondCap = sortBy ? pageOf(hits(null), pageAndNext) : pageOf(walk, pageAndNext);
+    statement = sql`with hits as materialized (${hits(SEARCH_COUNT_LIMIT)}),
+        counted as materialized (select count(*) as n from hits)
+      select ${rolesHeld} as roles, (select n from counted) as total,
+        case when (select n from counted) <= ${SEARCH_TOTAL_CAP}
+          then ${json(pageOf(sql`select * from hits`, window))}
+          else ${json(beyondCap)} end as data`;
   }
-  const [result] = await rowsForSearch(search, source.boundedSearch)<{
-    total: number | string | null;
-    data: SummaryRow[] | null;
-    roles: string[] | null;
-  }>(
-    db,
-    sql`${prefix}
-        select ${rolesHeld} as roles, (${total}) as total,
-          (select coalesce(json_agg(p order by ${pageOrder(query.key, query.order)}), '[]'::json)
-           from (${summarise(base)}) p) as data`,
-  );
+  const [result] = await rowsForSearch(query.search, !indexedSearch)<Result>(db, statement);
+  const total = Number(result?.total ?? 0);
+  let data = (result?.data ?? []).map(toSummary);
+  let capped: { hasNext: boolean } | undefined;
+  if (indexedSearch && total > SEARCH_TOTAL_CAP) {
+    capped = { hasNext: data.length > query.limit };
+    data = data.slice(0, query.limit);
+  } else if (terms.length > 0) {
+    capped = cappedFromExact(total, query);
+  }
+  return { data, total, capped, rolesHeld: result?.roles ?? null };
+}
+
+/**
+ * The two halves of a search through the search index. `hits(limit)`: the matches (`id`, `name`) found
+ * through the GIN index of the words, at most `limit` (null: all). `walk`: the first `rowsNeeded` matches
+ * in name order, read from the name index of each root's subtree and merged.
+ * The GIN half is kept apart (OFFSET 0) so that it is planned on its own: it must not turn into a walk of
+ * the name index with the words as a filter.
+ */
+function indexedSearchParts(
+  indexed: NonNullable<OrganizationSource['indexed']>,
+  terms: readonly string[],
+  order: 'asc' | 'desc',
+  rowsNeeded: number,
+): { hits: (limit: number | null) => SQL; walk: SQL } {
+  const dir = order === 'desc' ? sql`desc` : sql`asc`;
+  const limitBy = (limit: number | null) => (limit === null ? sql`` : sql`limit ${limit}`);
+  if (indexed === 'all') {
+    const matches = matchesTerms(sql`o.search_text`, terms, 'name');
+    return {
+      hits: (limit) => sql`select o.id, o.name from (
+          select * from organizations o where o.search_vector @@ ${searchQuery(NIL_SCOPE, terms)}
+            and o.deleted_at is null offset 0) o
+        where ${matches} ${limitBy(limit)}`,
+      walk: sql`select o.id, o.name from organizations o where o.deleted_at is null and ${matches}
+        order by o.name ${dir}, o.id ${dir} limit ${rowsNeeded}`,
+    };
+  }
+  const matches = matchesTerms(sql`c.search_text`, terms, 'name');
+  const perRoot = (each: (root: string) => SQL) =>
+    sql.join(
+      indexed.roots.map((root) => sql`(${each(root)})`),
+      sql` union all `,
+    );
   return {
-    data: (result?.data ?? []).map(toSummary),
-    total: Number(result?.total ?? 0),
-    rolesHeld: result?.roles ?? null,
+    hits: (limit) =>
+      sql`select * from (${perRoot(
+        (root) => sql`select c.descendant_id as id, c.name from (
+          select * from organization_closure c where c.search_vector @@ ${searchQuery(root, terms)} offset 0) c
+        where c.ancestor_id = ${root}::uuid and ${matches}`,
+      )}) found ${limitBy(limit)}`,
+    walk: perRoot(
+      (root) => sql`select c.descendant_id as id, c.name from organization_closure c
+        where c.ancestor_id = ${root}::uuid and ${matches}
+        order by c.name ${dir}, c.descendant_id ${dir} limit ${rowsNeeded}`,
+    ),
   };
 }
 

@@ -15,27 +15,36 @@ export async function listSubOrganizations(
   id: string,
   query: PaginationQuery<OrganizationSortKey>,
 ) {
-  const { data, total, rolesHeld } = await pageOrganizationSummaries(
+  const { data, total, capped, rolesHeld } = await pageOrganizationSummaries(
     db,
     childrenOf(id),
     query,
     rolesHeldSql(user, id),
   );
   accessFromRoles(rolesHeld);
-  return { data, pagination: buildPagination(query, total) };
+  return { data, pagination: buildPagination(query, total, capped) };
 }
+
+/**
+ * Subtrees of at most this many organizations are searched by checking each of their organizations;
+ * larger ones through the search index (decision 002).
+ */
+const SCOPE_FIRST_MAX_ORGANIZATIONS = 1_000;
 
 /** Organizations anywhere in the caller's subtrees (a system admin: all), paginated. */
 export async function searchOrganizations(
   db: Db,
   user: AuthUser,
   query: PaginationQuery<OrganizationSortKey>,
+  { scopeFirstMaxOrganizations = SCOPE_FIRST_MAX_ORGANIZATIONS } = {},
 ) {
-  const source = user.isSystemAdmin
-    ? allOrganizations()
-    : subtreesOf((await managedScope(db, user.userId)).roots);
-  const { data, total } = await pageOrganizationSummaries(db, source, query);
-  return { data, pagination: buildPagination(query, total) };
+  let source = allOrganizations();
+  if (!user.isSystemAdmin) {
+    const scope = await managedScope(db, user.userId);
+    source = subtreesOf(scope.roots, { indexed: scope.organizations > scopeFirstMaxOrganizations });
+  }
+  const { data, total, capped } = await pageOrganizationSummaries(db, source, query);
+  return { data, pagination: buildPagination(query, total, capped) };
 }
 
 /** Ancestors from the root down to the parent. */

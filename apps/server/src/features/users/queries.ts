@@ -17,11 +17,12 @@ import { pendingEmailSql } from './email-change-service';
 export function peopleOf(organizationId: string): SQL {
   return sql`(
     select u.id, u.name, u.email, u.locale, m.role, coalesce(a.balance, 0) as credits, m.license_id,
-      case when u.email_verified_at is null then 'pending' else 'active' end as status
+      case when u.email_verified_at is null then 'pending' else 'active' end as status, u.search_text
     from memberships m join users u on u.id = m.user_id left join credit_accounts a on a.user_id = u.id
     where m.organization_id = ${organizationId}
     union all
-    select i.user_id, i.invited_name, i.invited_email, 'en-us', i.role, 0, i.license_id, 'pending'
+    select i.user_id, i.invited_name, i.invited_email, 'en-us', i.role, 0, i.license_id, 'pending',
+      search_marked_user(i.invited_name, i.invited_email)
     from membership_invitations i where i.organization_id = ${organizationId})`;
 }
 

@@ -1,34 +1,23 @@
-import { buildPagination, type PaginationQuery } from '@allot/domain/pagination';
+import { buildPagination, type PaginationQuery, SEARCH_TOTAL_CAP } from '@allot/domain/pagination';
 import type { Role } from '@allot/domain/roles';
 import type { ORGANIZATION_USER_SORT_KEYS, USER_SEARCH_SORT_KEYS } from '@allot/domain/users';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { preparedRows } from '../../db/prepared-rows';
+import { rows } from '../../db/rows';
 import type { AuthUser } from '../../http/authenticate';
-import { containsPattern, rowsForSearch } from '../../lib/search';
+import {
+  cappedFromExact,
+  findsNothing,
+  matchesTerms,
+  NIL_SCOPE,
+  SEARCH_COUNT_LIMIT,
+  searchQuery,
+  searchTerms,
+} from '../../lib/search';
 import { accessFromRoles, rolesHeldSql } from '../organization-access/access';
 import { inSubtreesSql, managedScopeSql, organizationsInSubtreesSql } from '../organization-access/scope';
 import { type PersonRow, peopleOf, personColumns, personJoins, toOrganizationUser } from './queries';
-
-/** Name or email contains the search: the form the trigram indexes serve, for searches over many users. */
-const searchFilter = (search: string): SQL =>
-  search.trim()
-    ? sql`and (u.name ilike ${containsPattern(search)} or u.email ilike ${containsPattern(search)})`
-    : sql``;
-
-/**
- * The same test (ILIKE compares the lower-cased texts too), in a form no index serves: for a list read
- * member by member (one organization, a small subtree). Given the choice, the planner, which cannot tell
- * how many of a million users contain 'smith' (it guessed 101; 50,605 do), scanned the trigram index and
- * joined: 63 ms instead of well under 1. `alias` names the relation with `name` and `email`.
- */
-const memberSearchFilter = (search: string, alias = 'u'): SQL => {
-  const text = search.trim();
-  const a = sql.raw(alias);
-  return text
-    ? sql`and (strpos(lower(${a}.name), lower(${text})) > 0 or strpos(lower(${a}.email), lower(${text})) > 0)`
-    : sql``;
-};
 
 const direction = (order: 'asc' | 'desc') => (order === 'desc' ? sql`desc` : sql`asc`);
 
@@ -43,7 +32,10 @@ export async function listOrganizationUsers(
   query: PaginationQuery<(typeof ORGANIZATION_USER_SORT_KEYS)[number]>,
 ) {
   const people = peopleOf(organizationId);
-  const filter = memberSearchFilter(query.search, 'p');
+  const terms = searchTerms(query.search);
+  const filter = findsNothing(terms)
+    ? sql`and false`
+    : sql`and ${matchesTerms(sql`p.search_text`, terms, 'user')}`;
   const sortBy: Record<typeof query.key, SQL> = {
     name: sql`p.name`,
     email: sql`lower(p.email)`,
@@ -67,94 +59,165 @@ export async function listOrganizationUsers(
         limit ${query.limit} offset ${(query.page - 1) * query.limit}) x) as data`,
   );
   accessFromRoles(result?.roles, ['manage_users']);
+  const total = Number(result?.total ?? 0);
   return {
     data: (result?.data ?? []).map(toOrganizationUser),
-    pagination: buildPagination(query, Number(result?.total ?? 0)),
+    pagination: buildPagination(query, total, terms.length > 0 ? cappedFromExact(total, query) : undefined),
   };
 }
 
 /** A subtree of at most this many organizations is read member by member when searched (see below). */
 const SCOPE_FIRST_MAX_ORGANIZATIONS = 1_000;
 
-type ScopeFacts = { small: boolean | null; roots: string[] | null };
-type UserSearchResult = {
-  total: string | number;
-  data: {
-    id: string;
-    name: string;
-    email: string;
-    organizations: { id: string; name: string; role: Role }[];
-  }[];
+type UserRow = {
+  id: string;
+  name: string;
+  email: string;
+  organizations: { id: string; name: string; role: Role }[];
 };
+/** A root of the caller's scope and the top-level organization above it (itself, for a top-level one). */
+type ScopeRoot = { id: string; top: string };
+type UserSort = PaginationQuery<(typeof USER_SEARCH_SORT_KEYS)[number]>;
 
 /**
  * Users who belong to an organization in the caller's subtrees (a system admin: every user), each with
- * the visible organizations they belong to. The matching users are found once, counted, and the page cut.
+ * the visible organizations they belong to.
  *
  * Start from the smaller side. A small subtree (a school, a network) or a list without search text reads its
- * members and filters them: one query, the caller's scope included. A large subtree searched (a district)
- * asks the trigram indexes for candidates first and checks each against the scope.
+ * members and checks each: one query, the caller's scope included, counted exactly. A large subtree
+ * searched (a district), and a system admin's search, go through the search index (`user_search`, one row
+ * per user and top-level organization): see `indexedUserPage`.
  */
 export async function searchUsers(
   db: Db,
   user: AuthUser,
-  query: PaginationQuery<(typeof USER_SEARCH_SORT_KEYS)[number]>,
+  query: UserSort,
   { scopeFirstMaxOrganizations = SCOPE_FIRST_MAX_ORGANIZATIONS } = {},
 ) {
-  const answer = (result: UserSearchResult | undefined) => ({
-    data: result?.data ?? [],
-    pagination: buildPagination(query, Number(result?.total ?? 0)),
-  });
+  const terms = searchTerms(query.search);
+  if (findsNothing(terms)) return { data: [], pagination: buildPagination(query, 0) };
   if (user.isSystemAdmin) {
-    const matches = sql`select u.id, u.name, u.email from users u where true ${searchFilter(query.search)}`;
-    return answer(await pageOfMatches(db, query, matches, () => sql`true`, false));
+    if (terms.length > 0) return indexedUserPage(db, query, terms, 'all');
+    const everyone = sql`select u.id, u.name, u.email from users u`;
+    const result = await pageOfMatches(db, query, everyone, () => sql`true`);
+    return { data: result.data, pagination: buildPagination(query, Number(result.total)) };
   }
   // The organizations where the caller is owner or admin (CTE `scope`): their subtrees are what it sees.
   const scopeRoots = sql`select organization_id from scope`;
   const inScope = (membership: SQL) => inSubtreesSql(membership, scopeRoots);
-  const sizeLimit = query.search.trim() ? scopeFirstMaxOrganizations : null;
+  const sizeLimit = terms.length > 0 ? scopeFirstMaxOrganizations : null;
   const members = sql`select u.id, u.name, u.email from (
       select distinct m.user_id from (${organizationsInSubtreesSql(scopeRoots)}) s
       join memberships m on m.organization_id = s.organization_id
       where (select small from scope_size) offset 0) members
-    join users u on u.id = members.user_id where true ${memberSearchFilter(query.search)}`;
+    join users u on u.id = members.user_id where ${matchesTerms(sql`u.search_text`, terms, 'user')}`;
   // Member by member, the plan does not depend on the search text: it stays a prepared statement.
-  const memberByMember = await pageOfMatches(db, query, members, inScope, true, {
+  const memberByMember = await pageOfMatches(db, query, members, inScope, {
     prefix: sql`scope as materialized (${managedScopeSql(user.userId)}),
       scope_size as materialized (
         select ${sizeLimit}::bigint is null or coalesce(sum(size), 0) <= ${sizeLimit}::bigint as small from scope),`,
     small: sql`(select small from scope_size)`,
-    roots: sql`(select array_agg(organization_id) from scope)`,
+    roots: sql`(select json_agg(json_build_object('id', s.organization_id, 'top', (
+        select c.ancestor_id from organization_closure c join organizations r on r.id = c.ancestor_id
+        where c.descendant_id = s.organization_id and r.parent_id is null))) from scope s)`,
   });
-  if (memberByMember.small !== false) return answer(memberByMember);
+  if (memberByMember.small !== false) {
+    const total = Number(memberByMember.total);
+    return {
+      data: memberByMember.data,
+      pagination: buildPagination(query, total, terms.length > 0 ? cappedFromExact(total, query) : undefined),
+    };
+  }
+  return indexedUserPage(db, query, terms, memberByMember.roots ?? []);
+}
 
-  // A large subtree, searched: candidates from the trigram indexes, each checked against the scope with an
-  // index probe (OFFSET 0 keeps it one, instead of a join over every membership). The roots are passed as
-  // values, so that the search is planned for the size of their subtrees.
-  const roots = memberByMember.roots ?? [];
-  const inRoots = (membership: SQL) => inSubtreesSql(membership, roots);
-  const candidates = sql`select u.id, u.name, u.email from users u where true ${searchFilter(query.search)}
-    and exists (select 1 from memberships m where m.user_id = u.id and ${inRoots(sql`m.organization_id`)} offset 0)`;
-  return answer(await pageOfMatches(db, query, candidates, inRoots, false));
+/**
+ * A search through `user_search`, in the scope of each root (its top-level organization's rows; below the
+ * top, also "is a member somewhere under the root", one index probe). The GIN index gives at most
+ * `SEARCH_COUNT_LIMIT` matches per root: up to the cap they are all there, counted exactly, and the page is
+ * cut from them. Beyond it the total is capped, and the page comes from walking the scope's name (or email)
+ * index, checking each entry, until the page and one more row are found: a common word fills it quickly.
+ * Several roots: each is searched and walked, and the answers merged (a user in two is counted once).
+ */
+async function indexedUserPage(db: Db, query: UserSort, terms: string[], roots: ScopeRoot[] | 'all') {
+  const scopes: ScopeRoot[] = roots === 'all' ? [{ id: NIL_SCOPE, top: NIL_SCOPE }] : roots;
+  const visible =
+    roots === 'all'
+      ? () => sql`true`
+      : (membership: SQL) =>
+          inSubtreesSql(
+            membership,
+            roots.map((r) => r.id),
+          );
+  const dir = direction(query.order);
+  const sortColumn = sql.raw(query.key === 'email' ? 'email_key' : 'name');
+  const offset = (query.page - 1) * query.limit;
+  const matches = matchesTerms(sql`s.search_text`, terms, 'user');
+  const under = (root: ScopeRoot) =>
+    root.id === root.top
+      ? sql``
+      : sql`and exists (select 1 from memberships m join organization_closure c on c.descendant_id = m.organization_id
+              where m.user_id = s.user_id and c.ancestor_id = ${root.id}::uuid)`;
+  const each = (part: (root: ScopeRoot) => SQL) =>
+    sql.join(
+      scopes.map((root) => sql`(${part(root)})`),
+      sql` union all `,
+    );
+  // The GIN half is kept apart (OFFSET 0): planned on its own, it cannot become a walk with a filter.
+  const hits = each(
+    (root) => sql`select s.user_id as id, s.name, s.email_key from (
+        select * from user_search s where s.search_vector @@ ${searchQuery(root.top, terms)} offset 0) s
+      where s.scope_id = ${root.top}::uuid and ${matches} ${under(root)} limit ${SEARCH_COUNT_LIMIT}`,
+  );
+  const walk = each(
+    (root) => sql`select s.user_id as id, s.name, s.email_key from user_search s
+      where s.scope_id = ${root.top}::uuid and ${matches} ${under(root)}
+      order by s.${sortColumn} ${dir}, s.user_id limit ${offset + query.limit + 1}`,
+  );
+  const page = (found: SQL, rowCount: number) => sql`(
+    select coalesce(json_agg(p order by p.sort_key ${dir}, p.id), '[]'::json) from (
+      select u.id, u.name, u.email, f.${sortColumn} as sort_key, (
+          select coalesce(json_agg(json_build_object('id', o.id, 'name', o.name, 'role', m.role) order by o.name), '[]'::json)
+          from memberships m join organizations o on o.id = m.organization_id
+          where m.user_id = u.id and ${visible(sql`m.organization_id`)}) as organizations
+      from (select * from (${found}) x order by x.${sortColumn} ${dir}, x.id limit ${rowCount} offset ${offset}) f
+      join users u on u.id = f.id) p)`;
+  const [result] = await rows<{ total: string | number; data: (UserRow & { sort_key?: string })[] }>(
+    db,
+    sql`with hits as materialized (select distinct id, name, email_key from (${hits}) h),
+        counted as materialized (select count(*) as n from hits)
+      select (select n from counted) as total,
+        case when (select n from counted) <= ${SEARCH_TOTAL_CAP}
+          then ${page(sql`select * from hits`, query.limit)}
+          else ${page(sql`select distinct id, name, email_key from (${walk}) w`, query.limit + 1)} end as data`,
+  );
+  const total = Number(result?.total ?? 0);
+  const found = (result?.data ?? []).map(({ sort_key: _, ...row }) => row);
+  const capped = total > SEARCH_TOTAL_CAP ? { hasNext: found.length > query.limit } : undefined;
+  return { data: found.slice(0, query.limit), pagination: buildPagination(query, total, capped) };
 }
 
 /**
  * The total of `matches` (users `id, name, email`) and its page, each user with its organizations that pass
- * `visible`. `extra`: more CTEs before `matches`, and two more columns to answer: whether the scope was
- * small enough to read member by member, and its roots.
+ * `visible`; a prepared statement. `extra`: more CTEs before `matches`, and two more columns to answer:
+ * whether the scope was small enough to read member by member, and its roots.
  */
 async function pageOfMatches(
   db: Db,
-  query: PaginationQuery<(typeof USER_SEARCH_SORT_KEYS)[number]>,
+  query: UserSort,
   matches: SQL,
   visible: (membership: SQL) => SQL,
-  prepared: boolean,
   extra: { prefix: SQL; small: SQL; roots: SQL } = { prefix: sql``, small: sql`null`, roots: sql`null` },
-): Promise<UserSearchResult & ScopeFacts> {
+): Promise<{ total: string | number; data: UserRow[]; small: boolean | null; roots: ScopeRoot[] | null }> {
   const dir = direction(query.order);
   const sortBy = (alias: string) =>
     query.key === 'email' ? sql`lower(${sql.raw(alias)}.email) ${dir}` : sql`${sql.raw(alias)}.name ${dir}`;
-  const [result] = await rowsForSearch(query.search, prepared)<UserSearchResult & ScopeFacts>(
+  const [result] = await preparedRows<{
+    total: string | number;
+    data: UserRow[];
+    small: boolean | null;
+    roots: ScopeRoot[] | null;
+  }>(
     db,
     sql`with ${extra.prefix} matches as materialized (${matches})
         select ${extra.small} as small, ${extra.roots} as roots, (select count(*) from matches) as total,
