@@ -263,11 +263,12 @@ export async function pageOrganizationSummaries(
 }
 
 /**
- * The two halves of a search through the search index. `hits(limit)`: the matches (`id`, `name`) found
- * through the GIN index of the words, at most `limit` (null: all). `walk`: the first `rowsNeeded` matches
- * in name order, read from the name index of each root's subtree and merged.
- * The GIN half is kept apart (OFFSET 0) so that it is planned on its own: it must not turn into a walk of
- * the name index with the words as a filter.
+ * The two halves of a search through the search index.
+ * - `hits(limit)`: the matches (`id`, `name`) found through the GIN index of each scope's words, checked
+ *   exactly, at most `limit` (null: all). Kept apart (OFFSET 0) so that it is planned on its own: it must
+ *   not turn into a walk of the name index with the words as a filter.
+ * - `walk`: the first `rowsNeeded` matches in name order, read from the name index of each root's subtree
+ *   (its entries carry `search_text`: the table is not read) and merged.
  */
 function indexedSearchParts(
   indexed: NonNullable<OrganizationSource['indexed']>,
@@ -278,7 +279,7 @@ function indexedSearchParts(
   const dir = order === 'desc' ? sql`desc` : sql`asc`;
   const limitBy = (limit: number | null) => (limit === null ? sql`` : sql`limit ${limit}`);
   if (indexed === 'all') {
-    const matches = matchesTerms(sql`o.search_text`, terms, 'name');
+    const matches = matchesTerms(sql`o.search_text`, terms, 'name', { planned: true });
     return {
       hits: (limit) => sql`select o.id, o.name from (
           select * from organizations o where o.search_vector @@ ${searchQuery(NIL_SCOPE, terms)}
@@ -288,13 +289,14 @@ function indexedSearchParts(
         order by o.name ${dir}, o.id ${dir} limit ${rowsNeeded}`,
     };
   }
-  const matches = matchesTerms(sql`c.search_text`, terms, 'name');
+  const matches = matchesTerms(sql`c.search_text`, terms, 'name', { planned: true });
   const perRoot = (each: (root: string) => SQL) =>
     sql.join(
       indexed.roots.map((root) => sql`(${each(root)})`),
       sql` union all `,
     );
   return {
+    // Subtrees of the roots do not overlap: no organization is found twice.
     hits: (limit) =>
       sql`select * from (${perRoot(
         (root) => sql`select c.descendant_id as id, c.name from (

@@ -152,7 +152,7 @@ async function indexedUserPage(db: Db, query: UserSort, terms: string[], roots: 
   const dir = direction(query.order);
   const sortColumn = sql.raw(query.key === 'email' ? 'email_key' : 'name');
   const offset = (query.page - 1) * query.limit;
-  const matches = matchesTerms(sql`s.search_text`, terms, 'user');
+  const matches = matchesTerms(sql`s.search_text`, terms, 'user', { planned: true });
   const under = (root: ScopeRoot) =>
     root.id === root.top
       ? sql``
@@ -163,36 +163,39 @@ async function indexedUserPage(db: Db, query: UserSort, terms: string[], roots: 
       scopes.map((root) => sql`(${part(root)})`),
       sql` union all `,
     );
-  // The GIN half is kept apart (OFFSET 0): planned on its own, it cannot become a walk with a filter.
+  // The GIN halves are kept apart (OFFSET 0): planned on their own, they cannot become a walk with a filter.
+  const inIndex = (root: ScopeRoot) => sql`s.search_vector @@ ${searchQuery(root.top, terms)}`;
   const hits = each(
-    (root) => sql`select s.user_id as id, s.name, s.email_key from (
-        select * from user_search s where s.search_vector @@ ${searchQuery(root.top, terms)} offset 0) s
+    (root) => sql`select s.user_id as id, s.${sortColumn} as sort_value from (
+        select * from user_search s where ${inIndex(root)} offset 0) s
       where s.scope_id = ${root.top}::uuid and ${matches} ${under(root)} limit ${SEARCH_COUNT_LIMIT}`,
   );
+  // The walk reads only what the name (or email) index holds, so the table is not read.
   const walk = each(
-    (root) => sql`select s.user_id as id, s.name, s.email_key from user_search s
+    (root) => sql`select s.user_id as id, s.${sortColumn} as sort_value from user_search s
       where s.scope_id = ${root.top}::uuid and ${matches} ${under(root)}
       order by s.${sortColumn} ${dir}, s.user_id limit ${offset + query.limit + 1}`,
   );
   const page = (found: SQL, rowCount: number) => sql`(
-    select coalesce(json_agg(p order by p.sort_key ${dir}, p.id), '[]'::json) from (
-      select u.id, u.name, u.email, f.${sortColumn} as sort_key, (
+    select coalesce(json_agg(p order by p.sort_value ${dir}, p.id), '[]'::json) from (
+      select u.id, u.name, u.email, f.sort_value, (
           select coalesce(json_agg(json_build_object('id', o.id, 'name', o.name, 'role', m.role) order by o.name), '[]'::json)
           from memberships m join organizations o on o.id = m.organization_id
           where m.user_id = u.id and ${visible(sql`m.organization_id`)}) as organizations
-      from (select * from (${found}) x order by x.${sortColumn} ${dir}, x.id limit ${rowCount} offset ${offset}) f
+      from (select distinct id, sort_value from (${found}) x
+            order by x.sort_value ${dir}, x.id limit ${rowCount} offset ${offset}) f
       join users u on u.id = f.id) p)`;
-  const [result] = await rows<{ total: string | number; data: (UserRow & { sort_key?: string })[] }>(
+  const [result] = await rows<{ total: string | number; data: (UserRow & { sort_value?: string })[] }>(
     db,
-    sql`with hits as materialized (select distinct id, name, email_key from (${hits}) h),
-        counted as materialized (select count(*) as n from hits)
+    sql`with hits as materialized (${hits}),
+        counted as materialized (select count(distinct id) as n from hits)
       select (select n from counted) as total,
         case when (select n from counted) <= ${SEARCH_TOTAL_CAP}
           then ${page(sql`select * from hits`, query.limit)}
-          else ${page(sql`select distinct id, name, email_key from (${walk}) w`, query.limit + 1)} end as data`,
+          else ${page(walk, query.limit + 1)} end as data`,
   );
   const total = Number(result?.total ?? 0);
-  const found = (result?.data ?? []).map(({ sort_key: _, ...row }) => row);
+  const found = (result?.data ?? []).map(({ sort_value: _, ...row }) => row);
   const capped = total > SEARCH_TOTAL_CAP ? { hasNext: found.length > query.limit } : undefined;
   return { data: found.slice(0, query.limit), pagination: buildPagination(query, total, capped) };
 }
