@@ -1,7 +1,5 @@
 import { SEARCH_TOTAL_CAP } from '@allot/domain/pagination';
 import { type SQL, sql } from 'drizzle-orm';
-import { preparedRows } from '../db/prepared-rows';
-import { rows } from '../db/rows';
 
 /*
  * Word-prefix search (CONTRACT §1; decision 002, "Search"). The rule lives in the SQL functions of migration
@@ -58,18 +56,6 @@ export function matchesTerms(
 /** The index half of a search in `scope` (a GIN query of its words' prefixes, `search_query`). */
 export function searchQuery(scope: string, terms: readonly string[]): SQL {
   return sql`search_query(${scope}::uuid, ${terms.join(' ')})`;
-}
-
-/**
- * How to run a list query searched by `search`. Without a search, one plan fits every call: a prepared
- * statement, planned once per connection. With a search, the best plan depends on the text, so it is
- * planned for its own value every time: as a named statement, PostgreSQL switches to one generic plan after
- * five calls, and for a common word such a plan took 60 s instead of 0.4 s (docs/decisions/002).
- * `bounded`: a list whose every plan reads little (one parent's children, one organization's members)
- * stays prepared.
- */
-export function rowsForSearch(search: string, bounded = false): typeof rows {
-  return search.trim() && !bounded ? rows : preparedRows;
 }
 
 /**

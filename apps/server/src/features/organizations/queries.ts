@@ -9,13 +9,14 @@ import type { PaginationQuery } from '@allot/domain/pagination';
 import { SEARCH_TOTAL_CAP } from '@allot/domain/pagination';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
+import { uuidsIn } from '../../db/json-params';
 import { preparedRows } from '../../db/prepared-rows';
+import { rows } from '../../db/rows';
 import {
   cappedFromExact,
   findsNothing,
   matchesTerms,
   NIL_SCOPE,
-  rowsForSearch,
   SEARCH_COUNT_LIMIT,
   searchQuery,
   searchTerms,
@@ -221,7 +222,6 @@ export async function pageOrganizationSummaries(
 
   type Result = { total: number | string | null; data: SummaryRow[] | null; roles: string[] | null };
   let statement: SQL;
-  let indexedSearch = false;
   if (terms.length === 0) {
     const total = source.total ?? sql`select count(*) ${source.hits}`;
     const base = sql`select o.* ${source.from}
@@ -237,29 +237,50 @@ export async function pageOrganizationSummaries(
       select ${rolesHeld} as roles, (select count(*) from hits) as total,
         ${json(pageOf(sql`select * from hits`, window))} as data`;
   } else {
-    indexedSearch = true;
     const { hits, walk } = indexedSearchParts(source.indexed, terms, query.order, offset + query.limit + 1);
     // One more row than the page, to tell whether another page follows a capped total.
     const pageAndNext = sql`limit ${query.limit + 1} offset ${offset}`;
-    const beyondCap = sortBy ? pageOf(hits(null), pageAndNext) : pageOf(walk, pageAndNext);
-    statement = sql`with hits as materialized (${hits(SEARCH_COUNT_LIMIT)}),
-        counted as materialized (select count(*) as n from hits)
-      select ${rolesHeld} as roles, (select n from counted) as total,
-        case when (select n from counted) <= ${SEARCH_TOTAL_CAP}
-          then ${json(pageOf(sql`select * from hits`, window))}
-          else ${json(beyondCap)} end as data`;
+    // Only the search is planned per call, answering the page's ids in order; the summaries are a
+    // prepared statement: planning their joins too cost more than running the search (decision 002).
+    const idsOf = (matches: SQL, rowsWindow: SQL) =>
+      sortBy
+        ? sql`(select coalesce(json_agg(p.id order by p.sort_value ${dir}, p.name ${tieDir}, p.id ${tieDir}), '[]'::json)
+            from (select h.id, h.name, ${sortBy} as sort_value from (${matches}) h join organizations o on o.id = h.id
+                  order by ${sortBy} ${dir}, h.name ${tieDir}, h.id ${tieDir} ${rowsWindow}) p)`
+        : sql`(select coalesce(json_agg(p.id order by p.name ${dir}, p.id ${dir}), '[]'::json)
+            from (select id, name from (${matches}) m order by name ${dir}, id ${dir} ${rowsWindow}) p)`;
+    const [found] = await rows<{ total: number | string; ids: string[]; roles: string[] | null }>(
+      db,
+      sql`with hits as materialized (${hits(SEARCH_COUNT_LIMIT)}),
+          counted as materialized (select count(*) as n from hits)
+        select ${rolesHeld} as roles, (select n from counted) as total,
+          case when (select n from counted) <= ${SEARCH_TOTAL_CAP}
+            then ${idsOf(sql`select * from hits`, window)}
+            else ${sortBy ? idsOf(hits(null), pageAndNext) : idsOf(walk, pageAndNext)} end as ids`,
+    );
+    const total = Number(found?.total ?? 0);
+    const pageIds = found?.ids ?? [];
+    const summaries = new Map(
+      (await selectOrganizationSummaries(db, sql`o.id in ${uuidsIn(pageIds.slice(0, query.limit))}`)).map(
+        (summary) => [summary.id, summary],
+      ),
+    );
+    return {
+      data: pageIds.slice(0, query.limit).flatMap((id) => summaries.get(id) ?? []),
+      total,
+      capped: total > SEARCH_TOTAL_CAP ? { hasNext: pageIds.length > query.limit } : undefined,
+      rolesHeld: found?.roles ?? null,
+    };
   }
-  const [result] = await rowsForSearch(query.search, !indexedSearch)<Result>(db, statement);
+  // Read row by row, the plan is the same whatever the search text: a prepared statement.
+  const [result] = await preparedRows<Result>(db, statement);
   const total = Number(result?.total ?? 0);
-  let data = (result?.data ?? []).map(toSummary);
-  let capped: { hasNext: boolean } | undefined;
-  if (indexedSearch && total > SEARCH_TOTAL_CAP) {
-    capped = { hasNext: data.length > query.limit };
-    data = data.slice(0, query.limit);
-  } else if (terms.length > 0) {
-    capped = cappedFromExact(total, query);
-  }
-  return { data, total, capped, rolesHeld: result?.roles ?? null };
+  return {
+    data: (result?.data ?? []).map(toSummary),
+    total,
+    capped: terms.length > 0 ? cappedFromExact(total, query) : undefined,
+    rolesHeld: result?.roles ?? null,
+  };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Role } from '@allot/domain/roles';
 import type { ORGANIZATION_USER_SORT_KEYS, USER_SEARCH_SORT_KEYS } from '@allot/domain/users';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { uuidsIn } from '../../db/json-params';
 import { preparedRows } from '../../db/prepared-rows';
 import { rows } from '../../db/rows';
 import type { AuthUser } from '../../http/authenticate';
@@ -176,28 +177,45 @@ async function indexedUserPage(db: Db, query: UserSort, terms: string[], roots: 
       where s.scope_id = ${root.top}::uuid and ${matches} ${under(root)}
       order by s.${sortColumn} ${dir}, s.user_id limit ${offset + query.limit + 1}`,
   );
-  const page = (found: SQL, rowCount: number) => sql`(
-    select coalesce(json_agg(p order by p.sort_value ${dir}, p.id), '[]'::json) from (
-      select u.id, u.name, u.email, f.sort_value, (
-          select coalesce(json_agg(json_build_object('id', o.id, 'name', o.name, 'role', m.role) order by o.name), '[]'::json)
-          from memberships m join organizations o on o.id = m.organization_id
-          where m.user_id = u.id and ${visible(sql`m.organization_id`)}) as organizations
-      from (select distinct id, sort_value from (${found}) x
-            order by x.sort_value ${dir}, x.id limit ${rowCount} offset ${offset}) f
-      join users u on u.id = f.id) p)`;
-  const [result] = await rows<{ total: string | number; data: (UserRow & { sort_value?: string })[] }>(
+  // The page's ids in order (one more row past a capped total, for `hasNext`). Only the search is
+  // planned per call: planning the page's joins too cost more than running the search (decision 002).
+  const pageIds = (found: SQL, rowCount: number) => sql`(
+    select coalesce(json_agg(f.id order by f.sort_value ${dir}, f.id), '[]'::json) from (
+      select distinct id, sort_value from (${found}) x
+      order by x.sort_value ${dir}, x.id limit ${rowCount} offset ${offset}) f)`;
+  const [result] = await rows<{ total: string | number; ids: string[] }>(
     db,
     sql`with hits as materialized (${hits}),
         counted as materialized (select count(distinct id) as n from hits)
       select (select n from counted) as total,
         case when (select n from counted) <= ${SEARCH_TOTAL_CAP}
-          then ${page(sql`select * from hits`, query.limit)}
-          else ${page(walk, query.limit + 1)} end as data`,
+          then ${pageIds(sql`select * from hits`, query.limit)}
+          else ${pageIds(walk, query.limit + 1)} end as ids`,
   );
   const total = Number(result?.total ?? 0);
-  const found = (result?.data ?? []).map(({ sort_value: _, ...row }) => row);
-  const capped = total > SEARCH_TOTAL_CAP ? { hasNext: found.length > query.limit } : undefined;
-  return { data: found.slice(0, query.limit), pagination: buildPagination(query, total, capped) };
+  const ids = result?.ids ?? [];
+  const capped = total > SEARCH_TOTAL_CAP ? { hasNext: ids.length > query.limit } : undefined;
+  const found = await usersWithOrganizations(db, ids.slice(0, query.limit), visible);
+  return { data: found, pagination: buildPagination(query, total, capped) };
+}
+
+/** These users, in this order, each with its organizations that pass `visible`: a prepared statement. */
+async function usersWithOrganizations(
+  db: Db,
+  ids: readonly string[],
+  visible: (membership: SQL) => SQL,
+): Promise<UserRow[]> {
+  if (ids.length === 0) return [];
+  const found = await preparedRows<UserRow>(
+    db,
+    sql`select u.id, u.name, u.email, (
+        select coalesce(json_agg(json_build_object('id', o.id, 'name', o.name, 'role', m.role) order by o.name), '[]'::json)
+        from memberships m join organizations o on o.id = m.organization_id
+        where m.user_id = u.id and ${visible(sql`m.organization_id`)}) as organizations
+      from users u where u.id in ${uuidsIn(ids)}`,
+  );
+  const byId = new Map(found.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /**
