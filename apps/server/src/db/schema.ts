@@ -81,6 +81,12 @@ export const userSearch = pgTable(
   ],
 );
 
+/*
+ * Also in migration 0014, kept by triggers only and read by the searches of one word: `user_search_words`
+ * and `organization_search_words`, one entry per word of a searched row and scope with the row's previous
+ * word, in a btree with a "C" collation (which drizzle cannot write) (decision 002, "Search").
+ */
+
 export const organizations = pgTable(
   'organizations',
   {

@@ -53,6 +53,28 @@ export function matchesTerms(
   );
 }
 
+/**
+ * The one term of a search that the btree of words answers by itself (`*_search_words`, migration 0014):
+ * a single term of letters and digits, which lies inside one word, so "a word of the scope starts with
+ * it" is the whole rule. The letters are those both JavaScript and PostgreSQL take as letters (Latin
+ * scripts), so the two never disagree on where the term ends. Otherwise null: the GIN index and the marked
+ * text answer.
+ */
+export function singleWord(terms: readonly string[]): string | null {
+  const [term] = terms;
+  if (terms.length !== 1 || term === undefined) return null;
+  return /^[0-9A-Za-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F]+$/.test(term) ? term : null;
+}
+
+/**
+ * The entries of a words table (alias `w`) whose word starts with `term`, one per searched row: the first
+ * of the row's words in the prefix range is the one whose previous word sorts before the prefix.
+ */
+export function wordPrefix(term: string): SQL {
+  const prefix = sql`(search_fold(${term}) collate "C")`;
+  return sql`w.word >= ${prefix} and w.word < ${prefix} || chr(1114111) and w.prev_word < ${prefix}`;
+}
+
 /** The index half of a search in `scope` (a GIN query of its words' prefixes, `search_query`). */
 export function searchQuery(scope: string, terms: readonly string[]): SQL {
   return sql`search_query(${scope}::uuid, ${terms.join(' ')})`;

@@ -38,15 +38,21 @@ CREATE FUNCTION search_scope_key(scope uuid) RETURNS text LANGUAGE sql IMMUTABLE
 $$;
 --> statement-breakpoint
 -- The words of a name (split at non-letters and non-digits) and of an email (split at @ . _ - +), folded,
--- each prefixed with the scope's key.
+-- once each, in code-point order.
+CREATE FUNCTION search_words(name text, email text) RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT array(
+    SELECT DISTINCT w COLLATE "C" FROM (
+      SELECT regexp_split_to_table(search_fold(coalesce(name, '')), '[^[:alnum:]]+') AS w
+      UNION ALL
+      SELECT regexp_split_to_table(search_fold(coalesce(email, '')), '[@._+-]+')
+    ) words
+    WHERE w <> ''
+    ORDER BY 1)
+$$;
+--> statement-breakpoint
+-- The words, each prefixed with the scope's key, as lexemes for a GIN index.
 CREATE FUNCTION search_vector(scope uuid, name text, email text) RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT array_to_tsvector(coalesce(array_agg(DISTINCT search_scope_key(scope) || w), '{}'))
-  FROM (
-    SELECT regexp_split_to_table(search_fold(coalesce(name, '')), '[^[:alnum:]]+') AS w
-    UNION ALL
-    SELECT regexp_split_to_table(search_fold(coalesce(email, '')), '[@._+-]+')
-  ) words
-  WHERE w <> ''
+  SELECT array_to_tsvector(array(SELECT search_scope_key(scope) || w FROM unnest(search_words(name, email)) AS w))
 $$;
 --> statement-breakpoint
 -- The index half of a search in one scope: every term's first word as a prefix, all of them together.
@@ -184,3 +190,137 @@ JOIN organizations r ON r.id = c.ancestor_id AND r.parent_id IS NULL;
 DROP EXTENSION IF EXISTS btree_gin;
 --> statement-breakpoint
 DROP EXTENSION IF EXISTS pg_trgm;
+
+--> statement-breakpoint
+-- One-word searches read a btree of words instead of the GIN index (decision 002): one entry per word of
+-- a searched row and scope, with the row's previous word (code-point order), so that "the first entry of
+-- each row in a prefix range" (previous word < prefix) counts every row once, without reading the table.
+CREATE TABLE "user_search_words" (
+	"scope_id" uuid NOT NULL,
+	"word" text COLLATE "C" NOT NULL,
+	"prev_word" text COLLATE "C" NOT NULL,
+	"name" text NOT NULL,
+	"email_key" text NOT NULL,
+	"user_id" uuid NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX "user_search_words_range_idx" ON "user_search_words" ("scope_id", "word", "name", "user_id") INCLUDE ("prev_word", "email_key");
+--> statement-breakpoint
+CREATE INDEX "user_search_words_user_idx" ON "user_search_words" ("user_id");
+--> statement-breakpoint
+CREATE TABLE "organization_search_words" (
+	"scope_id" uuid NOT NULL,
+	"word" text COLLATE "C" NOT NULL,
+	"prev_word" text COLLATE "C" NOT NULL,
+	"name" text NOT NULL,
+	"organization_id" uuid NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX "organization_search_words_range_idx" ON "organization_search_words" ("scope_id", "word", "name", "organization_id") INCLUDE ("prev_word");
+--> statement-breakpoint
+CREATE INDEX "organization_search_words_organization_idx" ON "organization_search_words" ("organization_id");
+--> statement-breakpoint
+-- The words of user_search rows, kept with them (in the statement that changes them).
+CREATE FUNCTION allot_user_search_words() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP IN ('DELETE', 'UPDATE') THEN
+    DELETE FROM user_search_words w USING old_rows o WHERE w.user_id = o.user_id AND w.scope_id = o.scope_id;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    INSERT INTO user_search_words (scope_id, word, prev_word, name, email_key, user_id)
+    SELECT n.scope_id, w.word, coalesce(a.ws[w.i - 1], ''), n.name, n.email_key, n.user_id
+    FROM new_rows n
+    CROSS JOIN LATERAL (SELECT search_words(n.name, n.email_key) AS ws) a
+    CROSS JOIN LATERAL unnest(a.ws) WITH ORDINALITY AS w(word, i);
+  END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER user_search_words_insert AFTER INSERT ON user_search
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION allot_user_search_words();
+--> statement-breakpoint
+CREATE TRIGGER user_search_words_delete AFTER DELETE ON user_search
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION allot_user_search_words();
+--> statement-breakpoint
+CREATE TRIGGER user_search_words_update AFTER UPDATE ON user_search
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION allot_user_search_words();
+--> statement-breakpoint
+-- The words of organizations: in the scope of each ancestor (closure rows) and, while live, in the nil
+-- scope (a system admin's search).
+CREATE FUNCTION allot_closure_search_words() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP IN ('DELETE', 'UPDATE') THEN
+    DELETE FROM organization_search_words w USING old_rows o
+    WHERE w.organization_id = o.descendant_id AND w.scope_id = o.ancestor_id;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    INSERT INTO organization_search_words (scope_id, word, prev_word, name, organization_id)
+    SELECT n.ancestor_id, w.word, coalesce(a.ws[w.i - 1], ''), n.name, n.descendant_id
+    FROM new_rows n
+    CROSS JOIN LATERAL (SELECT search_words(n.name, NULL) AS ws) a
+    CROSS JOIN LATERAL unnest(a.ws) WITH ORDINALITY AS w(word, i);
+  END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER organization_closure_words_insert AFTER INSERT ON organization_closure
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION allot_closure_search_words();
+--> statement-breakpoint
+CREATE TRIGGER organization_closure_words_delete AFTER DELETE ON organization_closure
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION allot_closure_search_words();
+--> statement-breakpoint
+CREATE TRIGGER organization_closure_words_update AFTER UPDATE ON organization_closure
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION allot_closure_search_words();
+--> statement-breakpoint
+CREATE FUNCTION allot_organization_search_words() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO organization_search_words (scope_id, word, prev_word, name, organization_id)
+  SELECT '00000000-0000-0000-0000-000000000000'::uuid, w.word, coalesce(a.ws[w.i - 1], ''), n.name, n.id
+  FROM new_rows n
+  CROSS JOIN LATERAL (SELECT search_words(n.name, NULL) AS ws) a
+  CROSS JOIN LATERAL unnest(a.ws) WITH ORDINALITY AS w(word, i)
+  WHERE n.deleted_at IS NULL;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER organizations_words_insert AFTER INSERT ON organizations
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION allot_organization_search_words();
+--> statement-breakpoint
+-- A rename or a delete, row by row: the counters and pool copies update organizations all the time, and
+-- a statement trigger with transition tables would cost every one of those updates.
+CREATE FUNCTION allot_organization_search_words_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM organization_search_words
+  WHERE organization_id = NEW.id AND scope_id = '00000000-0000-0000-0000-000000000000'::uuid;
+  IF NEW.deleted_at IS NULL THEN
+    INSERT INTO organization_search_words (scope_id, word, prev_word, name, organization_id)
+    SELECT '00000000-0000-0000-0000-000000000000'::uuid, w.word, coalesce(ws[w.i - 1], ''), NEW.name, NEW.id
+    FROM (SELECT search_words(NEW.name, NULL) AS ws) a
+    CROSS JOIN LATERAL unnest(a.ws) WITH ORDINALITY AS w(word, i);
+  END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER organizations_words_update AFTER UPDATE OF name, deleted_at ON organizations FOR EACH ROW
+  WHEN (OLD.name IS DISTINCT FROM NEW.name OR OLD.deleted_at IS DISTINCT FROM NEW.deleted_at)
+  EXECUTE FUNCTION allot_organization_search_words_changed();
+--> statement-breakpoint
+-- The rows there already.
+INSERT INTO user_search_words (scope_id, word, prev_word, name, email_key, user_id)
+SELECT s.scope_id, w.word, coalesce(a.ws[w.i - 1], ''), s.name, s.email_key, s.user_id
+FROM user_search s
+CROSS JOIN LATERAL (SELECT search_words(s.name, s.email_key) AS ws) a
+CROSS JOIN LATERAL unnest(a.ws) WITH ORDINALITY AS w(word, i);
+--> statement-breakpoint
+INSERT INTO organization_search_words (scope_id, word, prev_word, name, organization_id)
+SELECT c.ancestor_id, w.word, coalesce(a.ws[w.i - 1], ''), c.name, c.descendant_id
+FROM organization_closure c
+CROSS JOIN LATERAL (SELECT search_words(c.name, NULL) AS ws) a
+CROSS JOIN LATERAL unnest(a.ws) WITH ORDINALITY AS w(word, i);
+--> statement-breakpoint
+INSERT INTO organization_search_words (scope_id, word, prev_word, name, organization_id)
+SELECT '00000000-0000-0000-0000-000000000000'::uuid, w.word, coalesce(a.ws[w.i - 1], ''), o.name, o.id
+FROM organizations o
+CROSS JOIN LATERAL (SELECT search_words(o.name, NULL) AS ws) a
+CROSS JOIN LATERAL unnest(a.ws) WITH ORDINALITY AS w(word, i)
+WHERE o.deleted_at IS NULL;

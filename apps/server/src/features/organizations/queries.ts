@@ -20,6 +20,8 @@ import {
   SEARCH_COUNT_LIMIT,
   searchQuery,
   searchTerms,
+  singleWord,
+  wordPrefix,
 } from '../../lib/search';
 import { rootCondition } from '../organization-access/scope';
 
@@ -299,10 +301,18 @@ function indexedSearchParts(
 ): { hits: (limit: number | null) => SQL; walk: SQL } {
   const dir = order === 'desc' ? sql`desc` : sql`asc`;
   const limitBy = (limit: number | null) => (limit === null ? sql`` : sql`limit ${limit}`);
+  // One word: a range of the btree of words, read from the index alone (decision 002).
+  const word = singleWord(terms);
+  const wordHits = (scope: string, limit: number | null) =>
+    sql`select w.organization_id as id, w.name from organization_search_words w
+      where w.scope_id = ${scope}::uuid and ${wordPrefix(word ?? '')} ${limitBy(limit)}`;
   if (indexed === 'all') {
     const matches = matchesTerms(sql`o.search_text`, terms, 'name', { planned: true });
     return {
-      hits: (limit) => sql`select o.id, o.name from (
+      hits: (limit) =>
+        word
+          ? wordHits(NIL_SCOPE, limit)
+          : sql`select o.id, o.name from (
           select * from organizations o where o.search_vector @@ ${searchQuery(NIL_SCOPE, terms)}
             and o.deleted_at is null offset 0) o
         where ${matches} ${limitBy(limit)}`,
@@ -319,10 +329,12 @@ function indexedSearchParts(
   return {
     // Subtrees of the roots do not overlap: no organization is found twice.
     hits: (limit) =>
-      sql`select * from (${perRoot(
-        (root) => sql`select c.descendant_id as id, c.name from (
-          select * from organization_closure c where c.search_vector @@ ${searchQuery(root, terms)} offset 0) c
-        where c.ancestor_id = ${root}::uuid and ${matches}`,
+      sql`select * from (${perRoot((root) =>
+        word
+          ? wordHits(root, limit)
+          : sql`select c.descendant_id as id, c.name from (
+              select * from organization_closure c where c.search_vector @@ ${searchQuery(root, terms)} offset 0) c
+            where c.ancestor_id = ${root}::uuid and ${matches}`,
       )}) found ${limitBy(limit)}`,
     walk: perRoot(
       (root) => sql`select c.descendant_id as id, c.name from organization_closure c

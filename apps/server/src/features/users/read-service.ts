@@ -15,6 +15,8 @@ import {
   SEARCH_COUNT_LIMIT,
   searchQuery,
   searchTerms,
+  singleWord,
+  wordPrefix,
 } from '../../lib/search';
 import { accessFromRoles, rolesHeldSql } from '../organization-access/access';
 import { inSubtreesSql, managedScopeSql, organizationsInSubtreesSql } from '../organization-access/scope';
@@ -154,11 +156,11 @@ async function indexedUserPage(db: Db, query: UserSort, terms: string[], roots: 
   const sortColumn = sql.raw(query.key === 'email' ? 'email_key' : 'name');
   const offset = (query.page - 1) * query.limit;
   const matches = matchesTerms(sql`s.search_text`, terms, 'user', { planned: true });
-  const under = (root: ScopeRoot) =>
+  const under = (root: ScopeRoot, alias = 's') =>
     root.id === root.top
       ? sql``
       : sql`and exists (select 1 from memberships m join organization_closure c on c.descendant_id = m.organization_id
-              where m.user_id = s.user_id and c.ancestor_id = ${root.id}::uuid)`;
+              where m.user_id = ${sql.raw(alias)}.user_id and c.ancestor_id = ${root.id}::uuid)`;
   const each = (part: (root: ScopeRoot) => SQL) =>
     sql.join(
       scopes.map((root) => sql`(${part(root)})`),
@@ -166,10 +168,16 @@ async function indexedUserPage(db: Db, query: UserSort, terms: string[], roots: 
     );
   // The GIN halves are kept apart (OFFSET 0): planned on their own, they cannot become a walk with a filter.
   const inIndex = (root: ScopeRoot) => sql`s.search_vector @@ ${searchQuery(root.top, terms)}`;
-  const hits = each(
-    (root) => sql`select s.user_id as id, s.${sortColumn} as sort_value from (
-        select * from user_search s where ${inIndex(root)} offset 0) s
-      where s.scope_id = ${root.top}::uuid and ${matches} ${under(root)} limit ${SEARCH_COUNT_LIMIT}`,
+  // One word: a range of the btree of words, read from the index alone (decision 002).
+  const word = singleWord(terms);
+  const hits = each((root) =>
+    word
+      ? sql`select w.user_id as id, w.${sortColumn} as sort_value from user_search_words w
+          where w.scope_id = ${root.top}::uuid and ${wordPrefix(word)} ${under(root, 'w')}
+          limit ${SEARCH_COUNT_LIMIT}`
+      : sql`select s.user_id as id, s.${sortColumn} as sort_value from (
+          select * from user_search s where ${inIndex(root)} offset 0) s
+        where s.scope_id = ${root.top}::uuid and ${matches} ${under(root)} limit ${SEARCH_COUNT_LIMIT}`,
   );
   // The walk reads only what the name (or email) index holds, so the table is not read.
   const walk = each(
