@@ -34,20 +34,16 @@ async function drift() {
         join organization_closure c on c.descendant_id = m.organization_id
         join organizations r on r.id = c.ancestor_id and r.parent_id is null),
       expected_user_words as (
-        select s.scope_id, w.word, coalesce(a.ws[w.i - 1], '') as prev_word, s.name, s.email_key, s.user_id
-        from expected_scopes s
-        cross join lateral (select search_words(s.name, s.email_key) as ws) a
-        cross join lateral unnest(a.ws) with ordinality as w(word, i)),
+        select s.scope_id, w.word, w.prev_word, s.name, s.email_key, s.user_id
+        from expected_scopes s cross join lateral search_word_entries(s.name, s.email_key) w),
       named as (
         select c.ancestor_id as scope_id, c.descendant_id as organization_id, o.name from organization_closure c
         join organizations o on o.id = c.descendant_id
         union all
         select ${NIL}::uuid, o.id, o.name from organizations o where o.deleted_at is null),
       expected_organization_words as (
-        select n.scope_id, w.word, coalesce(a.ws[w.i - 1], '') as prev_word, n.name, n.organization_id
-        from named n
-        cross join lateral (select search_words(n.name, null) as ws) a
-        cross join lateral unnest(a.ws) with ordinality as w(word, i))
+        select n.scope_id, w.word, w.prev_word, n.name, n.organization_id
+        from named n cross join lateral search_word_entries(n.name, null) w)
       select
         (select count(*) from ((select scope_id, user_id, name, email_key from user_search
                                 except select * from expected_scopes)

@@ -55,6 +55,14 @@ CREATE FUNCTION search_vector(scope uuid, name text, email text) RETURNS tsvecto
   SELECT array_to_tsvector(array(SELECT search_scope_key(scope) || w FROM unnest(search_words(name, email)) AS w))
 $$;
 --> statement-breakpoint
+-- The entries of the btrees of words for one row: each word with the row's previous word ('' for the
+-- first), so that a prefix range counts a row once (see the words tables below).
+CREATE FUNCTION search_word_entries(name text, email text) RETURNS TABLE (word text, prev_word text)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT w.word, coalesce(ws[w.i - 1], '')
+  FROM (SELECT search_words(name, email) AS ws) a, unnest(a.ws) WITH ORDINALITY AS w(word, i)
+$$;
+--> statement-breakpoint
 -- The index half of a search in one scope: every term's first word as a prefix, all of them together.
 -- The exact check (the LIKE patterns) is made on the rows it finds. A term's first word is its leading
 -- letters and digits (a name's word, or the start of an email's), else what precedes its first email
@@ -228,10 +236,9 @@ BEGIN
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
     INSERT INTO user_search_words (scope_id, word, prev_word, name, email_key, user_id)
-    SELECT n.scope_id, w.word, coalesce(a.ws[w.i - 1], ''), n.name, n.email_key, n.user_id
+    SELECT n.scope_id, w.word, w.prev_word, n.name, n.email_key, n.user_id
     FROM new_rows n
-    CROSS JOIN LATERAL (SELECT search_words(n.name, n.email_key) AS ws) a
-    CROSS JOIN LATERAL unnest(a.ws) WITH ORDINALITY AS w(word, i);
+    CROSS JOIN LATERAL search_word_entries(n.name, n.email_key) AS w;
   END IF;
   RETURN NULL;
 END $$;
@@ -255,10 +262,9 @@ BEGIN
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
     INSERT INTO organization_search_words (scope_id, word, prev_word, name, organization_id)
-    SELECT n.ancestor_id, w.word, coalesce(a.ws[w.i - 1], ''), n.name, n.descendant_id
+    SELECT n.ancestor_id, w.word, w.prev_word, n.name, n.descendant_id
     FROM new_rows n
-    CROSS JOIN LATERAL (SELECT search_words(n.name, NULL) AS ws) a
-    CROSS JOIN LATERAL unnest(a.ws) WITH ORDINALITY AS w(word, i);
+    CROSS JOIN LATERAL search_word_entries(n.name, NULL) AS w;
   END IF;
   RETURN NULL;
 END $$;
@@ -275,10 +281,9 @@ CREATE TRIGGER organization_closure_words_update AFTER UPDATE ON organization_cl
 CREATE FUNCTION allot_organization_search_words() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO organization_search_words (scope_id, word, prev_word, name, organization_id)
-  SELECT '00000000-0000-0000-0000-000000000000'::uuid, w.word, coalesce(a.ws[w.i - 1], ''), n.name, n.id
+  SELECT '00000000-0000-0000-0000-000000000000'::uuid, w.word, w.prev_word, n.name, n.id
   FROM new_rows n
-  CROSS JOIN LATERAL (SELECT search_words(n.name, NULL) AS ws) a
-  CROSS JOIN LATERAL unnest(a.ws) WITH ORDINALITY AS w(word, i)
+  CROSS JOIN LATERAL search_word_entries(n.name, NULL) AS w
   WHERE n.deleted_at IS NULL;
   RETURN NULL;
 END $$;
@@ -294,9 +299,8 @@ BEGIN
   WHERE organization_id = NEW.id AND scope_id = '00000000-0000-0000-0000-000000000000'::uuid;
   IF NEW.deleted_at IS NULL THEN
     INSERT INTO organization_search_words (scope_id, word, prev_word, name, organization_id)
-    SELECT '00000000-0000-0000-0000-000000000000'::uuid, w.word, coalesce(ws[w.i - 1], ''), NEW.name, NEW.id
-    FROM (SELECT search_words(NEW.name, NULL) AS ws) a
-    CROSS JOIN LATERAL unnest(a.ws) WITH ORDINALITY AS w(word, i);
+    SELECT '00000000-0000-0000-0000-000000000000'::uuid, w.word, w.prev_word, NEW.name, NEW.id
+    FROM search_word_entries(NEW.name, NULL) AS w;
   END IF;
   RETURN NULL;
 END $$;
@@ -307,20 +311,17 @@ CREATE TRIGGER organizations_words_update AFTER UPDATE OF name, deleted_at ON or
 --> statement-breakpoint
 -- The rows there already.
 INSERT INTO user_search_words (scope_id, word, prev_word, name, email_key, user_id)
-SELECT s.scope_id, w.word, coalesce(a.ws[w.i - 1], ''), s.name, s.email_key, s.user_id
+SELECT s.scope_id, w.word, w.prev_word, s.name, s.email_key, s.user_id
 FROM user_search s
-CROSS JOIN LATERAL (SELECT search_words(s.name, s.email_key) AS ws) a
-CROSS JOIN LATERAL unnest(a.ws) WITH ORDINALITY AS w(word, i);
+CROSS JOIN LATERAL search_word_entries(s.name, s.email_key) AS w;
 --> statement-breakpoint
 INSERT INTO organization_search_words (scope_id, word, prev_word, name, organization_id)
-SELECT c.ancestor_id, w.word, coalesce(a.ws[w.i - 1], ''), c.name, c.descendant_id
+SELECT c.ancestor_id, w.word, w.prev_word, c.name, c.descendant_id
 FROM organization_closure c
-CROSS JOIN LATERAL (SELECT search_words(c.name, NULL) AS ws) a
-CROSS JOIN LATERAL unnest(a.ws) WITH ORDINALITY AS w(word, i);
+CROSS JOIN LATERAL search_word_entries(c.name, NULL) AS w;
 --> statement-breakpoint
 INSERT INTO organization_search_words (scope_id, word, prev_word, name, organization_id)
-SELECT '00000000-0000-0000-0000-000000000000'::uuid, w.word, coalesce(a.ws[w.i - 1], ''), o.name, o.id
+SELECT '00000000-0000-0000-0000-000000000000'::uuid, w.word, w.prev_word, o.name, o.id
 FROM organizations o
-CROSS JOIN LATERAL (SELECT search_words(o.name, NULL) AS ws) a
-CROSS JOIN LATERAL unnest(a.ws) WITH ORDINALITY AS w(word, i)
+CROSS JOIN LATERAL search_word_entries(o.name, NULL) AS w
 WHERE o.deleted_at IS NULL;

@@ -214,13 +214,16 @@ export async function pageOrganizationSummaries(
   const sortBy = query.key === 'name' ? null : sql.raw(sortValue('o', query.key));
   const json = (base: SQL) =>
     sql`(select coalesce(json_agg(p order by ${pageOrder(query.key, query.order)}), '[]'::json) from (${summarise(base)}) p)`;
-  /** The page of `matches` (`id`, `name`) in the list's order, `window` rows of it. */
-  const pageOf = (matches: SQL, rowsWindow: SQL) =>
-    sortBy
-      ? sql`select o.* from (${matches}) h join organizations o on o.id = h.id
-            order by ${sortBy} ${dir}, h.name ${tieDir}, h.id ${tieDir} ${rowsWindow}`
-      : sql`select o.* from (select * from (${matches}) m order by name ${dir}, id ${dir} ${rowsWindow}) h
-            join organizations o on o.id = h.id`;
+  /** The list's order over rows `r` of `pageRows`: the sort value, then name and id. */
+  const rowOrder = sortBy
+    ? sql`r.sort_value ${dir}, r.name ${tieDir}, r.id ${tieDir}`
+    : sql`r.name ${dir}, r.id ${dir}`;
+  /** `rowsWindow` rows of `matches` (`id`, `name`) in the list's order, as `id`, `name`, `sort_value`. */
+  const pageRows = (matches: SQL, rowsWindow: SQL) =>
+    sql`select * from (
+        select h.id, h.name, ${sortBy ?? sql`null`} as sort_value from (${matches}) h
+        ${sortBy ? sql`join organizations o on o.id = h.id` : sql``}) r
+      order by ${rowOrder} ${rowsWindow}`;
 
   type Result = { total: number | string | null; data: SummaryRow[] | null; roles: string[] | null };
   let statement: SQL;
@@ -237,7 +240,7 @@ export async function pageOrganizationSummaries(
         select ${source.id} as id, ${source.name} as name ${source.hits}
           and ${matchesTerms(source.searchText, terms, 'name')})
       select ${rolesHeld} as roles, (select count(*) from hits) as total,
-        ${json(pageOf(sql`select * from hits`, window))} as data`;
+        ${json(sql`select o.* from (${pageRows(sql`select * from hits`, window)}) r join organizations o on o.id = r.id`)} as data`;
   } else {
     const { hits, walk } = indexedSearchParts(source.indexed, terms, query.order, offset + query.limit + 1);
     // One more row than the page, to tell whether another page follows a capped total.
@@ -245,12 +248,7 @@ export async function pageOrganizationSummaries(
     // Only the search is planned per call, answering the page's ids in order; the summaries are a
     // prepared statement: planning their joins too cost more than running the search (decision 002).
     const idsOf = (matches: SQL, rowsWindow: SQL) =>
-      sortBy
-        ? sql`(select coalesce(json_agg(p.id order by p.sort_value ${dir}, p.name ${tieDir}, p.id ${tieDir}), '[]'::json)
-            from (select h.id, h.name, ${sortBy} as sort_value from (${matches}) h join organizations o on o.id = h.id
-                  order by ${sortBy} ${dir}, h.name ${tieDir}, h.id ${tieDir} ${rowsWindow}) p)`
-        : sql`(select coalesce(json_agg(p.id order by p.name ${dir}, p.id ${dir}), '[]'::json)
-            from (select id, name from (${matches}) m order by name ${dir}, id ${dir} ${rowsWindow}) p)`;
+      sql`(select coalesce(json_agg(r.id order by ${rowOrder}), '[]'::json) from (${pageRows(matches, rowsWindow)}) r)`;
     const [found] = await rows<{ total: number | string; ids: string[]; roles: string[] | null }>(
       db,
       sql`with hits as materialized (${hits(SEARCH_COUNT_LIMIT)}),
@@ -303,15 +301,15 @@ function indexedSearchParts(
   const limitBy = (limit: number | null) => (limit === null ? sql`` : sql`limit ${limit}`);
   // One word: a range of the btree of words, read from the index alone (decision 002).
   const word = singleWord(terms);
-  const wordHits = (scope: string, limit: number | null) =>
+  const wordHits = (scope: string, word: string, limit: number | null) =>
     sql`select w.organization_id as id, w.name from organization_search_words w
-      where w.scope_id = ${scope}::uuid and ${wordPrefix(word ?? '')} ${limitBy(limit)}`;
+      where w.scope_id = ${scope}::uuid and ${wordPrefix(word)} ${limitBy(limit)}`;
   if (indexed === 'all') {
     const matches = matchesTerms(sql`o.search_text`, terms, 'name', { planned: true });
     return {
       hits: (limit) =>
         word
-          ? wordHits(NIL_SCOPE, limit)
+          ? wordHits(NIL_SCOPE, word, limit)
           : sql`select o.id, o.name from (
           select * from organizations o where o.search_vector @@ ${searchQuery(NIL_SCOPE, terms)}
             and o.deleted_at is null offset 0) o
@@ -331,7 +329,7 @@ function indexedSearchParts(
     hits: (limit) =>
       sql`select * from (${perRoot((root) =>
         word
-          ? wordHits(root, limit)
+          ? wordHits(root, word, limit)
           : sql`select c.descendant_id as id, c.name from (
               select * from organization_closure c where c.search_vector @@ ${searchQuery(root, terms)} offset 0) c
             where c.ancestor_id = ${root}::uuid and ${matches}`,

@@ -207,6 +207,13 @@ async function indexedUserPage(db: Db, query: UserSort, terms: string[], roots: 
   return { data: found, pagination: buildPagination(query, total, capped) };
 }
 
+/** The organizations of the user `userId` (a column) that pass `visible`, with its role there, by name. */
+function organizationsOfUser(userId: SQL, visible: (membership: SQL) => SQL): SQL {
+  return sql`(select coalesce(json_agg(json_build_object('id', o.id, 'name', o.name, 'role', m.role) order by o.name), '[]'::json)
+    from memberships m join organizations o on o.id = m.organization_id
+    where m.user_id = ${userId} and ${visible(sql`m.organization_id`)})`;
+}
+
 /** These users, in this order, each with its organizations that pass `visible`: a prepared statement. */
 async function usersWithOrganizations(
   db: Db,
@@ -216,10 +223,7 @@ async function usersWithOrganizations(
   if (ids.length === 0) return [];
   const found = await preparedRows<UserRow>(
     db,
-    sql`select u.id, u.name, u.email, (
-        select coalesce(json_agg(json_build_object('id', o.id, 'name', o.name, 'role', m.role) order by o.name), '[]'::json)
-        from memberships m join organizations o on o.id = m.organization_id
-        where m.user_id = u.id and ${visible(sql`m.organization_id`)}) as organizations
+    sql`select u.id, u.name, u.email, ${organizationsOfUser(sql`u.id`, visible)} as organizations
       from users u where u.id in ${uuidsIn(ids)}`,
   );
   const byId = new Map(found.map((row) => [row.id, row]));
@@ -251,10 +255,7 @@ async function pageOfMatches(
     sql`with ${extra.prefix} matches as materialized (${matches})
         select ${extra.small} as small, ${extra.roots} as roots, (select count(*) from matches) as total,
           (select coalesce(json_agg(p order by ${sortBy('p')}, p.id), '[]'::json) from (
-            select s.id, s.name, s.email,
-              (select coalesce(json_agg(json_build_object('id', o.id, 'name', o.name, 'role', m.role) order by o.name), '[]'::json)
-               from memberships m join organizations o on o.id = m.organization_id
-               where m.user_id = s.id and ${visible(sql`m.organization_id`)}) as organizations
+            select s.id, s.name, s.email, ${organizationsOfUser(sql`s.id`, visible)} as organizations
             from (select * from matches order by ${sortBy('matches')}, id
                   limit ${query.limit} offset ${(query.page - 1) * query.limit}) s) p) as data`,
   );
