@@ -87,5 +87,8 @@ export const APP_MSG = {
   tooManyInvitations: (limit: number) =>
     `This organization has reached its limit of ${limit.toLocaleString('en-US')} invitations a day. Please try again tomorrow.`,
   tooManyImports: 'Too many imports in a short time. Please wait a few minutes and try again.',
+  tooManyResends: 'Too many invitations sent again in a short time. Please wait a few minutes and try again.',
+  resentRecently:
+    'An invitation was sent to this person several times in the last minutes. Please wait a few minutes before sending another.',
   concurrentChange: 'Someone changed this at the same moment. Please try again.',
 } as const;

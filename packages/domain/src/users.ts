@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { toCsv } from './csv';
 import { MSG } from './messages';
 import { LICENSE_TYPES } from './organizations';
 import { pageOf } from './pagination';
-import { ROLES } from './roles';
+import { ROLE_LABEL, ROLES } from './roles';
 import { dateTimeOut, emailOut, emailSchema, idSchema, isEmail, text, uuidOut } from './text';
 
 export { emailSchema, isEmail };
@@ -63,6 +64,18 @@ export type MemberRole = (typeof MEMBER_ROLES)[number];
 
 /** Roles a CSV import may give (spec §5): others are skipped with a reason. */
 export const IMPORT_ROLES = ['user', 'organization_admin'] as const;
+export type ImportRole = (typeof IMPORT_ROLES)[number];
+
+/**
+ * The role a cell of an import file names, or null when it names none an import may give: the role's name
+ * (`user`, `organization_admin`) or the label the panel shows for it ('Teacher', 'Admin'), trimmed and in any
+ * case. The one mapping of import roles: the server's row checks (preview and import) use it.
+ */
+export function importRoleOf(cell: string): ImportRole | null {
+  const wanted = cell.trim().toLowerCase();
+  if (wanted === '') return null;
+  return IMPORT_ROLES.find((role) => role === wanted || ROLE_LABEL[role].toLowerCase() === wanted) ?? null;
+}
 
 export const USER_LOCALES = ['en-us'] as const;
 
@@ -164,7 +177,7 @@ export type ImportSkipReason = (typeof IMPORT_SKIP_REASONS)[number];
 export const IMPORT_SKIP_MESSAGE: Record<ImportSkipReason, string> = {
   invalid_email: 'Invalid e-mail.',
   missing_name: 'The name is missing.',
-  invalid_role: 'The role must be user or organization_admin.',
+  invalid_role: 'The role must be Teacher (user) or Admin (organization_admin).',
   duplicate_in_file: 'This email is already on an earlier row of the file.',
   already_member: 'Already a member of this organization.',
   already_invited: 'Already invited to this organization.',
@@ -173,7 +186,12 @@ export const IMPORT_SKIP_MESSAGE: Record<ImportSkipReason, string> = {
 
 export const skippedRowSchema = z
   .object({
-    row: z.number().int().describe('1-based position in `users` (the file’s data rows)'),
+    row: z
+      .number()
+      .int()
+      .describe(
+        'The row as a spreadsheet numbers it: the header is row 1, so `users[0]` is row 2 (`users[i]` is row i + 2)',
+      ),
     email: z.string(),
     reason: z.enum(IMPORT_SKIP_REASONS),
     message: z.string(),
@@ -200,7 +218,7 @@ export const bulkImportPreviewSchema = z
   .object({
     toAdd: z.array(
       z.object({
-        row: z.number().int(),
+        row: z.number().int().describe('The row as a spreadsheet numbers it: `users[i]` is row i + 2'),
         email: emailOut(),
         name: z.string(),
         role: z.enum(IMPORT_ROLES),
@@ -213,6 +231,9 @@ export const bulkImportPreviewSchema = z
   .meta({ id: 'BulkImportPreview' });
 export type BulkImportPreview = z.infer<typeof bulkImportPreviewSchema>;
 
+/** The spreadsheet row of `users[index]`: the header is row 1, the first data row is row 2. */
+export const importRowNumber = (index: number) => index + 2;
+
 /** A skipped row with the sentence of its reason. */
 export function skippedRow(row: number, email: string, reason: ImportSkipReason): SkippedRow {
   return { row, email, reason, message: IMPORT_SKIP_MESSAGE[reason] };
@@ -222,7 +243,7 @@ export interface CheckedImportRow {
   row: number;
   email: string;
   name: string;
-  role: (typeof IMPORT_ROLES)[number];
+  role: ImportRole;
 }
 
 /**
@@ -237,32 +258,48 @@ export function checkImportRows(rows: readonly ImportRow[]): {
   const skipped: SkippedRow[] = [];
   const seen = new Set<string>();
   rows.forEach((input, index) => {
-    const row = index + 1;
+    const row = importRowNumber(index);
     const email = input.email.trim();
-    const reason = rejectImportRow(input, email, seen);
-    if (reason) {
-      skipped.push(skippedRow(row, email, reason));
+    const role = importRoleOf(input.role);
+    const reason = rejectImportRow(input, email, role, seen);
+    if (reason || role === null) {
+      skipped.push(skippedRow(row, email, reason ?? 'invalid_role'));
       return;
     }
-    const role = input.role.trim().toLowerCase() as CheckedImportRow['role'];
     valid.push({ row, email, name: input.name.trim(), role });
   });
   return { valid, skipped };
 }
 
-function rejectImportRow(input: ImportRow, email: string, seen: Set<string>): ImportSkipReason | null {
+function rejectImportRow(
+  input: ImportRow,
+  email: string,
+  role: ImportRole | null,
+  seen: Set<string>,
+): ImportSkipReason | null {
   if (!isEmail(email)) return 'invalid_email';
   const key = email.toLowerCase();
   if (seen.has(key)) return 'duplicate_in_file';
   seen.add(key);
   const name = input.name.trim();
   if (!name || name.length > 200) return 'missing_name';
-  if (!(IMPORT_ROLES as readonly string[]).includes(input.role.trim().toLowerCase())) return 'invalid_role';
+  if (role === null) return 'invalid_role';
   return null;
 }
 
 /** Column names of the import file (spec §3: CSV user rows). */
 export const IMPORT_CSV_COLUMNS = ['email', 'user_name', 'user_role'] as const;
+
+/** File name of the import template the import dialog offers. */
+export const IMPORT_TEMPLATE_FILE_NAME = 'users-import-template.csv';
+
+/**
+ * The import template: the header row the import reads and one example row, written by the one CSV writer.
+ * The example's role is a label ('Teacher'), which the import takes as well as the role's name.
+ */
+export function importTemplateCsv(): string {
+  return toCsv(IMPORT_CSV_COLUMNS, [['jane.doe@example.org', 'Jane Doe', ROLE_LABEL.user]]);
+}
 
 /** An account as POST /api/user/{id}/update answers it. */
 export const userAccountSchema = z

@@ -44,24 +44,25 @@ describe('POST /api/user/bulk', () => {
     const body = { organizationId: t.world.orgs.schoolA, users };
     const preview = await api.post('schoolAdmin', '/api/user/bulk/preview', body);
     expect(preview.statusCode).toBe(200);
+    // Rows as a spreadsheet numbers them: the header is row 1, `users[0]` row 2.
     const expectedSkipped = [
-      [2, 'duplicate_in_file'],
-      [3, 'invalid_role'],
-      [4, 'invalid_email'],
-      [5, 'already_member'],
-      [7, 'missing_name'],
+      [3, 'duplicate_in_file'],
+      [4, 'invalid_role'],
+      [5, 'invalid_email'],
+      [6, 'already_member'],
+      [8, 'missing_name'],
     ].map(([row, reason]) => ({
       row,
-      email: users[(row as number) - 1]?.email.trim(),
+      email: users[(row as number) - 2]?.email.trim(),
       reason,
       message: IMPORT_SKIP_MESSAGE[reason as keyof typeof IMPORT_SKIP_MESSAGE],
     }));
     expect(preview.json()).toEqual({
       // Bo's address has an account in another tenant: the preview says the same as for a new one.
       toAdd: [
-        { row: 1, email: 'ann@import.test', name: 'Ann', role: 'user', licenseType: null },
-        { row: 6, email: 'owner@beta.test', name: 'Bo', role: 'user', licenseType: null },
-        { row: 8, email: 'dee@import.test', name: 'Dee', role: 'organization_admin', licenseType: null },
+        { row: 2, email: 'ann@import.test', name: 'Ann', role: 'user', licenseType: null },
+        { row: 7, email: 'owner@beta.test', name: 'Bo', role: 'user', licenseType: null },
+        { row: 9, email: 'dee@import.test', name: 'Dee', role: 'organization_admin', licenseType: null },
       ],
       skipped: expectedSkipped,
       seats: { free: null, needed: 3 },
@@ -89,6 +90,40 @@ describe('POST /api/user/bulk', () => {
     expect(reasons.filter((r: string) => r === 'already_invited')).toHaveLength(1);
   });
 
+  it('takes the roles’ labels as well as their names, trimmed and in any case, in the preview and the import', async () => {
+    const { alpha } = t.world.orgs;
+    const users = [
+      { email: 'label-teacher@import.test', name: 'Lee', role: ' Teacher ' },
+      { email: 'label-admin@import.test', name: 'Ada', role: 'ADMIN' },
+      { email: 'label-user@import.test', name: 'Uma', role: 'User' },
+      { email: 'label-owner@import.test', name: 'Oz', role: 'Owner' },
+    ];
+    const body = { organizationId: alpha, users };
+    const preview = await api.post('owner', '/api/user/bulk/preview', body);
+    expect(preview.statusCode).toBe(200);
+    expect(preview.json().toAdd.map((u: { row: number; role: string }) => [u.row, u.role])).toEqual([
+      [2, 'user'],
+      [3, 'organization_admin'],
+      [4, 'user'],
+    ]);
+    expect(preview.json().skipped).toEqual([
+      {
+        row: 5,
+        email: 'label-owner@import.test',
+        reason: 'invalid_role',
+        message: IMPORT_SKIP_MESSAGE.invalid_role,
+      },
+    ]);
+    const response = await api.post('owner', '/api/user/bulk', body);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().added.map((u: { email: string; role: string }) => [u.email, u.role])).toEqual([
+      ['label-teacher@import.test', 'user'],
+      ['label-admin@import.test', 'organization_admin'],
+      ['label-user@import.test', 'user'],
+    ]);
+    expect(response.json().skipped.map((s: { row: number }) => s.row)).toEqual([5]);
+  });
+
   it('stops at the seat limit with the spec’s 402 text; the rows added stay', async () => {
     const { schoolB } = t.world.orgs;
     await licenceFor(schoolB, 3);
@@ -100,8 +135,8 @@ describe('POST /api/user/bulk', () => {
     const preview = await api.post('owner', '/api/user/bulk/preview', { organizationId: schoolB, users });
     expect(preview.json().seats).toEqual({ free: 3, needed: 5 });
     expect(preview.json().skipped.map((s: { row: number; reason: string }) => [s.row, s.reason])).toEqual([
-      [4, 'no_free_seat'],
       [5, 'no_free_seat'],
+      [6, 'no_free_seat'],
     ]);
 
     const response = await api.post('owner', '/api/user/bulk', { organizationId: schoolB, users });

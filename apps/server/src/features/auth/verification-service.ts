@@ -130,21 +130,31 @@ export async function resendVerification(
         where lower(email) = ${email} and email_verified_at is null limit 1`,
   );
   if (!user) return;
-  await writeTransaction(db, async (tx) => {
-    const { code } = await issueCode(tx, {
-      userId: user.id,
-      purpose: PURPOSE,
-      lifetimeMinutes: CODE_MINUTES,
-    });
-    await queueMail(
-      tx,
-      verificationMail({
-        to: user.email,
-        name: user.name,
-        code,
-        link: verifyLink(settings, user.email),
-        needsPassword: !user.has_password,
-      }),
-    );
+  await writeTransaction(db, (tx) => queueVerification(tx, user, settings));
+}
+
+/**
+ * A new verification code for an account that is not verified yet (the old one stops working), in a mail
+ * that says whether to choose a password. In the caller's transaction.
+ */
+export async function queueVerification(
+  tx: Tx,
+  user: { id: string; email: string; name: string; has_password: boolean },
+  settings: MailSettings,
+): Promise<void> {
+  const { code } = await issueCode(tx, {
+    userId: user.id,
+    purpose: PURPOSE,
+    lifetimeMinutes: CODE_MINUTES,
   });
+  await queueMail(
+    tx,
+    verificationMail({
+      to: user.email,
+      name: user.name,
+      code,
+      link: verifyLink(settings, user.email),
+      needsPassword: !user.has_password,
+    }),
+  );
 }

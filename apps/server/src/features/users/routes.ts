@@ -1,3 +1,4 @@
+import { successResponseSchema } from '@allot/domain/auth';
 import { errorBodySchema } from '@allot/domain/errors';
 import { organizationIdParamsSchema } from '@allot/domain/organizations';
 import { paginationQuerySchema } from '@allot/domain/pagination';
@@ -28,12 +29,14 @@ import type { MailSettings } from '../mail/public-links';
 import { createUser, importUsers, previewImport } from './add-service';
 import { listOrganizationUsers, searchUsers } from './read-service';
 import { removeUsers } from './remove-service';
+import { resendMemberInvitation } from './resend-service';
 import { updateUserRole } from './role-service';
 import { updateUser, updateUserLicenses } from './update-service';
 
 const tags = ['users'];
 const errors = { 403: errorBodySchema, 404: errorBodySchema };
 const userIdParamsSchema = z.object({ id: idSchema });
+const memberParamsSchema = z.object({ id: idSchema, userId: idSchema });
 /** An import of 20,000 rows is a few MB of JSON. */
 const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
 
@@ -161,6 +164,23 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
         },
       },
       async (request) => removeUsers(db, authOf(request), request.body),
+    );
+
+    app.post(
+      '/api/organization/:id/users/:userId/invitation/resend',
+      {
+        schema: {
+          operationId: 'resendMemberInvitation',
+          tags,
+          summary: 'Send a pending person’s invitation again',
+          description:
+            'Mails a person whose invitation is pending (`status: pending`) again, with a new code; the code of the earlier mail stops working. A new account that has not set itself up gets the invitation to set it up; an account that existed gets the invitation to join. `404` when the person is not pending in the organization; `429` past a few resends in fifteen minutes (per session and per person) or the organization’s invitations a day. Permission: `manage_users` on the organization; people up to the caller’s own role.',
+          params: memberParamsSchema,
+          response: { 200: successResponseSchema, 429: errorBodySchema, ...errors },
+        },
+      },
+      async (request) =>
+        resendMemberInvitation(db, authOf(request), request.params.id, request.params.userId, mail),
     );
 
     app.post(
