@@ -8,15 +8,23 @@ import {
   IconPlus,
   IconShare,
   IconShoppingCart,
+  IconTrash,
 } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { ReasonedButton } from '../../components/reasoned-button';
 import { AllocateSystemCreditsModal } from '../../features/credits/components/allocate-system-credits-modal';
 import { ManagePoolsModal } from '../../features/credits/components/manage-pools-modal';
 import { BuyCreditsModal } from '../../features/invoices/components/buy-credits-modal';
+import { useOrganizations } from '../../features/organizations/api/get-organizations';
+import { useParentOrganizations } from '../../features/organizations/api/get-parent-organizations';
 import { useCurrentOrganization } from '../../features/organizations/api/use-current-organization';
 import { CreditPoolCard } from '../../features/organizations/components/credit-pool-card';
+import { DeleteOrganizationModal } from '../../features/organizations/components/delete-organization-modal';
 import { EditOrganizationModal } from '../../features/organizations/components/edit-organization-modal';
+import { deleteBlocked, MSG_ROOT_DELETE } from '../../features/organizations/delete-blocked';
 import { useOrganizationPermissions } from '../../features/organizations/hooks/use-organization-permissions';
+import { PICKER_STATE } from '../../lib/home-link';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -37,13 +45,76 @@ const notSet = (
   </Text>
 );
 
+const noOwner = (
+  <Text span c="dimmed" fs="italic" inherit>
+    No owner
+  </Text>
+);
+
+/** Deleting this organization, at the end of the page as consoles put it; greyed out with the reason. */
+function DangerZone({
+  organization,
+  reason,
+  onDelete,
+}: {
+  organization: { name: string };
+  reason: string | undefined;
+  onDelete: () => void;
+}) {
+  return (
+    <Card
+      component="section"
+      aria-labelledby="danger-heading"
+      withBorder
+      style={{ borderColor: 'var(--mantine-color-red-3)' }}
+    >
+      <Group justify="space-between" align="center" gap="md">
+        <Stack gap={2}>
+          <Title order={2} fz="h4" id="danger-heading">
+            Delete organization
+          </Title>
+          <Text size="sm" c="dimmed">
+            Deletes {organization.name}: its members lose their role in it, its credits and licence seats go
+            back to the organization above it.
+          </Text>
+        </Stack>
+        <ReasonedButton
+          reason={reason}
+          color="red"
+          variant="outline"
+          leftSection={<IconTrash size={16} aria-hidden="true" />}
+          onClick={onDelete}
+        >
+          Delete organization
+        </ReasonedButton>
+      </Group>
+    </Card>
+  );
+}
+
 /** General information (spec §2): the organization's details and its two credit pools. */
 export function GeneralInformationScreen() {
   const organization = useCurrentOrganization();
   useDocumentTitle(`General information · ${organization.name} · Allot`);
-  const { can } = useOrganizationPermissions(organization);
+  const { can, role } = useOrganizationPermissions(organization);
   const [editing, setEditing] = useState(false);
-  const [dialog, setDialog] = useState<'pools' | 'allocate' | 'buy' | null>(null);
+  const [dialog, setDialog] = useState<'pools' | 'allocate' | 'buy' | 'delete' | null>(null);
+  const isRoot = organization.parentOrganizationId === null;
+  const { data: parents } = useParentOrganizations(organization.id);
+  const { data: mine } = useOrganizations();
+  const navigate = useNavigate();
+
+  /**
+   * Once this organization is deleted, its screen must go: to the parent's sub-organizations when the caller
+   * may open the parent (a role on it or above; a system admin), else to the organization picker.
+   */
+  async function leave() {
+    const parent = parents?.at(-1);
+    const mineIds = new Set(mine?.map((o) => o.id));
+    const parentOpen = role === 'system_admin' || (parents ?? []).some((p) => mineIds.has(p.id));
+    if (parent && parentOpen) await navigate(`/${encodeURIComponent(parent.id)}/sub-organizations`);
+    else await navigate('/', { state: PICKER_STATE });
+  }
   const closeDialog = () => setDialog(null);
   const pools = organization.credits;
 
@@ -73,8 +144,11 @@ export function GeneralInformationScreen() {
           <Field label="Name">{organization.name}</Field>
           <Field label="Type">{ORGANIZATION_TYPE_LABEL[organization.type]}</Field>
           <Field label="Phone">{organization.phoneNumber || notSet}</Field>
-          <Field label="Admin name">{organization.adminName ?? notSet}</Field>
-          <Field label="Admin email">{organization.adminEmail ?? notSet}</Field>
+          {/* adminName/adminEmail are the owner's (CONTRACT §4): an organization may have none. */}
+          <Field label="Owner name">
+            {organization.adminName ?? (organization.adminEmail ? notSet : noOwner)}
+          </Field>
+          <Field label="Owner email">{organization.adminEmail ?? noOwner}</Field>
         </SimpleGrid>
       </Card>
 
@@ -133,7 +207,23 @@ export function GeneralInformationScreen() {
         )}
       </Stack>
 
+      {can('delete_org') && (
+        <DangerZone
+          organization={organization}
+          reason={
+            deleteBlocked(organization) ?? (isRoot && role !== 'system_admin' ? MSG_ROOT_DELETE : undefined)
+          }
+          onDelete={() => setDialog('delete')}
+        />
+      )}
+
       <EditOrganizationModal organization={editing ? organization : null} onClose={() => setEditing(false)} />
+      <DeleteOrganizationModal
+        organization={dialog === 'delete' ? organization : null}
+        parentName={isRoot ? null : (parents?.at(-1)?.name ?? 'its parent organization')}
+        onClose={closeDialog}
+        leave={leave}
+      />
       <BuyCreditsModal opened={dialog === 'buy'} onClose={closeDialog} organization={organization} />
       {pools && (
         <>

@@ -1,16 +1,26 @@
 import 'mantine-datatable/styles.css';
 import type { OrganizationUser } from '@allot/domain/users';
-import { Button, Card, EmptyState, Group, Stack, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, EmptyState, Group, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
-import { IconFileImport, IconLock, IconUserPlus, IconUsers } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconFileImport,
+  IconLock,
+  IconShoppingCart,
+  IconUserPlus,
+  IconUsers,
+} from '@tabler/icons-react';
 import type { DataTableSortStatus } from 'mantine-datatable';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { LoadError } from '../../components/load-error';
+import { ReasonedButton } from '../../components/reasoned-button';
 import { SearchInput } from '../../components/search-input';
 import { AllocateUsersModal } from '../../features/credits/components/allocate-users-modal';
 import { ReclaimUsersModal } from '../../features/credits/components/reclaim-users-modal';
 import { TransferUsersModal } from '../../features/credits/components/transfer-users-modal';
 import { useCurrentOrganization } from '../../features/organizations/api/use-current-organization';
+import { useOrganizationPermissions } from '../../features/organizations/hooks/use-organization-permissions';
 import {
   type OrganizationUserSortKey,
   useOrganizationUsers,
@@ -20,7 +30,7 @@ import { ChangeLicenceModal } from '../../features/users/components/change-licen
 import { ChangeRoleModal } from '../../features/users/components/change-role-modal';
 import { EditUserModal } from '../../features/users/components/edit-user-modal';
 import { ImportUsersModal } from '../../features/users/components/import-users-modal';
-import { LicenceSeats } from '../../features/users/components/licence-seats';
+import { freeSeats, LicenceSeats } from '../../features/users/components/licence-seats';
 import { RemoveUsersModal } from '../../features/users/components/remove-users-modal';
 import { UserRowActions } from '../../features/users/components/user-row-actions';
 import { UsersSelectionToolbar } from '../../features/users/components/users-selection-toolbar';
@@ -37,7 +47,14 @@ export function UsersScreen() {
   const organization = useCurrentOrganization();
   useDocumentTitle(`Users · ${organization.name} · Allot`);
   const permissions = useUserPermissions(organization);
+  const { can } = useOrganizationPermissions(organization);
   const licenses = organization.licenses ?? [];
+  // CONTRACT §6: with licences, a new user takes a free seat of one of them; none free is a 402. Say it first.
+  const seatsFull = licenses.length > 0 && licenses.every((license) => freeSeats(license) === 0);
+  const mayBuySeats = can('manage_org_license');
+  const addBlocked = seatsFull
+    ? `Every licence seat of ${organization.name} is used. ${mayBuySeats ? 'Buy seats on the Licenses screen first.' : 'Ask an owner to add seats.'}`
+    : undefined;
 
   const list = usePagedList<OrganizationUser, OrganizationUserSortKey>(INITIAL_SORT);
   const { selected, setSelected } = list;
@@ -83,9 +100,13 @@ export function UsersScreen() {
       >
         Import CSV
       </Button>
-      <Button leftSection={<IconUserPlus size={16} aria-hidden="true" />} onClick={openAdd}>
+      <ReasonedButton
+        reason={addBlocked}
+        leftSection={<IconUserPlus size={16} aria-hidden="true" />}
+        onClick={openAdd}
+      >
         Add user
-      </Button>
+      </ReasonedButton>
     </Group>
   );
   const nothingYet = data !== undefined && data.pagination.total === 0 && list.debounced === '';
@@ -112,6 +133,38 @@ export function UsersScreen() {
       </Group>
 
       <LicenceSeats licenses={licenses} />
+      {seatsFull && (
+        <Alert
+          variant="light"
+          color="orange"
+          icon={<IconAlertTriangle aria-hidden="true" />}
+          title="No free licence seat"
+          aria-label="No free licence seat"
+        >
+          <Group justify="space-between" gap="sm">
+            <Text size="sm">
+              Every seat of {organization.name}'s licences is used, so no user can be added until seats are
+              added or members are removed.
+            </Text>
+            {mayBuySeats ? (
+              <Button
+                component={Link}
+                to={`/${encodeURIComponent(organization.id)}/licenses`}
+                size="xs"
+                variant="light"
+                color="orange"
+                leftSection={<IconShoppingCart size={16} aria-hidden="true" />}
+              >
+                Buy seats
+              </Button>
+            ) : (
+              <Anchor component={Link} to={`/${encodeURIComponent(organization.id)}/licenses`} size="sm">
+                Ask an owner to add seats
+              </Anchor>
+            )}
+          </Group>
+        </Alert>
+      )}
 
       {isError && !data ? (
         <LoadError
@@ -153,7 +206,9 @@ export function UsersScreen() {
             selected={selected.length}
             onClear={() => setSelected([])}
             onChangeLicence={licenses.length > 0 ? openLicence : undefined}
+            changeLicenceBlocked={permissions.changeLicenceBlocked(selectedNow)}
             onRemove={() => setRemoving(selected)}
+            removeBlocked={permissions.removeBlocked(selectedNow)}
             creditSelected={creditUsers.length}
             onAllocateCredits={() => setCreditDialog('allocate')}
             onReclaimCredits={() => setCreditDialog('reclaim')}
@@ -170,6 +225,7 @@ export function UsersScreen() {
                 onEdit={permissions.canEdit(user) ? () => setEditing(user) : undefined}
                 onChangeRole={permissions.canChangeRole(user) ? () => setChangingRole(user) : undefined}
                 onRemove={permissions.canRemove(user) ? () => setRemoving([user]) : undefined}
+                resendFrom={permissions.canResend(user) ? organization.id : undefined}
               />
             )}
           />

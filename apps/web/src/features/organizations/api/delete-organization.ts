@@ -37,6 +37,18 @@ function afterDelete(_answer: unknown, deleted: DeletedOrganization): Promise<vo
   ]);
 }
 
-export function useDeleteOrganization() {
-  return useMutation({ mutationFn: deleteOrganization, onSuccess: afterDelete });
+/**
+ * `leave` runs first when the screen shows the deleted organization itself (general information): it
+ * navigates away, and only then are the organization's own queries dropped, so nothing shown asks for it
+ * again (a 404).
+ */
+export function useDeleteOrganization(options?: { leave?: (deleted: DeletedOrganization) => Promise<void> }) {
+  const leave = options?.leave;
+  return useMutation({
+    mutationFn: deleteOrganization,
+    onSuccess: async (answer: unknown, deleted: DeletedOrganization) => {
+      if (leave) await leave(deleted);
+      await afterDelete(answer, deleted);
+    },
+  });
 }

@@ -1,15 +1,17 @@
 import { MSG } from '@allot/domain/messages';
 import { createOrganizationRequestSchema, type Organization } from '@allot/domain/organizations';
+import type { Role } from '@allot/domain/roles';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { Controller, FormProvider, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { DialogActions } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { applyServerErrors } from '../../../lib/form-errors';
 import { useCreateOrganization } from '../api/create-organization';
+import { useRoleIn } from '../api/get-organization-role';
 import { OrganizationDetailsFields } from './organization-details-fields';
 import { ParentOrganizationSelect } from './parent-organization-select';
 
@@ -25,9 +27,15 @@ interface CreateOrganizationModalProps {
   parent?: { id: string; name: string };
   /** Whether a root may be created (system admin): then the parent may stay empty. */
   mayCreateRoot: boolean;
-  /** false hides the owner fields (only an owner or a system admin may appoint an owner). */
+  /**
+   * Whether the caller may appoint an owner in the fixed parent (an owner or a system admin there: CONTRACT §2);
+   * false hides the owner fields. Without a fixed parent the dialog asks the server for the caller's role in
+   * the chosen parent, and shows them once it is known to allow it.
+   */
   canAppointOwner?: boolean;
 }
+
+const APPOINTERS: readonly (Role | null)[] = ['system_admin', 'organization_owner'];
 
 /** The "Add organization" / "Create sub-organization" dialog (POST /api/organization/create). */
 export function CreateOrganizationModal(props: CreateOrganizationModalProps) {
@@ -48,6 +56,7 @@ function CreateOrganizationForm({
   canAppointOwner,
 }: CreateOrganizationModalProps) {
   const create = useCreateOrganization();
+  const ownerHeadingId = useId();
   const [formError, setFormError] = useState<string | null>(null);
   const parentRequired = !parent && !mayCreateRoot;
   const schema = useMemo(
@@ -76,14 +85,33 @@ function CreateOrganizationForm({
     control,
     handleSubmit,
     setError,
+    resetField,
+    watch,
     formState: { errors, isSubmitting },
   } = form;
+
+  // Only an owner or a system admin makes someone owner (the server refuses anyone else, 403): the owner
+  // fields are shown only to them. With a fixed parent the caller says; else the chosen parent decides.
+  const chosenParent = parent ? null : watch('parentOrganizationId');
+  const roleInChosen = useRoleIn(chosenParent);
+  const mayAppointOwner = parent
+    ? canAppointOwner !== false
+    : chosenParent
+      ? APPOINTERS.includes(roleInChosen.data ?? null)
+      : mayCreateRoot; // a system admin, who may leave the parent empty
+  useEffect(() => {
+    if (mayAppointOwner) return;
+    resetField('adminName');
+    resetField('adminEmail');
+  }, [mayAppointOwner, resetField]);
 
   async function submit(values: Output) {
     setFormError(null);
     try {
+      const { adminName, adminEmail, ...details } = values;
       const organization = await create.mutateAsync({
-        ...values,
+        ...details,
+        ...(mayAppointOwner ? { adminName, adminEmail } : {}),
         parentOrganizationId: parent?.id ?? values.parentOrganizationId,
       });
       notifications.show({
@@ -125,19 +153,19 @@ function CreateOrganizationForm({
               )}
             />
           )}
-          {canAppointOwner !== false && (
-            <Stack gap={6}>
-              <Text size="sm" fw={500}>
+          {mayAppointOwner && (
+            <Stack gap={6} role="group" aria-labelledby={ownerHeadingId}>
+              <Text size="sm" fw={500} id={ownerHeadingId}>
                 Owner (optional)
               </Text>
               <Text size="xs" c="dimmed" mt={-4}>
-                This person becomes the owner of the new organization and is invited by email if they have no
-                account yet. Only an owner can appoint an owner.
+                They become the owner of the new organization and get an invitation by email to join it;
+                someone without an account sets a password from that email.
               </Text>
               <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
-                <TextInput label="Admin name" error={errors.adminName?.message} {...register('adminName')} />
+                <TextInput label="Owner name" error={errors.adminName?.message} {...register('adminName')} />
                 <TextInput
-                  label="Admin email"
+                  label="Owner email"
                   type="email"
                   error={errors.adminEmail?.message}
                   {...register('adminEmail')}

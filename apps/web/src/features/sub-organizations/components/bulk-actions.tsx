@@ -1,7 +1,7 @@
-import { Button, Divider, Group, Paper, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Button, Divider, Group, Paper, Text } from '@mantine/core';
 import { IconArrowBackUp, IconCertificate } from '@tabler/icons-react';
-import { type ReactNode, useId } from 'react';
 import { CreditActions } from '../../../components/credit-actions';
+import { ReasonedButton } from '../../../components/reasoned-button';
 import { formatCount } from '../../../lib/format';
 
 interface BulkActionsProps {
@@ -21,45 +21,6 @@ interface BulkActionsProps {
     /** Why neither can be used whatever is selected (the organization holds no licence); else undefined. */
     unavailable?: string;
   };
-}
-
-/**
- * A button that stays focusable when it cannot be used, and says why: in a tooltip on hover and focus, and
- * to a screen reader through its description.
- */
-function ReasonedButton({
-  reason,
-  icon,
-  onClick,
-  children,
-}: {
-  reason: string | undefined;
-  icon: ReactNode;
-  onClick: () => void;
-  children: ReactNode;
-}) {
-  const id = useId();
-  return (
-    <>
-      <Tooltip label={reason} disabled={!reason} events={{ hover: true, focus: true, touch: true }}>
-        <Button
-          size="xs"
-          variant="default"
-          leftSection={icon}
-          data-disabled={reason ? true : undefined}
-          aria-disabled={Boolean(reason)}
-          aria-describedby={reason ? id : undefined}
-          onClick={(event) => {
-            if (reason) event.preventDefault();
-            else onClick();
-          }}
-        >
-          {children}
-        </Button>
-      </Tooltip>
-      {reason && <VisuallyHidden id={id}>{reason}</VisuallyHidden>}
-    </>
-  );
 }
 
 /**
@@ -98,14 +59,18 @@ export function BulkActions({ selected, onClear, credits, licences }: BulkAction
             <>
               <ReasonedButton
                 reason={licenceReason}
-                icon={<IconCertificate size={16} aria-hidden="true" />}
+                size="xs"
+                variant="default"
+                leftSection={<IconCertificate size={16} aria-hidden="true" />}
                 onClick={licences.onAllocate}
               >
                 Allocate licences
               </ReasonedButton>
               <ReasonedButton
                 reason={licenceReason}
-                icon={<IconArrowBackUp size={16} aria-hidden="true" />}
+                size="xs"
+                variant="default"
+                leftSection={<IconArrowBackUp size={16} aria-hidden="true" />}
                 onClick={licences.onReclaim}
               >
                 Reclaim licences

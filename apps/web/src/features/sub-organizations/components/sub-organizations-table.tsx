@@ -3,8 +3,10 @@ import { ActionIcon, Anchor, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
 import { Link } from 'react-router';
+import { ReasonedActionIcon } from '../../../components/reasoned-button';
 import { type PagedTableState, SelectablePagedTable } from '../../../components/selectable-paged-table';
 import { formatCount } from '../../../lib/format';
+import { deleteBlocked } from '../../organizations/delete-blocked';
 
 interface SubOrganizationsTableProps extends PagedTableState<OrganizationSummary> {
   onEdit?: (organization: OrganizationSummary) => void;
@@ -85,16 +87,15 @@ export function SubOrganizationsTable({ onEdit, onDelete, ...state }: SubOrganiz
             </Tooltip>
           )}
           {onDelete && (
-            <Tooltip label="Delete">
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                aria-label={`Delete ${organization.name}`}
-                onClick={() => onDelete(organization)}
-              >
-                <IconTrash size={18} />
-              </ActionIcon>
-            </Tooltip>
+            <ReasonedActionIcon
+              label={`Delete ${organization.name}`}
+              tooltip="Delete"
+              reason={deleteBlocked(organization)}
+              color="red"
+              onClick={() => onDelete(organization)}
+            >
+              <IconTrash size={18} />
+            </ReasonedActionIcon>
           )}
         </Group>
       ),

@@ -1,5 +1,5 @@
 import type { OrganizationUser } from '@allot/domain/users';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, List, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { FormAlert } from '../../../components/form-alert';
@@ -28,6 +28,13 @@ export function RemoveUsersModal({ users: asked, organization, onClose, onRemove
   const single = users.length === 1 ? users[0] : undefined;
   // One person not in yet: cancelling the invitation is what removing means.
   const invitation = single?.status === 'pending';
+  // What the server moves (remove-service.ts): the credits of members who joined go to the shared pool
+  // (an invited person's never were the organization's); every seat held, joined or invited, is freed.
+  const invited = users.filter((u) => u.status === 'pending');
+  const credits = users
+    .filter((u) => u.status !== 'pending')
+    .reduce((sum, u) => sum + Math.max(0, u.credits), 0);
+  const seats = users.filter((u) => u.licence !== null).length;
 
   function close() {
     setError(null);
@@ -84,25 +91,55 @@ export function RemoveUsersModal({ users: asked, organization, onClose, onRemove
             held for them is freed.
           </Text>
         ) : (
-          <Text size="sm">
-            {single ? (
-              <>
+          <>
+            <Text size="sm">
+              {single ? (
+                <>
+                  <Text span fw={600} inherit>
+                    {single.name}
+                  </Text>{' '}
+                  leaves
+                </>
+              ) : (
+                <>
+                  <Text span fw={600} inherit>
+                    {plural(users.length)}
+                  </Text>{' '}
+                  leave
+                </>
+              )}{' '}
+              {organization.name}. Their accounts stay; what they hold here is given back:
+            </Text>
+            <List size="sm" spacing={6} aria-label="What the removal does">
+              <List.Item>
                 <Text span fw={600} inherit>
-                  {single.name}
+                  Credits:
                 </Text>{' '}
-                leaves
-              </>
-            ) : (
-              <>
+                {credits > 0
+                  ? `${formatCount(credits)} ${credits === 1 ? 'credit goes' : 'credits go'} back to the shared pool of ${organization.name}.`
+                  : 'they hold no credits.'}
+              </List.Item>
+              <List.Item>
                 <Text span fw={600} inherit>
-                  {plural(users.length)}
+                  Licence seats:
                 </Text>{' '}
-                leave
-              </>
-            )}{' '}
-            {organization.name}. Their credits go back to the shared pool of {organization.name}, and their
-            licence seats are freed.
-          </Text>
+                {seats > 0
+                  ? `${formatCount(seats)} ${seats === 1 ? 'seat is' : 'seats are'} freed.`
+                  : 'they hold no licence seat.'}
+              </List.Item>
+              {invited.length > 0 && (
+                <List.Item>
+                  <Text span fw={600} inherit>
+                    Invitations:
+                  </Text>{' '}
+                  {formatCount(invited.length)} of them {invited.length === 1 ? 'has' : 'have'} not joined
+                  yet:
+                  {invited.length === 1 ? ' the invitation is' : ' their invitations are'} cancelled, and
+                  their credits stay with them.
+                </List.Item>
+              )}
+            </List>
+          </>
         )}
         {!single && <SelectedNames users={users} />}
         <Group justify="flex-end">

@@ -1,6 +1,7 @@
 import { Button, Divider, Group, Paper, Text } from '@mantine/core';
 import { IconCertificate, IconUserMinus } from '@tabler/icons-react';
 import { CreditActions } from '../../../components/credit-actions';
+import { ReasonedButton } from '../../../components/reasoned-button';
 import { formatCount } from '../../../lib/format';
 
 interface UsersSelectionToolbarProps {
@@ -8,7 +9,11 @@ interface UsersSelectionToolbarProps {
   onClear: () => void;
   /** Absent when the organization has no licence to move users onto. */
   onChangeLicence?: () => void;
+  /** Why the selection's licence cannot be changed by the caller (someone above them), else undefined. */
+  changeLicenceBlocked?: string;
   onRemove: () => void;
+  /** Why the selection cannot be removed by the caller (the owner, themselves, someone above), else undefined. */
+  removeBlocked?: string;
   /** Selected people who can hold credits (not those whose invitation is pending). */
   creditSelected: number;
   onAllocateCredits: () => void;
@@ -22,7 +27,9 @@ export function UsersSelectionToolbar({
   selected,
   onClear,
   onChangeLicence,
+  changeLicenceBlocked,
   onRemove,
+  removeBlocked,
   creditSelected,
   onAllocateCredits,
   onReclaimCredits,
@@ -55,26 +62,26 @@ export function UsersSelectionToolbar({
           />
           <Divider orientation="vertical" mx={4} />
           {onChangeLicence && (
-            <Button
+            <ReasonedButton
               size="xs"
               variant="default"
               leftSection={<IconCertificate size={16} aria-hidden="true" />}
-              disabled={none}
+              reason={none ? 'Select the users first' : changeLicenceBlocked}
               onClick={onChangeLicence}
             >
               Change licence
-            </Button>
+            </ReasonedButton>
           )}
-          <Button
+          <ReasonedButton
             size="xs"
             variant="default"
             color="red"
             leftSection={<IconUserMinus size={16} aria-hidden="true" />}
-            disabled={none}
+            reason={none ? 'Select the users first' : removeBlocked}
             onClick={onRemove}
           >
             Remove
-          </Button>
+          </ReasonedButton>
         </Group>
       </Group>
     </Paper>

@@ -1,3 +1,4 @@
+import { APP_MSG } from '@allot/domain/messages';
 import type { Organization } from '@allot/domain/organizations';
 import { assignableRoles, ROLE_RANK } from '@allot/domain/roles';
 import { MEMBER_ROLES, type MemberRole, type OrganizationUser } from '@allot/domain/users';
@@ -31,6 +32,25 @@ export function useUserPermissions(organization: Organization) {
     roles,
     canEdit: (user: OrganizationUser) => manage && atOrBelow(user),
     canRemove: (user: OrganizationUser) => manage && atOrBelow(user) && !isOwnerOrSelf(user),
+    /** Mail a pending invitation again (an owner's too, when the caller may act on it). */
+    canResend: (user: OrganizationUser) => manage && user.status === 'pending' && atOrBelow(user),
+    /**
+     * Why the caller cannot remove all of these users, in the server's words where it has some (remove-service:
+     * the owner stays; nobody above the caller), else undefined. Empty: undefined (the toolbar says to select).
+     */
+    removeBlocked: (users: readonly OrganizationUser[]): string | undefined => {
+      const owner = users.find((u) => u.role === 'organization_owner');
+      if (owner) return `${owner.name} is the owner. ${APP_MSG.ownerCannotBeRemoved}`;
+      const above = users.find((u) => !atOrBelow(u));
+      if (above) return `${above.name}: ${APP_MSG.strongerMember}`;
+      if (users.some((u) => u.id === userId)) return 'You cannot remove yourself. Unselect your own row.';
+      return undefined;
+    },
+    /** Why the caller cannot move all of these users onto another licence (someone above them), else undefined. */
+    changeLicenceBlocked: (users: readonly OrganizationUser[]): string | undefined => {
+      const above = users.find((u) => !atOrBelow(u));
+      return above ? `${above.name}: ${APP_MSG.strongerMember}` : undefined;
+    },
     canChangeRole: (user: OrganizationUser) =>
       assign && roles.length > 1 && atOrBelow(user) && !isOwnerOrSelf(user),
   };

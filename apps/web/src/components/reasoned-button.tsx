@@ -1,0 +1,101 @@
+import { ActionIcon, Button, type ButtonProps, Tooltip, VisuallyHidden } from '@mantine/core';
+import { type ReactNode, useId } from 'react';
+
+/** Greyed out, still focusable, and saying why: in a tooltip on hover, focus and touch. */
+function ReasonTooltip({ reason, children }: { reason: string | undefined; children: ReactNode }) {
+  return (
+    <Tooltip
+      label={reason}
+      disabled={!reason}
+      multiline
+      maw={280}
+      events={{ hover: true, focus: true, touch: true }}
+    >
+      {children}
+    </Tooltip>
+  );
+}
+
+interface ReasonedButtonProps extends Omit<ButtonProps, 'disabled'> {
+  /** Why the action cannot be used now; undefined when it can. */
+  reason: string | undefined;
+  onClick: () => void;
+  children: ReactNode;
+}
+
+/**
+ * A button that stays focusable when it cannot be used, and says why: in a tooltip on hover and focus, and
+ * to a screen reader through its description (aria-disabled, never `disabled`, which would hide both).
+ */
+export function ReasonedButton({ reason, onClick, children, ...props }: ReasonedButtonProps) {
+  const id = useId();
+  return (
+    <>
+      <ReasonTooltip reason={reason}>
+        <Button
+          {...props}
+          data-disabled={reason ? true : undefined}
+          aria-disabled={Boolean(reason)}
+          aria-describedby={reason ? id : undefined}
+          onClick={(event) => {
+            if (reason) event.preventDefault();
+            else onClick();
+          }}
+        >
+          {children}
+        </Button>
+      </ReasonTooltip>
+      {reason && <VisuallyHidden id={id}>{reason}</VisuallyHidden>}
+    </>
+  );
+}
+
+interface ReasonedActionIconProps {
+  /** The accessible name, e.g. "Delete Northside Elementary". */
+  label: string;
+  /** The tooltip while usable, e.g. "Delete". */
+  tooltip: string;
+  /** Why the action cannot be used now; undefined when it can. */
+  reason: string | undefined;
+  color?: string;
+  onClick: () => void;
+  children: ReactNode;
+}
+
+/** The icon-only form of ReasonedButton, for table rows: the tooltip gives the reason instead of the name. */
+export function ReasonedActionIcon({
+  label,
+  tooltip,
+  reason,
+  color,
+  onClick,
+  children,
+}: ReasonedActionIconProps) {
+  const id = useId();
+  return (
+    <>
+      <Tooltip
+        label={reason ?? tooltip}
+        multiline={Boolean(reason)}
+        maw={280}
+        events={{ hover: true, focus: true, touch: true }}
+      >
+        <ActionIcon
+          variant="subtle"
+          color={color}
+          aria-label={label}
+          data-disabled={reason ? true : undefined}
+          aria-disabled={Boolean(reason)}
+          aria-describedby={reason ? id : undefined}
+          onClick={(event) => {
+            if (reason) event.preventDefault();
+            else onClick();
+          }}
+        >
+          {children}
+        </ActionIcon>
+      </Tooltip>
+      {reason && <VisuallyHidden id={id}>{reason}</VisuallyHidden>}
+    </>
+  );
+}

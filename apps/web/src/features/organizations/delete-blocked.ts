@@ -1,0 +1,14 @@
+import { formatCount } from '../../lib/format';
+
+/**
+ * Why an organization cannot be deleted yet, or undefined: the server refuses (409) while it has
+ * sub-organizations, so every place that offers the deletion says so before anyone confirms anything.
+ */
+export function deleteBlocked(organization: { subOrganizationsCount: number }): string | undefined {
+  const count = organization.subOrganizationsCount;
+  if (count === 0) return undefined;
+  return `Delete its sub-organizations first: it has ${formatCount(count)} ${count === 1 ? 'sub-organization' : 'sub-organizations'}.`;
+}
+
+/** The server's refusal of a top-level organization's deletion by anyone but a system admin (write-service.ts). */
+export const MSG_ROOT_DELETE = 'Only a system admin can delete a top-level organization.';
