@@ -1,8 +1,13 @@
-import { IMPORT_CSV_COLUMNS } from '@allot/domain/users';
-import { Button, Code, Group, Loader, Paper, Stack, Text } from '@mantine/core';
-import { IconFileSpreadsheet } from '@tabler/icons-react';
+import { ROLE_LABEL } from '@allot/domain/roles';
+import { IMPORT_CSV_COLUMNS, IMPORT_TEMPLATE_FILE_NAME, importTemplateCsv } from '@allot/domain/users';
+import { Anchor, Button, Code, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { IconDownload, IconFileSpreadsheet } from '@tabler/icons-react';
 import { type DragEvent, useRef, useState } from 'react';
 import { FormAlert } from '../../../components/form-alert';
+import { csvDataHref } from '../csv/download-csv';
+
+/** The template: the header row the import reads and one example row (a few hundred bytes, so a data: link). */
+const TEMPLATE_HREF = csvDataHref(importTemplateCsv());
 
 interface ImportFileStepProps {
   /** Called with the chosen file; reading and checking it is the caller's. */
@@ -50,9 +55,19 @@ export function ImportFileStep({ onFile, checking, error }: ImportFileStepProps)
             <Code>{column}</Code>
           </span>
         ))}
-        . The role is <Code>user</Code> (Teacher) or <Code>organization_admin</Code> (Admin). Commas or
-        semicolons separate the columns. You see what will happen before anything is added.
+        . The role is {ROLE_LABEL.user} (or <Code>user</Code>) or {ROLE_LABEL.organization_admin} (or{' '}
+        <Code>organization_admin</Code>), in any case. Commas or semicolons separate the columns. You see what
+        will happen before anything is added.
       </Text>
+      <Group gap={6}>
+        <IconDownload size={16} aria-hidden="true" color="var(--mantine-color-indigo-6)" />
+        <Anchor href={TEMPLATE_HREF} download={IMPORT_TEMPLATE_FILE_NAME} size="sm">
+          Download a CSV template
+        </Anchor>
+        <Text size="sm" c="dimmed">
+          with the header row and an example row to replace
+        </Text>
+      </Group>
       <Paper
         withBorder
         p="xl"

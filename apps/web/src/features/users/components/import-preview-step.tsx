@@ -1,11 +1,12 @@
 import { LICENSE_TYPE_LABEL } from '@allot/domain/organizations';
 import { ROLE_LABEL } from '@allot/domain/roles';
-import type { BulkImportPreview } from '@allot/domain/users';
+import type { BulkImportPreview, ImportRow } from '@allot/domain/users';
 import { Alert, Button, Grid, Group, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { FormAlert } from '../../../components/form-alert';
 import { formatCount } from '../../../lib/format';
+import { ImportSeatLimit } from './import-seat-limit';
 import { importSeatsText } from './import-seats-text';
 import { SHOWN_ROWS, SkippedRowsTable } from './skipped-rows-table';
 
@@ -29,7 +30,11 @@ function Figure({ label, value, hint }: { label: string; value: string; hint?: R
 
 interface ImportPreviewStepProps {
   fileName: string;
+  /** The file's rows, for the download of skipped rows. */
+  rows: readonly ImportRow[];
   preview: BulkImportPreview;
+  organizationId: string;
+  canBuySeats: boolean;
   importing: boolean;
   error: string | null;
   onImport: () => void;
@@ -39,7 +44,10 @@ interface ImportPreviewStepProps {
 /** Step 2: what the import would do, computed by the server, before anything is written. */
 export function ImportPreviewStep({
   fileName,
+  rows,
   preview,
+  organizationId,
+  canBuySeats,
   importing,
   error,
   onImport,
@@ -77,6 +85,7 @@ export function ImportPreviewStep({
         >
           Only {formatCount(free)} {free === 1 ? 'seat is' : 'seats are'} free for {formatCount(needed)}{' '}
           users. The import stops when the seats run out: the users added until then stay added.
+          <ImportSeatLimit organizationId={organizationId} canBuySeats={canBuySeats} />
         </Alert>
       )}
       {count > 0 && (
@@ -120,12 +129,12 @@ export function ImportPreviewStep({
           <Title order={3} fz="sm">
             Rows that will be skipped
           </Title>
-          <SkippedRowsTable rows={preview.skipped} caption="Rows that will be skipped" />
+          <SkippedRowsTable rows={preview.skipped} caption="Rows that will be skipped" source={rows} />
         </Stack>
       )}
       <Text size="xs" c="dimmed">
-        Rows are counted from the first line under the header. Everyone in this list will be invited by email
-        and holds a seat from now on; they join when they accept the invitation.
+        Row numbers are those a spreadsheet shows: the header is row 1, the first user row 2. Everyone in this
+        list will be invited by email and holds a seat from now on; they join when they accept the invitation.
       </Text>
       <Group justify="space-between">
         <Button variant="default" onClick={onChooseAnother} disabled={importing}>

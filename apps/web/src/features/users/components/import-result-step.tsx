@@ -1,19 +1,31 @@
 import { MSG } from '@allot/domain/messages';
-import type { BulkImportResponse } from '@allot/domain/users';
+import type { BulkImportResponse, ImportRow } from '@allot/domain/users';
 import { Alert, Button, Group, List, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
 import { formatCount } from '../../../lib/format';
+import { ImportSeatLimit } from './import-seat-limit';
 import { SHOWN_ROWS, SkippedRowsTable } from './skipped-rows-table';
 
 interface ImportResultStepProps {
   result: BulkImportResponse;
+  /** The file's rows, for the download of skipped rows. */
+  rows: readonly ImportRow[];
+  organizationId: string;
+  canBuySeats: boolean;
   /** The server stopped at the licence seat limit (402): only some users were added. */
   limitReached: boolean;
   onDone: () => void;
 }
 
 /** Step 3: who was added and which rows were skipped, and why. */
-export function ImportResultStep({ result, limitReached, onDone }: ImportResultStepProps) {
+export function ImportResultStep({
+  result,
+  rows,
+  organizationId,
+  canBuySeats,
+  limitReached,
+  onDone,
+}: ImportResultStepProps) {
   const added = result.added.length;
   return (
     <Stack gap="md">
@@ -26,6 +38,7 @@ export function ImportResultStep({ result, limitReached, onDone }: ImportResultS
           role="alert"
         >
           {MSG.bulkLicenceLimit}
+          <ImportSeatLimit organizationId={organizationId} canBuySeats={canBuySeats} />
         </Alert>
       ) : (
         <Alert
@@ -73,7 +86,7 @@ export function ImportResultStep({ result, limitReached, onDone }: ImportResultS
           <Title order={3} fz="sm">
             Skipped ({formatCount(result.skipped.length)})
           </Title>
-          <SkippedRowsTable rows={result.skipped} caption="Skipped rows" />
+          <SkippedRowsTable rows={result.skipped} caption="Skipped rows" source={rows} />
         </Stack>
       )}
       <Group justify="flex-end">

@@ -1,4 +1,5 @@
 import { MSG } from '@allot/domain/messages';
+import type { Organization } from '@allot/domain/organizations';
 import {
   type BulkImportPreview,
   type BulkImportResponse,
@@ -8,6 +9,7 @@ import {
 import { Modal } from '@mantine/core';
 import { useState } from 'react';
 import { errorText, isApiError } from '../../../lib/api-error';
+import { useOrganizationPermissions } from '../../organizations/hooks/use-organization-permissions';
 import { useImportUsers } from '../api/import-users';
 import { usePreviewUserImport } from '../api/preview-user-import';
 import { parseUserCsv } from '../csv/parse-user-csv';
@@ -18,14 +20,14 @@ import { ImportResultStep } from './import-result-step';
 type Step =
   | { name: 'file'; checking: string | null; error: string | null }
   | { name: 'preview'; fileName: string; rows: ImportRow[]; preview: BulkImportPreview; error: string | null }
-  | { name: 'result'; result: BulkImportResponse; limitReached: boolean };
+  | { name: 'result'; rows: ImportRow[]; result: BulkImportResponse; limitReached: boolean };
 
 const FIRST: Step = { name: 'file', checking: null, error: null };
 
 interface ImportUsersModalProps {
   opened: boolean;
   onClose: () => void;
-  organization: { id: string; name: string };
+  organization: Organization;
 }
 
 /**
@@ -41,12 +43,15 @@ export function ImportUsersModal({ opened, onClose, organization }: ImportUsersM
       size="xl"
       centered
     >
-      {opened && <ImportUsersFlow organizationId={organization.id} onClose={onClose} />}
+      {opened && <ImportUsersFlow organization={organization} onClose={onClose} />}
     </Modal>
   );
 }
 
-function ImportUsersFlow({ organizationId, onClose }: { organizationId: string; onClose: () => void }) {
+function ImportUsersFlow({ organization, onClose }: { organization: Organization; onClose: () => void }) {
+  const organizationId = organization.id;
+  // Seats are bought on the Licenses screen ('Add more'): manage_org_license.
+  const canBuySeats = useOrganizationPermissions(organization).can('manage_org_license');
   const preview = usePreviewUserImport();
   const importUsers = useImportUsers();
   const [step, setStep] = useState<Step>(FIRST);
@@ -77,12 +82,12 @@ function ImportUsersFlow({ organizationId, onClose }: { organizationId: string; 
     setStep({ ...current, error: null });
     try {
       const result = await importUsers.mutateAsync({ organizationId, users: current.rows });
-      setStep({ name: 'result', result, limitReached: false });
+      setStep({ name: 'result', rows: current.rows, result, limitReached: false });
     } catch (error) {
       if (isApiError(error) && error.status === 402) {
         const partial = bulkImportResponseSchema.safeParse(error.details);
         if (partial.success) {
-          setStep({ name: 'result', result: partial.data, limitReached: true });
+          setStep({ name: 'result', rows: current.rows, result: partial.data, limitReached: true });
           return;
         }
         setStep({ ...current, error: MSG.bulkLicenceLimit });
@@ -94,13 +99,25 @@ function ImportUsersFlow({ organizationId, onClose }: { organizationId: string; 
   }
 
   if (step.name === 'result') {
-    return <ImportResultStep result={step.result} limitReached={step.limitReached} onDone={onClose} />;
+    return (
+      <ImportResultStep
+        result={step.result}
+        rows={step.rows}
+        organizationId={organizationId}
+        canBuySeats={canBuySeats}
+        limitReached={step.limitReached}
+        onDone={onClose}
+      />
+    );
   }
   if (step.name === 'preview') {
     return (
       <ImportPreviewStep
         fileName={step.fileName}
+        rows={step.rows}
         preview={step.preview}
+        organizationId={organizationId}
+        canBuySeats={canBuySeats}
         importing={importUsers.isPending}
         error={step.error}
         onImport={() => void run(step)}

@@ -1,30 +1,31 @@
-import { toCsv } from '@allot/domain/csv';
-import { IMPORT_SKIP_MESSAGE, IMPORT_SKIP_REASONS, type SkippedRow } from '@allot/domain/users';
+import {
+  IMPORT_SKIP_MESSAGE,
+  IMPORT_SKIP_REASONS,
+  type ImportRow,
+  type SkippedRow,
+} from '@allot/domain/users';
 import { Button, Group, List, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { formatCount } from '../../../lib/format';
+import { downloadCsv } from '../csv/download-csv';
+import { skippedRowsCsv } from '../csv/skipped-rows-csv';
 
 /** Rows drawn at once: a file of 10,000 rows must not become 10,000 table rows in a dialog. */
 export const SHOWN_ROWS = 200;
 
-function downloadSkipped(rows: SkippedRow[]) {
-  const csv = toCsv(
-    ['row', 'email', 'reason'],
-    rows.map((r) => [r.row, r.email, r.message]),
-  );
-  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = 'skipped-rows.csv';
-  link.click();
-  URL.revokeObjectURL(url);
+interface SkippedRowsTableProps {
+  rows: SkippedRow[];
+  caption: string;
+  /** The file's rows (`source[i]` is row i + 2): the download then holds each row's columns to fix. */
+  source?: readonly ImportRow[];
 }
 
 /**
- * Rows of the file that are (or were) not imported: how many for each reason, the first rows with
- * their reason, and every row as a CSV download when there are more than fit.
+ * Rows of the file that are (or were) not imported: how many for each reason, the first rows with their
+ * reason (row numbers as a spreadsheet shows them: the header is row 1), and every row as a CSV download
+ * with its reason, whatever the count.
  */
-export function SkippedRowsTable({ rows, caption }: { rows: SkippedRow[]; caption: string }) {
+export function SkippedRowsTable({ rows, caption, source }: SkippedRowsTableProps) {
   if (rows.length === 0) return null;
   const byReason = IMPORT_SKIP_REASONS.map((reason) => ({
     reason,
@@ -67,21 +68,21 @@ export function SkippedRowsTable({ rows, caption }: { rows: SkippedRow[]; captio
           </Table.Tbody>
         </Table>
       </ScrollArea.Autosize>
-      {rows.length > SHOWN_ROWS && (
-        <Group justify="space-between">
-          <Text size="xs" c="dimmed">
-            The first {formatCount(SHOWN_ROWS)} of {formatCount(rows.length)} rows are shown.
-          </Text>
-          <Button
-            size="xs"
-            variant="default"
-            leftSection={<IconDownload size={14} aria-hidden="true" />}
-            onClick={() => downloadSkipped(rows)}
-          >
-            Download all skipped rows
-          </Button>
-        </Group>
-      )}
+      <Group justify="space-between" gap="xs">
+        <Text size="xs" c="dimmed">
+          {rows.length > SHOWN_ROWS
+            ? `The first ${formatCount(SHOWN_ROWS)} of ${formatCount(rows.length)} rows are shown.`
+            : 'Row numbers are those a spreadsheet shows: the header is row 1.'}
+        </Text>
+        <Button
+          size="xs"
+          variant="default"
+          leftSection={<IconDownload size={14} aria-hidden="true" />}
+          onClick={() => downloadCsv('skipped-rows.csv', skippedRowsCsv(rows, source))}
+        >
+          Download skipped rows
+        </Button>
+      </Group>
     </Stack>
   );
 }

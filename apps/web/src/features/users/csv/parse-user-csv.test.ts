@@ -1,3 +1,4 @@
+import { checkImportRows, importTemplateCsv } from '@allot/domain/users';
 import { describe, expect, it } from 'vitest';
 import { parseUserCsv } from './parse-user-csv';
 
@@ -52,5 +53,14 @@ describe('parseUserCsv', () => {
       error: 'The file has no users.',
     });
     expect(parseUserCsv('email,user_name,user_role\na@x.test,"Ann,user\n').ok).toBe(false);
+  });
+
+  it('reads the template of the import dialog: its example row is row 2 and imports as a Teacher', () => {
+    const parsed = rows(importTemplateCsv());
+    expect(parsed).toEqual([{ email: 'jane.doe@example.org', name: 'Jane Doe', role: 'Teacher' }]);
+    expect(checkImportRows(parsed)).toEqual({
+      valid: [{ row: 2, email: 'jane.doe@example.org', name: 'Jane Doe', role: 'user' }],
+      skipped: [],
+    });
   });
 });
