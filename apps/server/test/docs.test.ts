@@ -93,7 +93,11 @@ describe('API documentation and health', () => {
       properties: { fields: { type: 'object', additionalProperties: { type: 'string' } } },
     });
     expect(search?.responses['200']?.content['application/json']?.schema).toEqual({
-      $ref: '#/components/schemas/OrganizationPage',
+      $ref: '#/components/schemas/OrganizationSearchPage',
+    });
+    expect(schemas.OrganizationSearchResult?.properties.path).toMatchObject({
+      type: 'array',
+      items: { $ref: '#/components/schemas/OrganizationRef' },
     });
   });
 

@@ -183,4 +183,24 @@ export const organizationCreditsSchema = z
 export const organizationRefSchema = z
   .object({ id: uuidOut(), name: z.string() })
   .meta({ id: 'OrganizationRef', description: 'An organization named by id and name' });
+export type OrganizationRef = z.infer<typeof organizationRefSchema>;
 export const parentOrganizationsSchema = z.array(organizationRefSchema);
+
+/**
+ * An organization found by the organization search: a summary and where it sits, so that two schools of one
+ * name can be told apart ("Riverside District › Northside Elementary").
+ */
+export const organizationSearchResultSchema = organizationSummarySchema
+  .extend({
+    path: z
+      .array(organizationRefSchema)
+      .describe(
+        'The ancestors of the organization that the caller may see, from the highest down to its parent, with their current names (the organization itself is not included). The path starts at the organization where the caller’s role applies (a system admin: the root), so it is empty for that organization itself.',
+      ),
+  })
+  .meta({
+    id: 'OrganizationSearchResult',
+    description: 'An organization as the organization search lists it: its summary and its path',
+  });
+export type OrganizationSearchResult = z.infer<typeof organizationSearchResultSchema>;
+export const organizationSearchPageSchema = pageOf(organizationSearchResultSchema, 'OrganizationSearchPage');

@@ -1,11 +1,12 @@
-import type { OrganizationSortKey } from '@allot/domain/organizations';
+import type { OrganizationRef, OrganizationSortKey } from '@allot/domain/organizations';
 import { buildPagination, type PaginationQuery } from '@allot/domain/pagination';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { uuidsIn } from '../../db/json-params';
 import { preparedRows } from '../../db/prepared-rows';
 import type { AuthUser } from '../../http/authenticate';
 import { accessFromRoles, rolesHeldSql } from '../organization-access/access';
-import { managedScope } from '../organization-access/scope';
+import { managedScope, rootCondition } from '../organization-access/scope';
 import { allOrganizations, childrenOf, pageOrganizationSummaries, subtreesOf } from './queries';
 
 /** Direct children of an organization, paginated (CONTRACT §4). */
@@ -39,12 +40,49 @@ export async function searchOrganizations(
   { scopeFirstMaxOrganizations = SCOPE_FIRST_MAX_ORGANIZATIONS } = {},
 ) {
   let source = allOrganizations();
+  let roots: string[] | null = null;
   if (!user.isSystemAdmin) {
     const scope = await managedScope(db, user.userId);
+    roots = scope.roots;
     source = subtreesOf(scope.roots, { indexed: scope.organizations > scopeFirstMaxOrganizations });
   }
   const { data, total, capped } = await pageOrganizationSummaries(db, source, query);
-  return { data, pagination: buildPagination(query, total, capped) };
+  const paths = await visiblePaths(
+    db,
+    data.map((organization) => organization.id),
+    roots,
+  );
+  return {
+    data: data.map((organization) => ({ ...organization, path: paths.get(organization.id) ?? [] })),
+    pagination: buildPagination(query, total, capped),
+  };
+}
+
+/**
+ * The path of each of `ids` (a page of a list: at most 100) as the caller sees it: its ancestors from the
+ * highest one inside the caller's scope (`roots`, the roots of what it manages; null: a system admin, who
+ * sees every ancestor) down to the parent, with their current names. One statement for the page, never one
+ * per row: the closure table's (descendant_id, depth) index gives each row's ancestors, and a scope check is
+ * a probe of its primary key.
+ */
+async function visiblePaths(db: Db, ids: string[], roots: string[] | null) {
+  const paths = new Map<string, OrganizationRef[]>();
+  if (ids.length === 0 || roots?.length === 0) return paths;
+  const visible =
+    roots === null
+      ? sql``
+      : sql`and exists (select 1 from organization_closure scope
+          where scope.descendant_id = up.ancestor_id and ${rootCondition(sql`scope.ancestor_id`, roots)})`;
+  const found = await preparedRows<{ id: string; path: OrganizationRef[] }>(
+    db,
+    sql`select up.descendant_id as id,
+        json_agg(json_build_object('id', a.id, 'name', a.name) order by up.depth desc) as path
+      from organization_closure up join organizations a on a.id = up.ancestor_id
+      where up.descendant_id in ${uuidsIn(ids)} and up.depth > 0 ${visible}
+      group by up.descendant_id`,
+  );
+  for (const row of found) paths.set(row.id, row.path);
+  return paths;
 }
 
 /** Ancestors from the root down to the parent. */
