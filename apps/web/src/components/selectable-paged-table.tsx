@@ -1,6 +1,7 @@
 import { MSG } from '@allot/domain/messages';
 import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
 import type { ListTotals } from '../lib/paging';
+import { emptyStateWhen, withSortButtons } from './table-a11y';
 import { tablePaging } from './table-paging';
 
 /** What a screen passes to a server-paged, sortable table with selectable rows. */
@@ -21,7 +22,8 @@ export interface PagedTableState<T> {
 /**
  * The one look of the panel's lists (sub-organizations, users): bordered, "1–20 of 1,234" paging
  * ("1–20 of 1,000+" for a capped search, see table-paging.tsx), sorting and selection done by the server's
- * pages, the spec's text when a search finds nothing.
+ * pages, the spec's text when a search finds nothing. Sortable headers are buttons and carry `aria-sort`;
+ * the empty text is only in the page when the table is empty (table-a11y.tsx).
  */
 export function SelectablePagedTable<T extends { id: string; name: string }>({
   label,
@@ -37,8 +39,11 @@ export function SelectablePagedTable<T extends { id: string; name: string }>({
       verticalSpacing="sm"
       minHeight={state.records.length === 0 ? 220 : undefined}
       records={state.records}
-      columns={columns}
+      columns={withSortButtons(columns, state.sortStatus, state.onSortStatusChange)}
       idAccessor="id"
+      // Scrolled sideways (a phone), the row's name and its actions stay in view (decision 012).
+      pinFirstColumn
+      pinLastColumn={columns.at(-1)?.accessor === 'actions'}
       {...tablePaging({
         label,
         totals: state.totals,
@@ -46,14 +51,12 @@ export function SelectablePagedTable<T extends { id: string; name: string }>({
         pageSize: state.pageSize,
         onPageChange: state.onPageChange,
       })}
-      sortStatus={state.sortStatus}
-      onSortStatusChange={state.onSortStatusChange}
       selectedRecords={state.selected}
       onSelectedRecordsChange={state.onSelectedChange}
       allRecordsSelectionCheckboxProps={{ 'aria-label': 'Select all on this page' }}
       getRecordSelectionCheckboxProps={(record) => ({ 'aria-label': `Select ${record.name}` })}
       fetching={state.fetching}
-      noRecordsText={MSG.noSearchResults}
+      {...emptyStateWhen(state.records.length === 0 && !state.fetching, MSG.noSearchResults)}
     />
   );
 }

@@ -1,6 +1,6 @@
 import { ROLE_LABEL } from '@allot/domain/roles';
-import { AppShell, Badge, Burger, Divider, Group, ScrollArea, Stack, Text, Title } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { AppShell, Badge, Box, Burger, Divider, Group, ScrollArea, Stack, Text, Title } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useEffect } from 'react';
 import { Link, Outlet } from 'react-router';
 import { AppFooter } from '../../components/app-footer';
@@ -11,13 +11,23 @@ import { PriceListLink } from '../../features/price-list/components/price-list-l
 import { PICKER_STATE } from '../../lib/home-link';
 import { useSession } from '../../lib/session';
 import { applyPermissionsAndRole } from '../guards/organization-loader';
+import classes from './dashboard-layout.module.css';
 import { DashboardNav } from './dashboard-nav';
+import { MAIN_CONTENT_ID, SkipLink } from './skip-link';
 
-/** Dashboard of one organization (spec §2): menu on the left, organization name on top, footer below. */
+/** Below Mantine's `sm` breakpoint (48em): phones. */
+const PHONE = '(max-width: 47.99em)';
+
+/**
+ * Dashboard of one organization (spec §2): menu on the left, organization name on top, footer below.
+ * From `sm` up the footer is fixed to the bottom of the window (one line there); on a phone, where its
+ * links would wrap over the content, it follows the content instead (decision 012).
+ */
 export function DashboardLayout() {
   const organization = useCurrentOrganization();
   const session = useSession();
   const [opened, { toggle, close }] = useDisclosure(false);
+  const phone = useMediaQuery(PHONE, false, { getInitialValueInEffect: false });
 
   // Keep role and permissions in step when the organization is fetched again.
   useEffect(() => applyPermissionsAndRole(organization), [organization]);
@@ -26,9 +36,11 @@ export function DashboardLayout() {
     <AppShell
       header={{ height: 60 }}
       navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }}
-      footer={{ height: 44 }}
-      padding="lg"
+      footer={phone ? undefined : { height: 44 }}
+      padding={phone ? 'sm' : 'lg'}
+      className={phone ? classes.phoneRoot : undefined}
     >
+      <SkipLink />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="md" wrap="nowrap" miw={0}>
@@ -73,16 +85,23 @@ export function DashboardLayout() {
         </AppShell.Section>
       </AppShell.Navbar>
 
-      <AppShell.Main>
+      <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1} className={phone ? classes.phoneMain : undefined}>
         <Stack gap="md">
           <OrganizationBreadcrumbs organization={organization} />
           <Outlet />
         </Stack>
       </AppShell.Main>
 
-      <AppShell.Footer>
-        <AppFooter />
-      </AppShell.Footer>
+      {phone && (
+        <Box component="footer" className={classes.phoneFooter}>
+          <AppFooter />
+        </Box>
+      )}
+      {!phone && (
+        <AppShell.Footer>
+          <AppFooter />
+        </AppShell.Footer>
+      )}
     </AppShell>
   );
 }

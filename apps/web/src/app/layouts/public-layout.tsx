@@ -6,12 +6,14 @@ import { SignOutButton } from '../../features/auth/components/sign-out-button';
 import { PriceListLink } from '../../features/price-list/components/price-list-link';
 import { useSession } from '../../lib/session';
 import classes from './public-layout.module.css';
+import { MAIN_CONTENT_ID, SkipLink } from './skip-link';
 
 /** Sign-in, the password screens and the organization picker: header, centred content, footer. */
 export function PublicLayout() {
   const { signedIn } = useSession();
   return (
     <Box className={classes.root}>
+      <SkipLink />
       <Box component="header" className={classes.header}>
         <Container size="lg" h="100%">
           <Group h="100%" justify="space-between">
@@ -27,7 +29,7 @@ export function PublicLayout() {
           </Group>
         </Container>
       </Box>
-      <Box component="main" className={classes.main}>
+      <Box component="main" id={MAIN_CONTENT_ID} tabIndex={-1} className={classes.main}>
         <Outlet />
       </Box>
       <Box component="footer" className={classes.footer}>

@@ -11,6 +11,7 @@ import { ActionIcon, Button, Group, Menu, Stack, Text, Tooltip } from '@mantine/
 import { IconChevronDown, IconFileInvoice } from '@tabler/icons-react';
 import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
 import { Link } from 'react-router';
+import { emptyStateWhen, withSortButtons } from '../../../components/table-a11y';
 import { tablePaging } from '../../../components/table-paging';
 import { formatCount, formatDateLong, formatDay } from '../../../lib/format';
 import type { ListTotals } from '../../../lib/paging';
@@ -229,7 +230,7 @@ export function InvoicesTable({
       horizontalSpacing="xs"
       minHeight={state.records.length === 0 ? 220 : undefined}
       records={state.records}
-      columns={columns}
+      columns={withSortButtons(columns, state.sortStatus, state.onSortStatusChange)}
       idAccessor="id"
       {...tablePaging({
         label: 'Invoices',
@@ -238,10 +239,8 @@ export function InvoicesTable({
         pageSize: state.pageSize,
         onPageChange: state.onPageChange,
       })}
-      sortStatus={state.sortStatus}
-      onSortStatusChange={state.onSortStatusChange}
       fetching={state.fetching}
-      noRecordsText={noRecordsText}
+      {...emptyStateWhen(state.records.length === 0 && !state.fetching, noRecordsText)}
     />
   );
 }

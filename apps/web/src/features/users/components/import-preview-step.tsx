@@ -4,6 +4,7 @@ import type { BulkImportPreview, ImportRow } from '@allot/domain/users';
 import { Alert, Button, Grid, Group, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
+import { BreakableEmail } from '../../../components/breakable-email';
 import { FormAlert } from '../../../components/form-alert';
 import { formatCount } from '../../../lib/format';
 import { ImportSeatLimit } from './import-seat-limit';
@@ -108,7 +109,9 @@ export function ImportPreviewStep({
                 {preview.toAdd.slice(0, SHOWN_ROWS).map((row) => (
                   <Table.Tr key={row.row}>
                     <Table.Td>{row.row}</Table.Td>
-                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{row.email}</Table.Td>
+                    <Table.Td style={{ overflowWrap: 'break-word' }}>
+                      <BreakableEmail email={row.email} />
+                    </Table.Td>
                     <Table.Td>{row.name}</Table.Td>
                     <Table.Td>{ROLE_LABEL[row.role]}</Table.Td>
                     <Table.Td>{row.licenseType ? LICENSE_TYPE_LABEL[row.licenseType] : '—'}</Table.Td>

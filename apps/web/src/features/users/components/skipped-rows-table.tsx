@@ -6,6 +6,7 @@ import {
 } from '@allot/domain/users';
 import { Button, Group, List, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
+import { BreakableEmail } from '../../../components/breakable-email';
 import { formatCount } from '../../../lib/format';
 import { downloadCsv } from '../csv/download-csv';
 import { skippedRowsCsv } from '../csv/skipped-rows-csv';
@@ -55,8 +56,10 @@ export function SkippedRowsTable({ rows, caption, source }: SkippedRowsTableProp
             {rows.slice(0, SHOWN_ROWS).map((row) => (
               <Table.Tr key={`${row.row}-${row.reason}`}>
                 <Table.Td>{row.row}</Table.Td>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                  {row.email || (
+                <Table.Td style={{ overflowWrap: 'break-word' }}>
+                  {row.email ? (
+                    <BreakableEmail email={row.email} />
+                  ) : (
                     <Text span c="dimmed" fs="italic" inherit>
                       empty
                     </Text>
@@ -72,7 +75,7 @@ export function SkippedRowsTable({ rows, caption, source }: SkippedRowsTableProp
         <Text size="xs" c="dimmed">
           {rows.length > SHOWN_ROWS
             ? `The first ${formatCount(SHOWN_ROWS)} of ${formatCount(rows.length)} rows are shown.`
-            : 'Row numbers are those a spreadsheet shows: the header is row 1.'}
+            : `${formatCount(rows.length)} ${rows.length === 1 ? 'row' : 'rows'}, each with its reason.`}
         </Text>
         <Button
           size="xs"
