@@ -87,6 +87,9 @@ export function ImportResultStep({
             Skipped ({formatCount(result.skipped.length)})
           </Title>
           <SkippedRowsTable rows={result.skipped} caption="Skipped rows" source={rows} />
+          <Text size="xs" c="dimmed">
+            Row numbers are those a spreadsheet shows: the header is row 1, the first user row 2.
+          </Text>
         </Stack>
       )}
       <Group justify="flex-end">

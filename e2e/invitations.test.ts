@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { DEMO_PASSWORD } from '../apps/server/src/seed/demo-accounts';
+import { type SmtpCatcher, startSmtpCatcher } from '../apps/server/test/support/smtp-catcher';
+import { apiToken, callApi } from './support/api';
+import { screenshot } from './support/browser';
+import { browserSuite, signIn } from './support/suite';
+import './support/context';
+
+const baseUrl = inject('baseUrl');
+const { newPage } = browserSuite(baseUrl);
+
+const OWNER = 'owner@riverside.test';
+const LEO = { email: 'teacher@lakeside.test', name: 'Leo Novak' };
+const LAKESIDE = 'Lakeside Middle';
+const NORTHSIDE = 'Northside Elementary';
+
+// A real SMTP server on the port the e2e server sends to (global setup's SMTP_URL).
+let smtp: SmtpCatcher;
+let ownerToken: string;
+beforeAll(async () => {
+  smtp = await startSmtpCatcher(inject('smtpPort'));
+  ownerToken = await apiToken(baseUrl, OWNER, DEMO_PASSWORD);
+});
+afterAll(() => smtp?.stop());
+
+function codeIn(text: string): string {
+  const match = /code: (\d{6})\b/.exec(text);
+  if (!match?.[1]) throw new Error(`no code in the mail:\n${text}`);
+  return match[1];
+}
+
+function linkIn(text: string): string {
+  const match = /https?:\/\/\S+/.exec(text);
+  if (!match) throw new Error(`no link in the mail:\n${text}`);
+  return match[0];
+}
+
+async function organizationId(name: string): Promise<string> {
+  const found = await callApi<{ data: { id: string; name: string }[] }>(
+    baseUrl,
+    'GET',
+    `/organization/search?search=${encodeURIComponent(name)}`,
+    { token: ownerToken },
+  );
+  const id = found.body.data.find((o) => o.name === name)?.id;
+  if (!id) throw new Error(`${OWNER} does not see ${name}`);
+  return id;
+}
+
+describe('a teacher of one school is invited to another (issue 14, checked by)', () => {
+  test('a teacher of Lakeside is invited to Northside, accepts from the mail, and appears in both', async () => {
+    const northsideId = await organizationId(NORTHSIDE);
+    const { page: owner, unexpectedErrors } = await newPage();
+    try {
+      // The owner invites Leo Novak, who already teaches at Lakeside Middle, to Northside Elementary.
+      await signIn(owner, OWNER, DEMO_PASSWORD);
+      await owner.goto(`/${northsideId}/users`);
+      await owner.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+      await owner.getByRole('button', { name: 'Add user' }).click();
+      const dialog = owner.getByRole('dialog', { name: 'Add user' });
+      await dialog.getByRole('textbox', { name: 'Email' }).fill(LEO.email);
+      await dialog.getByRole('textbox', { name: 'Name' }).fill(LEO.name);
+      await dialog.getByRole('button', { name: 'Add user' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      const row = owner.getByRole('table', { name: 'Users' }).getByRole('row').filter({ hasText: LEO.email });
+      await row.getByText('Invitation pending').waitFor();
+      await screenshot(owner, 'invite-existing-teacher-pending');
+
+      // Leo reads the mail and accepts on /invitation with its code.
+      const mail = await smtp.waitFor(LEO.email, (m) => m.subject === `Join ${NORTHSIDE} on Allot`);
+      const link = linkIn(mail.text);
+      expect(link).toBe(
+        `${baseUrl}/invitation?email=${encodeURIComponent(LEO.email)}&organization=${northsideId}`,
+      );
+      const { page: leo, unexpectedErrors: leoErrors } = await newPage();
+      await leo.goto(link);
+      await leo.getByRole('heading', { name: 'Accept your invitation', level: 1 }).waitFor();
+      await leo.getByLabel('Invitation code').fill(codeIn(mail.text));
+      await leo.getByRole('button', { name: 'Join the organization' }).click();
+      await leo.getByRole('heading', { name: 'You joined the organization', level: 1 }).waitFor();
+      await screenshot(leo, 'invite-existing-teacher-accepted');
+
+      // The owner's user search shows Leo in both schools; the Northside row is no longer pending.
+      await owner.reload();
+      await owner.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+      await row.waitFor();
+      await expect.poll(() => row.getByText('Invitation pending').count(), { timeout: 5_000 }).toBe(0);
+      await owner
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Home', exact: true })
+        .click();
+      await owner.getByRole('searchbox', { name: 'Search organizations and users' }).fill('teacher@lakeside');
+      const found = owner.getByRole('list', { name: 'Users found' }).getByRole('listitem').filter({
+        hasText: LEO.email,
+      });
+      await found.getByRole('link', { name: new RegExp(`^${LAKESIDE}`) }).waitFor();
+      await found.getByRole('link', { name: new RegExp(`^${NORTHSIDE}`) }).waitFor();
+      await screenshot(owner, 'invite-existing-teacher-in-both');
+      expect(unexpectedErrors()).toEqual([]);
+      expect(leoErrors()).toEqual([]);
+    } finally {
+      // Back to the demo data: Leo teaches at Lakeside only (a removal also cancels a pending invitation).
+      const members = await callApi<{ data: { id: string; email: string }[] }>(
+        baseUrl,
+        'GET',
+        `/organization/${northsideId}/users?limit=100&search=${encodeURIComponent(LEO.email)}`,
+        { token: ownerToken },
+      );
+      const leoId = members.body.data.find((u) => u.email === LEO.email)?.id;
+      if (leoId) {
+        await callApi(baseUrl, 'POST', '/user/remove', {
+          token: ownerToken,
+          body: { organizationId: northsideId, userIds: [leoId] },
+        });
+      }
+    }
+  });
+});
