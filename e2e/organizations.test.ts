@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, test } from 'vitest';
 import { DEMO_PASSWORD, DEMO_ROOT } from '../apps/server/src/seed/demo-accounts';
-import { failedResource, screenshot } from './support/browser';
+import { screenshot } from './support/browser';
 import { browserSuite, signIn, uniqueName } from './support/suite';
 import './support/context';
 
@@ -109,7 +109,16 @@ describe('home: the organization picker', () => {
     await dialog.getByRole('button', { name: 'Add organization' }).click();
     // Name, type, phone and (not a system admin) the parent are required.
     await expect.poll(() => dialog.getByText('Field is required.').count(), { timeout: 5_000 }).toBe(4);
-    await dialog.getByRole('textbox', { name: 'Admin email' }).fill('not-an-email');
+    // The owner fields depend on the caller's role in the parent: none before one is chosen.
+    expect(await dialog.getByRole('textbox', { name: 'Owner email' }).count()).toBe(0);
+    await dialog.getByRole('combobox', { name: 'Parent organization' }).fill('Riverside');
+    await page.getByRole('option', { name: DEMO_ROOT, exact: true }).click();
+    // The owner of the district may appoint an owner: the fields say what they are.
+    const owner = dialog.getByRole('group', { name: 'Owner (optional)' });
+    await owner.getByText('get an invitation by email', { exact: false }).waitFor();
+    await owner.getByRole('textbox', { name: 'Owner name' }).waitFor();
+    expect(await dialog.getByRole('textbox', { name: 'Admin email' }).count()).toBe(0);
+    await dialog.getByRole('textbox', { name: 'Owner email' }).fill('not-an-email');
     await dialog.getByRole('button', { name: 'Add organization' }).click();
     await dialog.getByText('Invalid e-mail.').waitFor();
     await screenshot(page, 'home-add-organization-errors');
@@ -118,9 +127,7 @@ describe('home: the organization picker', () => {
     await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
     await choose(page, 'Type', 'Network');
     await dialog.getByRole('textbox', { name: 'Phone number' }).fill('555 010 7788');
-    await dialog.getByRole('textbox', { name: 'Admin email' }).fill('');
-    await dialog.getByRole('combobox', { name: 'Parent organization' }).fill('Riverside');
-    await page.getByRole('option', { name: DEMO_ROOT, exact: true }).click();
+    await dialog.getByRole('textbox', { name: 'Owner email' }).fill('');
     await screenshot(page, 'home-add-organization-filled');
     await dialog.getByRole('button', { name: 'Add organization' }).click();
 
@@ -128,17 +135,64 @@ describe('home: the organization picker', () => {
     await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
     await breadcrumb(page).getByRole('link', { name: DEMO_ROOT }).waitFor();
     await breadcrumb(page).getByText(name).waitFor();
+    // Nobody was named owner: the details say so in those words.
+    const details = page.getByRole('region', { name: 'Organization details' });
+    await details.getByText('Owner name', { exact: true }).waitFor();
+    await expect
+      .poll(() => details.getByText('No owner', { exact: true }).count(), { timeout: 5_000 })
+      .toBe(2);
 
-    // Clean up: delete it from its parent's table.
-    await breadcrumb(page).getByRole('link', { name: DEMO_ROOT }).click();
-    await page.getByRole('banner').getByText(DEMO_ROOT).waitFor();
-    await openSubOrganizations(page);
-    await searchTable(page, name);
-    await row(page, name)
-      .getByRole('button', { name: `Delete ${name}` })
+    // Clean up from its own page: the deletion says what moves and asks for the name.
+    await page
+      .getByRole('region', { name: 'Delete organization' })
+      .getByRole('button', { name: 'Delete organization' })
       .click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Delete organization' }).click();
-    await page.getByText(NO_RESULTS, { exact: true }).waitFor();
+    const confirm = page.getByRole('dialog', { name: `Delete ${name}?` });
+    await confirm.getByText('it holds none.', { exact: false }).waitFor();
+    await confirm.getByRole('textbox', { name: `Type ${name} to confirm` }).fill(name);
+    await confirm.getByRole('button', { name: 'Delete organization' }).click();
+    // It lands on the parent's sub-organizations, without the deleted one.
+    await page.getByRole('heading', { name: 'Sub organizations', level: 1 }).waitFor();
+    await page.getByRole('banner').getByText(DEMO_ROOT).waitFor();
+    await row(page, 'Lakeside Middle').waitFor();
+    await expect.poll(() => row(page, name).count(), { timeout: 5_000 }).toBe(0);
+    expect(unexpectedErrors()).toEqual([]);
+  });
+
+  test('a school admin adds an organization: no owner fields, which only an owner may fill', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    await signIn(page, NORTHSIDE_ADMIN, DEMO_PASSWORD);
+    await page.getByRole('banner').getByText('Northside Elementary').waitFor();
+    await goHome(page);
+    await page.getByRole('button', { name: 'Add organization' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add organization' });
+    await dialog.getByRole('combobox', { name: 'Parent organization' }).fill('Northside');
+    // The dialog asks for the caller's role in the chosen parent: it is not an owner's.
+    const roleAsked = page.waitForResponse(
+      (response) => response.url().endsWith('?permissionsAndRole=true') && response.status() === 200,
+    );
+    await page.getByRole('option', { name: 'Northside Elementary', exact: true }).click();
+    await roleAsked;
+    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Not created');
+    await expect
+      .poll(() => dialog.getByRole('textbox', { name: /^(Owner|Admin) (name|email)$/ }).count(), {
+        timeout: 5_000,
+      })
+      .toBe(0);
+    await screenshot(page, 'home-add-organization-school-admin');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    // General information of an organization without an owner says so; an admin is offered no delete.
+    await page.getByRole('link', { name: 'Manage Northside Elementary' }).click();
+    const details = page.getByRole('region', { name: 'Organization details' });
+    await details.getByText('Owner email', { exact: true }).waitFor();
+    await expect
+      .poll(() => details.getByText('No owner', { exact: true }).count(), { timeout: 5_000 })
+      .toBe(2);
+    expect(await details.getByText('Admin email', { exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Delete organization' }).count()).toBe(0);
+    await screenshot(page, 'general-information-no-owner');
     expect(unexpectedErrors()).toEqual([]);
   });
 });
@@ -207,9 +261,21 @@ describe('sub-organizations', () => {
       .click();
     const confirm = page.getByRole('dialog', { name: `Delete ${renamed}?` });
     await confirm.waitFor();
-    await expect(confirm.getByText(/go back to/).textContent()).resolves.toContain(DEMO_ROOT);
+    await expect(confirm.getByText(/goes back to/).textContent()).resolves.toContain(DEMO_ROOT);
+    const effects = confirm.getByRole('list', { name: 'What the deletion does' });
+    await effects.getByText('the memberships of its 0 users end', { exact: false }).waitFor();
+    await effects.getByText('it holds none.', { exact: false }).waitFor();
+    await effects.getByText('it holds no licence.', { exact: false }).waitFor();
+    // The button waits for the name, typed exactly.
+    const deleteButton = confirm.getByRole('button', { name: 'Delete organization' });
+    expect(await deleteButton.isDisabled()).toBe(true);
+    const typed = confirm.getByRole('textbox', { name: `Type ${renamed} to confirm` });
+    await typed.fill(renamed.toUpperCase());
+    expect(await deleteButton.isDisabled()).toBe(true);
     await screenshot(page, 'sub-organizations-delete-confirm');
-    await confirm.getByRole('button', { name: 'Delete organization' }).click();
+    await typed.fill(renamed);
+    await expect.poll(() => deleteButton.isDisabled(), { timeout: 5_000 }).toBe(false);
+    await deleteButton.click();
     await confirm.waitFor({ state: 'detached' });
     await page.getByText(NO_RESULTS, { exact: true }).waitFor();
     await searchTable(page, '');
@@ -218,22 +284,53 @@ describe('sub-organizations', () => {
     expect(unexpectedErrors()).toEqual([]);
   });
 
-  test('deleting an organization that has sub-organizations is refused with the reason', async () => {
+  test('an organization with sub-organizations cannot be deleted, and says so before any dialog', async () => {
     const { page, unexpectedErrors } = await newPage();
     await signIn(page, OWNER, DEMO_PASSWORD);
     await openSubOrganizations(page);
-    await row(page, 'Northside Elementary')
-      .getByRole('button', { name: 'Delete Northside Elementary' })
-      .click();
-    const confirm = page.getByRole('dialog', { name: 'Delete Northside Elementary?' });
-    await confirm.getByRole('button', { name: 'Delete organization' }).click();
-    await confirm
-      .getByText('This organization still has sub-organizations. Delete them first.', { exact: true })
-      .waitFor();
-    await screenshot(page, 'sub-organizations-delete-refused');
-    await confirm.getByRole('button', { name: 'Cancel' }).click();
-    await expect.poll(() => row(page, 'Northside Elementary').count(), { timeout: 5_000 }).toBe(1);
-    expect(unexpectedErrors(failedResource(409))).toEqual([]);
+    const reason = 'Delete its sub-organizations first: it has 1 sub-organization.';
+    const button = row(page, 'Northside Elementary').getByRole('button', {
+      name: 'Delete Northside Elementary',
+    });
+    await expect(button.getAttribute('aria-disabled')).resolves.toBe('true');
+    await button.hover();
+    await page.getByRole('tooltip').getByText(reason, { exact: true }).waitFor();
+    await screenshot(page, 'sub-organizations-delete-blocked');
+    // Pressed anyway (from the keyboard: a pointer cannot click a greyed-out button), nothing opens.
+    await button.press('Enter');
+    await page.waitForTimeout(300);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    // A leaf school's delete is offered.
+    await expect(
+      row(page, 'Lakeside Middle')
+        .getByRole('button', { name: 'Delete Lakeside Middle' })
+        .getAttribute('aria-disabled'),
+    ).resolves.toBe('false');
+
+    // The same on its general information page; the top-level district says who may delete it.
+    await row(page, 'Northside Elementary').getByRole('link', { name: 'Northside Elementary' }).click();
+    await page.getByRole('banner').getByText('Northside Elementary').waitFor();
+    const zone = page.getByRole('region', { name: 'Delete organization' });
+    await expect(
+      zone.getByRole('button', { name: 'Delete organization' }).getAttribute('aria-disabled'),
+    ).resolves.toBe('true');
+    await zone.getByText(reason, { exact: true }).waitFor({ state: 'attached' });
+    await zone.getByRole('button', { name: 'Delete organization' }).hover();
+    await page.getByRole('tooltip').getByText(reason, { exact: true }).waitFor();
+    await screenshot(page, 'general-information-delete-blocked');
+    await breadcrumb(page).getByRole('link', { name: DEMO_ROOT }).click();
+    await page.getByRole('banner').getByText(DEMO_ROOT).waitFor();
+    await page
+      .getByRole('region', { name: 'Delete organization' })
+      .getByText('Only a system admin can delete a top-level organization.', { exact: true })
+      .waitFor({ state: 'attached' });
+    // The owner is called the owner.
+    const details = page.getByRole('region', { name: 'Organization details' });
+    await details.getByText('Owner name', { exact: true }).waitFor();
+    await details.getByText('Olivia Owens', { exact: true }).waitFor();
+    await details.getByText('owner@riverside.test', { exact: true }).waitFor();
+    await screenshot(page, 'general-information-owner');
+    expect(unexpectedErrors()).toEqual([]);
   });
 });
 
@@ -263,7 +360,7 @@ describe('what admins see', () => {
     const create = page.getByRole('dialog', { name: 'Create sub-organization' });
     await create.waitFor();
     await expect
-      .poll(() => create.getByRole('textbox', { name: 'Admin email' }).count(), { timeout: 5_000 })
+      .poll(() => create.getByRole('textbox', { name: /^(Owner|Admin) email$/ }).count(), { timeout: 5_000 })
       .toBe(0);
     await create.getByRole('button', { name: 'Cancel' }).click();
     expect(unexpectedErrors()).toEqual([]);

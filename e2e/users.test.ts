@@ -244,6 +244,17 @@ describe('users: add, edit, remove', () => {
     const chorus = await licence('chorus');
     const user = await createUser(riversideId, uniqueName('Rita Remove'), { licenseId: chorus.id });
     await setUpAccount(user);
+    // Credits she holds: the confirmation says how many go back to the shared pool.
+    const given = await callApi(baseUrl, 'POST', '/credit/assign/users', {
+      token: ownerToken,
+      body: {
+        amount: 25,
+        userIds: [user.id],
+        organizationId: riversideId,
+        fromOrganizationPoolType: 'shared',
+      },
+    });
+    expect(given.status).toBe(200);
     try {
       await signIn(page, OWNER, DEMO_PASSWORD);
       await openUsers(page);
@@ -284,6 +295,11 @@ describe('users: add, edit, remove', () => {
       await page.getByRole('menuitem', { name: 'Remove' }).press('Enter');
       const confirm = page.getByRole('dialog', { name: `Remove ${renamed}?` });
       await confirm.getByText(/credits go back to the shared pool/).waitFor();
+      const effects = confirm.getByRole('list', { name: 'What the removal does' });
+      await effects
+        .getByText(`25 credits go back to the shared pool of ${DEMO_ROOT}.`, { exact: false })
+        .waitFor();
+      await effects.getByText('1 seat is freed.', { exact: false }).waitFor();
       await screenshot(page, 'users-remove-confirm');
       await confirm.getByRole('button', { name: 'Remove user' }).click();
       await confirm.waitFor({ state: 'detached' });
@@ -293,6 +309,59 @@ describe('users: add, edit, remove', () => {
       expect(unexpectedErrors(failedResource(409))).toEqual([]);
     } finally {
       await removeUsers(riversideId, [user.id]);
+    }
+  });
+});
+
+describe('users: the seat limit', () => {
+  test('with every seat used, Add user says so before the form and leads to buying seats', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    const school = uniqueName('E2E Full School');
+    const created = await callApi<{ id: string }>(baseUrl, 'POST', '/organization/create', {
+      token: ownerToken,
+      body: { name: school, type: 'school', phoneNumber: '555 010 3100', parentOrganizationId: riversideId },
+    });
+    expect(created.status).toBe(201);
+    const schoolId = created.body.id;
+    try {
+      // One Chorus seat from the district, taken by one teacher: the school is full.
+      const seats = await callApi(baseUrl, 'POST', '/license/assign/organizations', {
+        token: ownerToken,
+        body: {
+          sourceOrganizationId: riversideId,
+          targetOrganizationIds: [schoolId],
+          licenses: [{ type: 'chorus', amount: 1 }],
+        },
+      });
+      expect(seats.status).toBe(200);
+      await createUser(schoolId, uniqueName('Sam Seated'));
+
+      await signIn(page, OWNER, DEMO_PASSWORD);
+      await page.goto(`/${schoolId}/users`);
+      await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+      await expect.poll(() => seatsUsed(page, 'Chorus'), { timeout: 5_000 }).toBe(1);
+      const add = page.getByRole('button', { name: 'Add user' });
+      await expect(add.getAttribute('aria-disabled')).resolves.toBe('true');
+      await add.hover();
+      await page
+        .getByRole('tooltip')
+        .getByText(`Every licence seat of ${school} is used. Buy seats on the Licenses screen first.`, {
+          exact: true,
+        })
+        .waitFor();
+      await screenshot(page, 'users-seat-limit');
+      await add.press('Enter');
+      await page.waitForTimeout(300);
+      expect(await page.getByRole('dialog', { name: 'Add user' }).count()).toBe(0);
+
+      // The next step: the licences screen, where seats are bought.
+      const notice = page.getByRole('alert', { name: 'No free licence seat' });
+      await notice.getByRole('link', { name: 'Buy seats' }).click();
+      await page.getByRole('heading', { name: 'Licenses', level: 1 }).waitFor();
+      await page.getByRole('button', { name: 'Add more Chorus seats' }).waitFor();
+      expect(unexpectedErrors()).toEqual([]);
+    } finally {
+      await callApi(baseUrl, 'DELETE', `/organization/${schoolId}/delete`, { token: ownerToken });
     }
   });
 });
@@ -317,6 +386,17 @@ describe('users: invited and not in yet', () => {
       await screenshot(page, 'users-edit-invited');
       await edit.getByRole('button', { name: 'Cancel' }).click();
       await edit.waitFor({ state: 'detached' });
+
+      // Resend: a second invitation mail, with a new code (the server tests check which code works).
+      const first = await smtp.waitFor(user.email, (m) => m.subject.startsWith('You are invited'));
+      await openRowAction(page, user.name, 'Resend invitation');
+      await page.getByText(`Invitation sent to ${user.email}`, { exact: true }).waitFor();
+      await screenshot(page, 'users-resend-invitation');
+      const second = await smtp.waitFor(
+        user.email,
+        (m) => m !== first && m.subject.startsWith('You are invited'),
+      );
+      expect(codeIn(second.text)).toMatch(/^\d{6}$/);
 
       await openRowAction(page, user.name, 'Cancel invitation');
       const confirm = page.getByRole('dialog', { name: `Cancel the invitation of ${user.name}?` });
@@ -421,6 +501,23 @@ describe('users: roles', () => {
           timeout: 5_000,
         })
         .toBe(0);
+      // Selected, the owner cannot be removed or moved to another licence by an admin: said before trying.
+      await page.getByRole('checkbox', { name: `Select ${OWNER_NAME}` }).check();
+      const toolbar = page.getByRole('region', { name: 'Selected users' });
+      await toolbar.getByText('1 selected').waitFor();
+      const remove = toolbar.getByRole('button', { name: 'Remove' });
+      await expect(remove.getAttribute('aria-disabled')).resolves.toBe('true');
+      await remove.hover();
+      await page
+        .getByRole('tooltip')
+        .getByText(
+          `${OWNER_NAME} is the owner. The owner cannot be removed. Make another member the owner first.`,
+        )
+        .waitFor();
+      await screenshot(page, 'users-remove-owner-blocked');
+      await expect(
+        toolbar.getByRole('button', { name: 'Change licence' }).getAttribute('aria-disabled'),
+      ).resolves.toBe('true');
       expect(unexpectedErrors()).toEqual([]);
     } finally {
       await removeUsers(riversideId, [user.id]);
@@ -486,7 +583,8 @@ describe('users: CSV import', () => {
     const lines = [
       ' Email ; User_Name ; USER_ROLE ',
       `quinn@${domain};"Quinn ""Q"" O'Hara; Jr";user`,
-      `casey@${domain};"Casey, Admin";organization_admin`,
+      // The role by the label the panel shows, as well as by its name.
+      `casey@${domain};"Casey, Admin"; Admin `,
       `QUINN@${domain};Quinn Again;user`,
       `owen@${domain};Owen Owner;organization_owner`,
       'not-an-email;Nobody;user',
@@ -502,6 +600,7 @@ describe('users: CSV import', () => {
       await page.getByRole('button', { name: 'Import CSV' }).click();
       const dialog = page.getByRole('dialog', { name: `Import users into ${DEMO_ROOT}` });
       await dialog.getByRole('button', { name: 'Choose a CSV file' }).waitFor();
+      await dialog.getByRole('link', { name: 'Download a CSV template' }).waitFor();
       await screenshot(page, 'users-import-start');
       await dialog.getByLabel('CSV file').setInputFiles(file);
 
@@ -515,10 +614,11 @@ describe('users: CSV import', () => {
         .getByText(`Takes 2 of ${free} free seats`, { exact: true })
         .waitFor();
       const skipped = dialog.getByRole('table', { name: 'Rows that will be skipped' });
+      // Row numbers as a spreadsheet shows them: the header is row 1.
       const reasons = [
-        ['3', `QUINN@${domain}`, 'This email is already on an earlier row of the file.'],
-        ['4', `owen@${domain}`, 'The role must be user or organization_admin.'],
-        ['5', 'not-an-email', 'Invalid e-mail.'],
+        ['4', `QUINN@${domain}`, IMPORT_SKIP_MESSAGE.duplicate_in_file],
+        ['5', `owen@${domain}`, IMPORT_SKIP_MESSAGE.invalid_role],
+        ['6', 'not-an-email', IMPORT_SKIP_MESSAGE.invalid_email],
       ];
       for (const [rowNumber, email, reason] of reasons) {
         const line = skipped.getByRole('row').filter({ hasText: email ?? '' });
@@ -603,6 +703,9 @@ describe('users: CSV import', () => {
           hasText: emails.at(-1) ?? '',
         });
       await lastRow.getByText('No free licence seat was left for this user.').waitFor();
+      // The way forward: the Licenses screen, where 'Add more' buys seats.
+      const addSeats = dialog.getByRole('link', { name: 'Add more seats' });
+      expect(await addSeats.getAttribute('href')).toBe(`/${annexId}/licenses`);
       await screenshot(page, 'users-import-preview-seats-short');
 
       await dialog.getByRole('button', { name: `Import ${free} ${free === 1 ? 'user' : 'users'}` }).click();
@@ -617,6 +720,14 @@ describe('users: CSV import', () => {
       await dialog.getByRole('button', { name: 'Done' }).click();
       await dialog.waitFor({ state: 'detached' });
       await expect.poll(() => seatsUsed(page, 'Chorus'), { timeout: 5_000 }).toBe(chorus.maxUsers);
+      // After the 402 the result offers the same way forward, and it leads to the Licenses screen.
+      await page.getByRole('button', { name: 'Import CSV' }).click();
+      await dialog.getByLabel('CSV file').setInputFiles(file);
+      await dialog.getByRole('button', { name: 'Import 0 users' }).waitFor();
+      await dialog.getByRole('link', { name: 'Add more seats' }).click();
+      await page.getByRole('heading', { name: 'Licenses', level: 1 }).waitFor();
+      await page.getByRole('button', { name: 'Add more Chorus seats' }).waitFor();
+      await screenshot(page, 'users-import-add-more-seats');
       expect(unexpectedErrors(failedResource(402))).toEqual([]);
     } finally {
       await removeUsers(annexId, await userIdsByEmail(annexId, domain));
@@ -701,15 +812,17 @@ describe('users: CSV import', () => {
     const dialog = page.getByRole('dialog', { name: `Import users into ${DEMO_ROOT}` });
     await dialog.getByLabel('CSV file').setInputFiles(file);
     const download = page.waitForEvent('download');
-    await dialog.getByRole('button', { name: 'Download all skipped rows' }).click();
+    await dialog.getByRole('button', { name: 'Download skipped rows' }).click();
     const saved = await (await download).path();
     const csv = readFileSync(saved, 'utf8');
-    const cells = csv.split('\r\n').slice(1, 5);
+    const cells = csv.split('\r\n').slice(0, 5);
+    // Spreadsheet row numbers (the header is row 1), the row's own columns, and the reason.
     expect(cells).toEqual([
-      `"1","'=cmd|' /C calc'!A00","Invalid e-mail."`,
-      `"2","'+1+21","Invalid e-mail."`,
-      `"3","'-3+42","Invalid e-mail."`,
-      `"4","'@SUM(A1:A2)3","Invalid e-mail."`,
+      '"row","email","user_name","user_role","reason"',
+      `"2","'=cmd|' /C calc'!A00","Formula 0","user","Invalid e-mail."`,
+      `"3","'+1+21","Formula 1","user","Invalid e-mail."`,
+      `"4","'-3+42","Formula 2","user","Invalid e-mail."`,
+      `"5","'@SUM(A1:A2)3","Formula 3","user","Invalid e-mail."`,
     ]);
     expect(csv.split('\r\n').filter(Boolean)).toHaveLength(241);
     expect(unexpectedErrors()).toEqual([]);

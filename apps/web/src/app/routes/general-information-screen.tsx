@@ -10,7 +10,7 @@ import {
   IconShoppingCart,
   IconTrash,
 } from '@tabler/icons-react';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ReasonedButton } from '../../components/reasoned-button';
 import { AllocateSystemCreditsModal } from '../../features/credits/components/allocate-system-credits-modal';
@@ -104,19 +104,31 @@ export function GeneralInformationScreen() {
   const { data: mine } = useOrganizations();
   const navigate = useNavigate();
 
+  const closeDialog = () => setDialog(null);
+  const pools = organization.credits;
+
+  // Resolves the promise of leave() once this screen is gone (see below).
+  const onUnmount = useRef<(() => void) | null>(null);
+  useEffect(() => () => onUnmount.current?.(), []);
+
   /**
    * Once this organization is deleted, its screen must go: to the parent's sub-organizations when the caller
-   * may open the parent (a role on it or above; a system admin), else to the organization picker.
+   * may open the parent (a role on it or above; a system admin), else to the organization picker. Resolves
+   * when this screen has unmounted (the router renders the next one in a transition, after `navigate`
+   * resolves): only then are the deleted organization's queries dropped, so nothing on screen asks for it.
    */
   async function leave() {
     const parent = parents?.at(-1);
     const mineIds = new Set(mine?.map((o) => o.id));
     const parentOpen = role === 'system_admin' || (parents ?? []).some((p) => mineIds.has(p.id));
+    const gone = new Promise<void>((resolve) => {
+      onUnmount.current = resolve;
+      setTimeout(resolve, 5_000); // never keep the dialog waiting on it
+    });
     if (parent && parentOpen) await navigate(`/${encodeURIComponent(parent.id)}/sub-organizations`);
     else await navigate('/', { state: PICKER_STATE });
+    await gone;
   }
-  const closeDialog = () => setDialog(null);
-  const pools = organization.credits;
 
   return (
     <Stack gap="lg" maw={1100}>
@@ -210,9 +222,8 @@ export function GeneralInformationScreen() {
       {can('delete_org') && (
         <DangerZone
           organization={organization}
-          reason={
-            deleteBlocked(organization) ?? (isRoot && role !== 'system_admin' ? MSG_ROOT_DELETE : undefined)
-          }
+          // A top-level organization first: for anyone but a system admin no step makes it deletable.
+          reason={isRoot && role !== 'system_admin' ? MSG_ROOT_DELETE : deleteBlocked(organization)}
           onDelete={() => setDialog('delete')}
         />
       )}
