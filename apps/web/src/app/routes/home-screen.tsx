@@ -1,7 +1,7 @@
 import type { Organization } from '@allot/domain/organizations';
 import { PICKER_PAGE_SIZE } from '@allot/domain/pagination';
 import { Button, Card, Container, EmptyState, Group, Stack, Text, Title } from '@mantine/core';
-import { useDebouncedValue, useDisclosure, useDocumentTitle } from '@mantine/hooks';
+import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
 import { IconBuildingCommunity, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
@@ -17,7 +17,8 @@ import {
 import { askedForPicker } from '../../lib/home-link';
 import { SEARCH_HINT } from '../../lib/search-hints';
 import { useSession } from '../../lib/session';
-import { SearchResults } from './search-results';
+import { useUrlSearch } from '../../lib/use-list-url';
+import { RESULT_PAGE_PARAMS, SEARCH_PARAM, SearchResults } from './search-results';
 
 /** The caller's own organizations (GET /api/organization), paged here by 12. */
 function MyOrganizations() {
@@ -67,8 +68,8 @@ export function HomeScreen() {
   const navigate = useNavigate();
   const session = useSession();
   const { data } = useOrganizations();
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), 300);
+  // The search and the pages of its two lists live in the URL (decision 012, "Lists").
+  const { search, setSearch, inUrl: searched } = useUrlSearch(SEARCH_PARAM, RESULT_PAGE_PARAMS);
   const [adding, { open: openAdd, close: closeAdd }] = useDisclosure(false);
 
   // One organization: straight into it (spec §4), unless the person came here for the picker.
@@ -104,7 +105,7 @@ export function HomeScreen() {
           onChange={setSearch}
           maw={560}
         />
-        {debounced ? <SearchResults search={debounced} /> : <MyOrganizations />}
+        {searched ? <SearchResults search={searched} /> : <MyOrganizations />}
       </Stack>
       <CreateOrganizationModal
         opened={adding}

@@ -1,4 +1,4 @@
-import type { Invoice, InvoiceSortKey } from '@allot/domain/invoices';
+import { INVOICE_SORT_KEYS, type Invoice, type InvoiceSortKey } from '@allot/domain/invoices';
 import { LICENSE_TYPES, type License } from '@allot/domain/organizations';
 import { Button, Card, EmptyState, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
@@ -166,7 +166,7 @@ function InvoicesSection({
   onFulfil?: (invoice: Invoice, method: FulfilTarget['method']) => void;
   onVoid?: (invoice: Invoice) => void;
 }) {
-  const list = usePagedList<Invoice, InvoiceSortKey>(INITIAL_SORT);
+  const list = usePagedList<Invoice, InvoiceSortKey>(INITIAL_SORT, { sortKeys: INVOICE_SORT_KEYS });
   const { data, isPending, isError, error, refetch, isRefetching, isFetching } = useInvoices(
     organizationId,
     list.query,

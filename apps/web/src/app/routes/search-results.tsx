@@ -2,7 +2,6 @@ import { MSG } from '@allot/domain/messages';
 import { PICKER_PAGE_SIZE } from '@allot/domain/pagination';
 import { Card, EmptyState, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconSearchOff } from '@tabler/icons-react';
-import { useState } from 'react';
 import { LoadError } from '../../components/load-error';
 import { PagedSection } from '../../components/paged-section';
 import { useSearchOrganizations } from '../../features/organizations/api/search-organizations';
@@ -12,7 +11,9 @@ import {
 } from '../../features/organizations/components/organization-grid';
 import { useSearchUsers } from '../../features/users/api/search-users';
 import { UserSearchResults } from '../../features/users/components/user-search-results';
+import { pageParam, readPage } from '../../lib/list-params';
 import { formatTotal, knownPages, type ListTotals } from '../../lib/paging';
+import { useListUrl } from '../../lib/use-list-url';
 
 /** The position of the last result shown: past the cap, what the page shows says more than the cap does. */
 const shownUpTo = (answer: { data: unknown[]; pagination: ListTotals & { limit: number } }) =>
@@ -45,17 +46,20 @@ function SectionTitle({
   );
 }
 
+/** Home's URL parameters (decision 012, "Lists"): `?q=gar&orgPage=2&userPage=3`, defaults left out. */
+export const SEARCH_PARAM = 'q';
+const ORG_PAGE_PARAM = 'orgPage';
+const USER_PAGE_PARAM = 'userPage';
+export const RESULT_PAGE_PARAMS = [ORG_PAGE_PARAM, USER_PAGE_PARAM] as const;
+
 /** What the Home search found: organizations (GET /api/organization/search) and users (GET /api/user/search). */
 export function SearchResults({ search }: { search: string }) {
-  const [orgPage, setOrgPage] = useState(1);
-  const [userPage, setUserPage] = useState(1);
-  // A new search text starts both lists on page 1 (adjusted while rendering, not in an effect).
-  const [searched, setSearched] = useState(search);
-  if (searched !== search) {
-    setSearched(search);
-    setOrgPage(1);
-    setUserPage(1);
-  }
+  // The pages are in the URL, each list its own; a new search text (useUrlSearch) removes both.
+  const { params, write } = useListUrl();
+  const orgPage = readPage(params, ORG_PAGE_PARAM);
+  const userPage = readPage(params, USER_PAGE_PARAM);
+  const setOrgPage = (page: number) => write(pageParam(ORG_PAGE_PARAM, page), 'push');
+  const setUserPage = (page: number) => write(pageParam(USER_PAGE_PARAM, page), 'push');
   const organizations = useSearchOrganizations({
     page: orgPage,
     limit: PICKER_PAGE_SIZE,
@@ -110,7 +114,7 @@ export function SearchResults({ search }: { search: string }) {
               onChange={setOrgPage}
               label="Organization results pages"
             >
-              <OrganizationGrid organizations={organizations.data.data} />
+              <OrganizationGrid organizations={organizations.data.data} withPath />
             </PagedSection>
           )}
         </Stack>

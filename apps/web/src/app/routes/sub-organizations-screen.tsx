@@ -1,5 +1,9 @@
 import 'mantine-datatable/styles.css';
-import type { OrganizationSortKey, OrganizationSummary } from '@allot/domain/organizations';
+import {
+  ORGANIZATION_SORT_KEYS,
+  type OrganizationSortKey,
+  type OrganizationSummary,
+} from '@allot/domain/organizations';
 import { Button, Card, EmptyState, Group, Stack, Title } from '@mantine/core';
 import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
 import { IconBuildingCommunity, IconPlus } from '@tabler/icons-react';
@@ -41,7 +45,9 @@ export function SubOrganizationsScreen() {
   const canMoveCredits = can('transfer_org_credits');
   const canMoveLicences = can('manage_org_license');
 
-  const list = usePagedList<OrganizationSummary, OrganizationSortKey>(INITIAL_SORT);
+  const list = usePagedList<OrganizationSummary, OrganizationSortKey>(INITIAL_SORT, {
+    sortKeys: ORGANIZATION_SORT_KEYS,
+  });
   const { selected, setSelected } = list;
   const [creating, { open: openCreate, close: closeCreate }] = useDisclosure(false);
   const [editing, setEditing] = useState<EditableOrganization | null>(null);

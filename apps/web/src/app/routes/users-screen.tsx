@@ -1,5 +1,5 @@
 import 'mantine-datatable/styles.css';
-import type { OrganizationUser } from '@allot/domain/users';
+import { ORGANIZATION_USER_SORT_KEYS, type OrganizationUser } from '@allot/domain/users';
 import { Alert, Anchor, Button, Card, EmptyState, Group, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
 import {
@@ -56,7 +56,9 @@ export function UsersScreen() {
     ? `Every licence seat of ${organization.name} is used. ${mayBuySeats ? 'Buy seats on the Licenses screen first.' : 'Ask an owner to add seats.'}`
     : undefined;
 
-  const list = usePagedList<OrganizationUser, OrganizationUserSortKey>(INITIAL_SORT);
+  const list = usePagedList<OrganizationUser, OrganizationUserSortKey>(INITIAL_SORT, {
+    sortKeys: ORGANIZATION_USER_SORT_KEYS,
+  });
   const { selected, setSelected } = list;
   const [adding, { open: openAdd, close: closeAdd }] = useDisclosure(false);
   const [importing, { open: openImport, close: closeImport }] = useDisclosure(false);

@@ -1,4 +1,4 @@
-import type { OrganizationSortKey, OrganizationSummary } from '@allot/domain/organizations';
+import type { OrganizationSearchResult, OrganizationSortKey } from '@allot/domain/organizations';
 import type { Pagination } from '@allot/domain/pagination';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
@@ -13,7 +13,8 @@ export interface OrganizationListParams {
 }
 
 export interface OrganizationPage {
-  data: OrganizationSummary[];
+  /** Each with its `path`: the ancestors the caller may see, highest first. */
+  data: OrganizationSearchResult[];
   pagination: Pagination;
 }
 

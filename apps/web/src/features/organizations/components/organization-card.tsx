@@ -1,6 +1,7 @@
 import {
   LICENSE_TYPE_LABEL,
   ORGANIZATION_TYPE_LABEL,
+  type OrganizationRef,
   type OrganizationSummary,
 } from '@allot/domain/organizations';
 import {
@@ -18,6 +19,7 @@ import {
 import { IconArrowRight, IconClockExclamation } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { formatCount } from '../../../lib/format';
+import { OrganizationPath } from './organization-path';
 
 function Stat({ label, value }: { label: string; value: number }) {
   return (
@@ -58,16 +60,26 @@ function ExpiringSoonBadge({
   );
 }
 
-export function OrganizationCard({ organization }: { organization: OrganizationSummary }) {
+/** `path`: the organization's visible ancestors, shown under its name (search results). */
+export function OrganizationCard({
+  organization,
+  path,
+}: {
+  organization: OrganizationSummary;
+  path?: OrganizationRef[];
+}) {
   const available = organization.credits.shared + organization.credits.protected;
   const headingId = `organization-${organization.id}`;
   return (
     <Card component="article" aria-labelledby={headingId} shadow="xs">
       <Stack gap="md" h="100%">
         <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
-          <Title order={2} fz="h4" id={headingId} lineClamp={2}>
-            {organization.name}
-          </Title>
+          <Stack gap={4} miw={0}>
+            <Title order={2} fz="h4" id={headingId} lineClamp={2}>
+              {organization.name}
+            </Title>
+            {path && <OrganizationPath path={path} name={organization.name} />}
+          </Stack>
           <Badge variant="light" color="gray" style={{ flexShrink: 0 }}>
             {ORGANIZATION_TYPE_LABEL[organization.type]}
           </Badge>
