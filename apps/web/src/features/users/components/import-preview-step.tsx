@@ -84,8 +84,10 @@ export function ImportPreviewStep({
           icon={<IconAlertTriangle aria-hidden="true" />}
           title="Not enough seats"
         >
-          Only {formatCount(free)} {free === 1 ? 'seat is' : 'seats are'} free for {formatCount(needed)}{' '}
-          users. The import stops when the seats run out: the users added until then stay added.
+          <Text size="sm">
+            Only {formatCount(free)} {free === 1 ? 'seat is' : 'seats are'} free for {formatCount(needed)}{' '}
+            users. The import stops when the seats run out: the users added until then stay added.
+          </Text>
           <ImportSeatLimit organizationId={organizationId} canBuySeats={canBuySeats} />
         </Alert>
       )}

@@ -37,7 +37,7 @@ export function ImportResultStep({
           title="Licence limit reached"
           role="alert"
         >
-          {MSG.bulkLicenceLimit}
+          <Text size="sm">{MSG.bulkLicenceLimit}</Text>
           <ImportSeatLimit organizationId={organizationId} canBuySeats={canBuySeats} />
         </Alert>
       ) : (
