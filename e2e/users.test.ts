@@ -389,7 +389,10 @@ describe('users: invited and not in yet', () => {
 
       // Resend: a second invitation mail, with a new code (the server tests check which code works).
       const first = await smtp.waitFor(user.email, (m) => m.subject.startsWith('You are invited'));
-      await openRowAction(page, user.name, 'Resend invitation');
+      await page.getByRole('button', { name: `Actions for ${user.name}` }).click();
+      await page.getByRole('menuitem', { name: 'Cancel invitation' }).waitFor();
+      await screenshot(page, 'users-pending-row-menu');
+      await page.getByRole('menuitem', { name: 'Resend invitation' }).click();
       await page.getByText(`Invitation sent to ${user.email}`, { exact: true }).waitFor();
       await screenshot(page, 'users-resend-invitation');
       const second = await smtp.waitFor(
