@@ -154,8 +154,8 @@ describe('invitation by mail', () => {
     await dialog.getByRole('textbox', { name: 'Phone number' }).fill('555 010 3000');
     await dialog.getByRole('combobox', { name: 'Parent organization' }).fill('Riverside');
     await owner.page.getByRole('option', { name: 'Riverside District', exact: true }).click();
-    await dialog.getByRole('textbox', { name: 'Admin name' }).fill('Ines Invitee');
-    await dialog.getByRole('textbox', { name: 'Admin email' }).fill(email);
+    await dialog.getByRole('textbox', { name: 'Owner name' }).fill('Ines Invitee');
+    await dialog.getByRole('textbox', { name: 'Owner email' }).fill(email);
     await dialog.getByRole('button', { name: 'Add organization' }).click();
     await owner.page.getByRole('banner').getByText(name).waitFor();
     expect(owner.unexpectedErrors()).toEqual([]);

@@ -334,7 +334,18 @@ describe('users: the seat limit', () => {
         },
       });
       expect(seats.status).toBe(200);
-      await createUser(schoolId, uniqueName('Sam Seated'));
+      await setUpAccount(await createUser(schoolId, uniqueName('Sam Seated')));
+      const credits = await callApi(baseUrl, 'POST', '/credit/assign/organizations', {
+        token: ownerToken,
+        body: {
+          amount: 30,
+          sourceOrganizationId: riversideId,
+          fromOrganizationPoolType: 'shared',
+          targetOrganizationIds: [schoolId],
+          toOrganizationPoolType: 'shared',
+        },
+      });
+      expect(credits.status).toBe(200);
 
       await signIn(page, OWNER, DEMO_PASSWORD);
       await page.goto(`/${schoolId}/users`);
@@ -359,8 +370,34 @@ describe('users: the seat limit', () => {
       await notice.getByRole('link', { name: 'Buy seats' }).click();
       await page.getByRole('heading', { name: 'Licenses', level: 1 }).waitFor();
       await page.getByRole('button', { name: 'Add more Chorus seats' }).waitFor();
+
+      // Deleting the school says, with the figures, what goes back to the district.
+      await mainNav(page).getByRole('link', { name: 'General information', exact: true }).click();
+      await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
+      await page
+        .getByRole('region', { name: 'Delete organization' })
+        .getByRole('button', { name: 'Delete organization' })
+        .click();
+      const confirm = page.getByRole('dialog', { name: `Delete ${school}?` });
+      const effects = confirm.getByRole('list', { name: 'What the deletion does' });
+      await effects.getByText('the memberships of its 1 user end', { exact: false }).waitFor();
+      await effects
+        .getByText(
+          `its shared pool (30) goes to the shared pool of ${DEMO_ROOT}, its protected pool (0) to the protected pool of ${DEMO_ROOT}.`,
+          { exact: false },
+        )
+        .waitFor();
+      await effects
+        .getByText(`${DEMO_ROOT} receives 1 Chorus seat, in use or not`, { exact: false })
+        .waitFor();
+      await screenshot(page, 'general-information-delete-confirm');
+      await confirm.getByRole('textbox', { name: `Type ${school} to confirm` }).fill(school);
+      await confirm.getByRole('button', { name: 'Delete organization' }).click();
+      await page.getByRole('heading', { name: 'Sub organizations', level: 1 }).waitFor();
+      await page.getByRole('banner').getByText(DEMO_ROOT).waitFor();
       expect(unexpectedErrors()).toEqual([]);
     } finally {
+      // Already deleted above when the test got that far (then a 404, which is fine).
       await callApi(baseUrl, 'DELETE', `/organization/${schoolId}/delete`, { token: ownerToken });
     }
   });

@@ -54,10 +54,12 @@ const noOwner = (
 /** Deleting this organization, at the end of the page as consoles put it; greyed out with the reason. */
 function DangerZone({
   organization,
+  isRoot,
   reason,
   onDelete,
 }: {
   organization: { name: string };
+  isRoot: boolean;
   reason: string | undefined;
   onDelete: () => void;
 }) {
@@ -69,14 +71,20 @@ function DangerZone({
       style={{ borderColor: 'var(--mantine-color-red-3)' }}
     >
       <Group justify="space-between" align="center" gap="md">
-        <Stack gap={2}>
+        <Stack gap={4} style={{ flex: '1 1 320px' }}>
           <Title order={2} fz="h4" id="danger-heading">
             Delete organization
           </Title>
           <Text size="sm" c="dimmed">
-            Deletes {organization.name}: its members lose their role in it, its credits and licence seats go
-            back to the organization above it.
+            {isRoot
+              ? `Deletes ${organization.name}: its members lose their role in it, its credits go back to the system and its licences end.`
+              : `Deletes ${organization.name}: its members lose their role in it, its credits and licence seats go back to the organization above it.`}
           </Text>
+          {reason && (
+            <Text size="sm" c="orange.9">
+              {reason}
+            </Text>
+          )}
         </Stack>
         <ReasonedButton
           reason={reason}
@@ -222,6 +230,7 @@ export function GeneralInformationScreen() {
       {can('delete_org') && (
         <DangerZone
           organization={organization}
+          isRoot={isRoot}
           // A top-level organization first: for anyone but a system admin no step makes it deletable.
           reason={isRoot && role !== 'system_admin' ? MSG_ROOT_DELETE : deleteBlocked(organization)}
           onDelete={() => setDialog('delete')}

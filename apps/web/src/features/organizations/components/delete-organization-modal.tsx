@@ -1,4 +1,4 @@
-import { LICENSE_TYPE_LABEL } from '@allot/domain/organizations';
+import { LICENSE_TYPE_LABEL, type LicenseType } from '@allot/domain/organizations';
 import { Alert, Button, Group, List, Modal, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertCircle, IconAlertTriangle } from '@tabler/icons-react';
@@ -31,6 +31,14 @@ interface DeleteOrganizationModalProps {
 
 const plural = (count: number, one: string, many: string) =>
   `${formatCount(count)} ${count === 1 ? one : many}`;
+
+/** "a", "a and b", "a, b and c". */
+const listed = (items: string[]) =>
+  items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+
+/** "1 Chorus seat", "20 TLE Teacher seats". */
+const seatsOf = (licence: { licenseType: LicenseType; maxUsers: number }) =>
+  `${formatCount(licence.maxUsers)} ${LICENSE_TYPE_LABEL[licence.licenseType]} ${licence.maxUsers === 1 ? 'seat' : 'seats'}`;
 
 /**
  * Confirmation before DELETE /api/organization/{id}/delete. It says what the server does
@@ -160,8 +168,8 @@ function DeleteOrganizationForm({
               ? credits.shared + credits.protected === 0
                 ? 'it holds none.'
                 : parentName
-                  ? `${formatCount(credits.shared)} from its shared pool go to the shared pool of ${parentName}, and ${formatCount(credits.protected)} from its protected pool to the protected pool of ${parentName}.`
-                  : `${formatCount(credits.shared)} shared and ${formatCount(credits.protected)} protected go back to the system.`
+                  ? `its shared pool (${formatCount(credits.shared)}) goes to the shared pool of ${parentName}, its protected pool (${formatCount(credits.protected)}) to the protected pool of ${parentName}.`
+                  : `its shared pool (${formatCount(credits.shared)}) and its protected pool (${formatCount(credits.protected)}) go back to the system.`
               : detail.isError
                 ? `both pools go to ${to}.`
                 : loading}
@@ -174,7 +182,7 @@ function DeleteOrganizationForm({
               ? licences.length === 0
                 ? 'it holds no licence.'
                 : parentName
-                  ? `${licences.map((l) => `${plural(l.maxUsers, 'seat', 'seats')} of ${LICENSE_TYPE_LABEL[l.licenseType]}`).join(', ')} go to the licences of ${parentName}.`
+                  ? `${parentName} receives ${listed(licences.map(seatsOf))}, in use or not (its users leave).`
                   : `its licences (${licences.map((l) => LICENSE_TYPE_LABEL[l.licenseType]).join(', ')}) end.`
               : detail.isError
                 ? `they go to ${to}.`
