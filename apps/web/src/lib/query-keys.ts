@@ -23,6 +23,8 @@ const organizations = {
   details: () => ['organizations', 'detail'] as const,
   /** GET /organization/{id}: details, licences, pools, its children's summaries, the caller's role there. */
   detail: (id: string) => ['organizations', 'detail', id] as const,
+  /** GET /organization/{id}?permissionsAndRole=true: the caller's role there only (a form's choices). */
+  roleIn: (id: string) => ['organizations', 'detail', id, 'role'] as const,
   /** GET /organization: the organizations where the caller holds a role (the picker). */
   mine: () => ['organizations', 'mine'] as const,
   /** Every page of every organization search. */

@@ -11,7 +11,7 @@ import { queryKeys } from '../../../lib/query-keys';
  */
 export function useRoleIn(id: string | null | undefined) {
   return useQuery({
-    queryKey: [...queryKeys.organizations.detail(id ?? ''), 'role'] as const,
+    queryKey: queryKeys.organizations.roleIn(id ?? ''),
     queryFn: async (): Promise<Role | null> => {
       const organization = await api.get<Organization>(`/organization/${encodeURIComponent(id ?? '')}`, {
         query: { permissionsAndRole: true },
