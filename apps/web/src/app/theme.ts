@@ -13,11 +13,12 @@ import {
  * `dimmed` text, is 3.3:1; red 6, the error text, 3.3:1; red 7 3.8:1; teal 9 on teal 1, a light badge,
  * 4.3:1; green, lime, yellow and orange fail even at shade 9). So the theme fixes the palettes, not the
  * components: shades 6 to 9 of every palette are darkened, each just as far as needed, until they read at
- * 4.5:1 or more on every light surface the app puts text on (white, gray 0 of the page, the palette's own
- * shade 0, and for shade 9 shade 1, the background of its light variant). Shades 0 to 5 (backgrounds,
- * borders) are left as they are. Every place that takes text from a palette then passes: `c="dimmed"`
- * (gray 6), errors (red 6), `c="red"` and filled fills (shade 7, the primary shade), light variants
- * (shade 9 on shade 1), outline variants (shade 7), explicit shades such as `c="red.8"`.
+ * 4.5:1 or more on every light surface the app puts text on: white, gray 0 of the page, the primary shade 1
+ * of a selected row or the current menu item, the palette's own shade 0, and for shade 9 also shades 1 and
+ * 2, the background of its light variant and its hover. Shades 0 to 5 (backgrounds, borders) stay as they
+ * are. Every place that takes text from a palette then passes: `c="dimmed"` (gray 6), errors (red 6),
+ * `c="red"` and fills under white text (shade 7, the primary shade), light variants (shade 9 on shade 1),
+ * outline variants (shade 7), explicit shades such as `c="red.8"`.
  */
 const MIN_CONTRAST = 4.6; // 4.5 and a little margin for rounding in the browser's blending
 
@@ -54,8 +55,11 @@ function readableOn(color: string, surfaces: string[]): string {
   return '#000000';
 }
 
-/** Where the app puts text: white (cards, tables, dialogs) and gray 0 (the page). */
-const PAGE_SURFACES = ['#ffffff', DEFAULT_THEME.colors.gray[0]];
+/**
+ * Where the app puts text: white (cards, tables, dialogs), gray 0 (the page) and the primary colour's
+ * shade 1 (a selected table row, the current menu item).
+ */
+const PAGE_SURFACES = ['#ffffff', DEFAULT_THEME.colors.gray[0], DEFAULT_THEME.colors.indigo[1]];
 
 /** The colour, darkened until its luminance is at most `share` of the given colour's. */
 function darkerThan(color: string, share: number): string {
@@ -69,14 +73,14 @@ function darkerThan(color: string, share: number): string {
 }
 
 /**
- * A palette whose text shades (6 to 9) read at 4.5:1 on white, the page and the palette's shade 0; shade 9,
- * the text of the light variant, also on shade 1, that variant's background. Each of these shades stays a
+ * A palette whose text shades (6 to 9) read at 4.5:1 on the page's surfaces and the palette's shade 0;
+ * shade 9, the text of the light variant, also on shades 1 and 2, that variant's background and its hover. Each of these shades stays a
  * step darker than the one before it (shade 8 is the hover of a fill of shade 7).
  */
 function readablePalette(palette: MantineColorsTuple): MantineColorsTuple {
   const shades: string[] = [...palette];
   for (let shade = 6; shade <= 9; shade += 1) {
-    const surfaces = [...PAGE_SURFACES, palette[0], ...(shade === 9 ? [palette[1]] : [])];
+    const surfaces = [...PAGE_SURFACES, palette[0], ...(shade === 9 ? [palette[1], palette[2]] : [])];
     const readable = readableOn(palette[shade] as string, surfaces);
     const previous = shades[shade - 1] as string;
     shades[shade] =
@@ -105,6 +109,9 @@ export const theme = createTheme({
     Card: { defaultProps: { withBorder: true, radius: 'md', padding: 'lg' } },
     Paper: { defaultProps: { radius: 'md' } },
     Tooltip: { defaultProps: { withArrow: true } },
+    // Mantine puts an empty role="presentation" element first in a menu to take the focus on opening; a
+    // menu may only hold menu items (axe: aria-required-children). The first item takes the focus instead.
+    Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
     // Every dialog's × is a button named "Close" (Mantine renders it without a name).
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),

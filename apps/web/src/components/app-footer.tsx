@@ -1,22 +1,8 @@
 import { Anchor, Group, Text } from '@mantine/core';
+import { footerLinks } from './footer-links';
 
-const env = import.meta.env;
-
-/**
- * The footer links of spec §2. Their addresses come from the build environment (VITE_*_URL): a link
- * whose address is not configured is left out rather than pointing nowhere, and with none configured the
- * footer is only the © line.
- */
-export const FOOTER_LINKS = [
-  { label: 'Help', href: env.VITE_HELP_URL },
-  { label: 'Contact', href: env.VITE_CONTACT_URL },
-  { label: 'Terms', href: env.VITE_TERMS_URL },
-  { label: 'Privacy', href: env.VITE_PRIVACY_URL },
-  { label: 'FAQ', href: env.VITE_FAQ_URL },
-  { label: 'Cookies', href: env.VITE_COOKIES_URL },
-]
-  .map((link) => ({ label: link.label, href: link.href?.trim() ?? '' }))
-  .filter((link) => link.href !== '');
+/** The footer links the build configures (footer-links.ts): none configured, only the © line. */
+export const FOOTER_LINKS = footerLinks(import.meta.env as unknown as Record<string, string | undefined>);
 
 function isExternal(href: string): boolean {
   return /^https?:\/\//.test(href);

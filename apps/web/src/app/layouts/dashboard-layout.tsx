@@ -50,6 +50,8 @@ export function DashboardLayout() {
               hiddenFrom="sm"
               size="sm"
               aria-label="Toggle navigation"
+              aria-expanded={opened}
+              aria-controls="dashboard-navbar"
             />
             <Link
               to="/"
@@ -74,7 +76,8 @@ export function DashboardLayout() {
         </Group>
       </AppShell.Header>
 
-      <AppShell.Navbar p="sm">
+      {/* On a phone the closed menu is only moved out of sight: inert keeps its links out of the tab order. */}
+      <AppShell.Navbar p="sm" id="dashboard-navbar" inert={phone && !opened}>
         <AppShell.Section grow component={ScrollArea}>
           <Stack gap="xs">
             <Text size="xs" fw={600} c="dimmed" tt="uppercase" px="sm" pt={4}>

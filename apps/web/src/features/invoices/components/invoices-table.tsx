@@ -11,6 +11,7 @@ import { ActionIcon, Button, Group, Menu, Stack, Text, Tooltip } from '@mantine/
 import { IconChevronDown, IconFileInvoice } from '@tabler/icons-react';
 import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
 import { Link } from 'react-router';
+import { BreakableEmail } from '../../../components/breakable-email';
 import { emptyStateWhen, withSortButtons } from '../../../components/table-a11y';
 import { tablePaging } from '../../../components/table-paging';
 import { formatCount, formatDateLong, formatDay } from '../../../lib/format';
@@ -162,8 +163,8 @@ export function InvoicesTable({
       title: 'Customer email',
       width: 140,
       render: (invoice) => (
-        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-          {invoice.customerEmail}
+        <Text size="sm" style={{ overflowWrap: 'break-word' }}>
+          <BreakableEmail email={invoice.customerEmail} />
         </Text>
       ),
     },
