@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEMO_PASSWORD } from '../apps/server/src/seed/demo-accounts';
 import { type SmtpCatcher, startSmtpCatcher } from '../apps/server/test/support/smtp-catcher';
 import { failedResource, readSession, screenshot } from './support/browser';
+import { codeIn, linkIn } from './support/mail';
 import { browserSuite, signIn, uniqueName } from './support/suite';
 import './support/context';
 
@@ -24,18 +25,6 @@ afterAll(() => smtp?.stop());
 
 const uniqueEmail = (prefix: string) =>
   `${uniqueName(prefix).replace(/\s+/g, '-').toLowerCase()}@example.test`;
-
-function codeIn(text: string): string {
-  const match = /code: (\d{6})\b/.exec(text);
-  if (!match?.[1]) throw new Error(`no code in the mail:\n${text}`);
-  return match[1];
-}
-
-function linkIn(text: string): string {
-  const match = /https?:\/\/\S+/.exec(text);
-  if (!match) throw new Error(`no link in the mail:\n${text}`);
-  return match[0];
-}
 
 async function api(path: string, body: unknown, token?: string) {
   const response = await fetch(`${baseUrl}/api${path}`, {

@@ -3,6 +3,7 @@ import { DEMO_PASSWORD } from '../apps/server/src/seed/demo-accounts';
 import { type SmtpCatcher, startSmtpCatcher } from '../apps/server/test/support/smtp-catcher';
 import { apiToken, callApi } from './support/api';
 import { screenshot } from './support/browser';
+import { codeIn, linkIn } from './support/mail';
 import { browserSuite, signIn } from './support/suite';
 import './support/context';
 
@@ -22,18 +23,6 @@ beforeAll(async () => {
   ownerToken = await apiToken(baseUrl, OWNER, DEMO_PASSWORD);
 });
 afterAll(() => smtp?.stop());
-
-function codeIn(text: string): string {
-  const match = /code: (\d{6})\b/.exec(text);
-  if (!match?.[1]) throw new Error(`no code in the mail:\n${text}`);
-  return match[1];
-}
-
-function linkIn(text: string): string {
-  const match = /https?:\/\/\S+/.exec(text);
-  if (!match) throw new Error(`no link in the mail:\n${text}`);
-  return match[0];
-}
 
 async function organizationId(name: string): Promise<string> {
   const found = await callApi<{ data: { id: string; name: string }[] }>(

@@ -8,6 +8,7 @@ import { DEMO_PASSWORD, DEMO_ROOT } from '../apps/server/src/seed/demo-accounts'
 import { type SmtpCatcher, startSmtpCatcher } from '../apps/server/test/support/smtp-catcher';
 import { apiToken, callApi } from './support/api';
 import { failedResource, screenshot } from './support/browser';
+import { codeIn } from './support/mail';
 import { browserSuite, signIn, uniqueName } from './support/suite';
 import './support/context';
 
@@ -56,13 +57,6 @@ afterAll(async () => {
   rmSync(csvDir, { recursive: true, force: true });
   await smtp?.stop();
 });
-
-/** The code of a mail's text. */
-function codeIn(text: string): string {
-  const match = /code: (\d{6})\b/.exec(text);
-  if (!match?.[1]) throw new Error(`no code in the mail:\n${text}`);
-  return match[1];
-}
 
 /** A person created through the API sets up the account from the invitation mail: then a member, not pending. */
 async function setUpAccount(user: CreatedUser): Promise<void> {
@@ -157,6 +151,13 @@ async function searchUsers(page: Page, text: string): Promise<void> {
 
 function row(page: Page, text: string) {
   return page.getByRole('table', { name: 'Users' }).getByRole('row').filter({ hasText: text });
+}
+
+/** Whether the element is what a person sees at its centre (no other layer painted over it). */
+function isTopmost(element: Element): boolean {
+  const box = element.getBoundingClientRect();
+  const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+  return top !== null && (top === element || element.contains(top));
 }
 
 /** The text of a row's role badge, e.g. "Owner" (not the "Invitation pending" one beside a name). */
@@ -548,6 +549,9 @@ describe('users: roles', () => {
       await page.getByRole('checkbox', { name: `Select ${OWNER_NAME}` }).check();
       const toolbar = page.getByRole('region', { name: 'Selected users' });
       await toolbar.getByText('1 selected').waitFor();
+      // A selected row still shows its name: nothing is painted over it (the pinned name cell's highlight).
+      const name = row(page, OWNER).getByText(OWNER_NAME, { exact: true });
+      await expect.poll(() => name.evaluate(isTopmost), { timeout: 5_000 }).toBe(true);
       const remove = toolbar.getByRole('button', { name: 'Remove' });
       await expect(remove.getAttribute('aria-disabled')).resolves.toBe('true');
       await remove.hover();

@@ -1,5 +1,5 @@
 import { ActionIcon, Button, type ButtonProps, Tooltip, VisuallyHidden } from '@mantine/core';
-import { type ReactNode, useId } from 'react';
+import { type MouseEvent, type ReactNode, useId } from 'react';
 
 /** Greyed out, still focusable, and saying why: in a tooltip on hover, focus and touch. */
 function ReasonTooltip({ reason, children }: { reason: string | undefined; children: ReactNode }) {
@@ -16,6 +16,26 @@ function ReasonTooltip({ reason, children }: { reason: string | undefined; child
   );
 }
 
+/**
+ * What makes a control unusable but still focusable, with its reason read out: aria-disabled, never
+ * `disabled` (which would hide both the tooltip and the description), and a click that does nothing.
+ */
+function useReasonedControl(reason: string | undefined, onClick: () => void) {
+  const id = useId();
+  return {
+    control: {
+      'data-disabled': reason ? true : undefined,
+      'aria-disabled': Boolean(reason),
+      'aria-describedby': reason ? id : undefined,
+      onClick: (event: MouseEvent) => {
+        if (reason) event.preventDefault();
+        else onClick();
+      },
+    },
+    description: reason && <VisuallyHidden id={id}>{reason}</VisuallyHidden>,
+  };
+}
+
 interface ReasonedButtonProps extends Omit<ButtonProps, 'disabled'> {
   /** Why the action cannot be used now; undefined when it can. */
   reason: string | undefined;
@@ -23,29 +43,17 @@ interface ReasonedButtonProps extends Omit<ButtonProps, 'disabled'> {
   children: ReactNode;
 }
 
-/**
- * A button that stays focusable when it cannot be used, and says why: in a tooltip on hover and focus, and
- * to a screen reader through its description (aria-disabled, never `disabled`, which would hide both).
- */
+/** A button that stays focusable when it cannot be used, and says why: in a tooltip on hover and focus. */
 export function ReasonedButton({ reason, onClick, children, ...props }: ReasonedButtonProps) {
-  const id = useId();
+  const { control, description } = useReasonedControl(reason, onClick);
   return (
     <>
       <ReasonTooltip reason={reason}>
-        <Button
-          {...props}
-          data-disabled={reason ? true : undefined}
-          aria-disabled={Boolean(reason)}
-          aria-describedby={reason ? id : undefined}
-          onClick={(event) => {
-            if (reason) event.preventDefault();
-            else onClick();
-          }}
-        >
+        <Button {...props} {...control}>
           {children}
         </Button>
       </ReasonTooltip>
-      {reason && <VisuallyHidden id={id}>{reason}</VisuallyHidden>}
+      {description}
     </>
   );
 }
@@ -71,7 +79,7 @@ export function ReasonedActionIcon({
   onClick,
   children,
 }: ReasonedActionIconProps) {
-  const id = useId();
+  const { control, description } = useReasonedControl(reason, onClick);
   return (
     <>
       <Tooltip
@@ -80,22 +88,11 @@ export function ReasonedActionIcon({
         maw={280}
         events={{ hover: true, focus: true, touch: true }}
       >
-        <ActionIcon
-          variant="subtle"
-          color={color}
-          aria-label={label}
-          data-disabled={reason ? true : undefined}
-          aria-disabled={Boolean(reason)}
-          aria-describedby={reason ? id : undefined}
-          onClick={(event) => {
-            if (reason) event.preventDefault();
-            else onClick();
-          }}
-        >
+        <ActionIcon variant="subtle" color={color} aria-label={label} {...control}>
           {children}
         </ActionIcon>
       </Tooltip>
-      {reason && <VisuallyHidden id={id}>{reason}</VisuallyHidden>}
+      {description}
     </>
   );
 }

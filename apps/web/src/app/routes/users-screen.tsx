@@ -1,18 +1,10 @@
 import 'mantine-datatable/styles.css';
 import { ORGANIZATION_USER_SORT_KEYS, type OrganizationUser } from '@allot/domain/users';
-import { Alert, Anchor, Button, Card, EmptyState, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, EmptyState, Group, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
-import {
-  IconAlertTriangle,
-  IconFileImport,
-  IconLock,
-  IconShoppingCart,
-  IconUserPlus,
-  IconUsers,
-} from '@tabler/icons-react';
+import { IconAlertTriangle, IconFileImport, IconLock, IconUserPlus, IconUsers } from '@tabler/icons-react';
 import type { DataTableSortStatus } from 'mantine-datatable';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { LoadError } from '../../components/load-error';
 import { ReasonedButton } from '../../components/reasoned-button';
 import { SearchInput } from '../../components/search-input';
@@ -31,6 +23,7 @@ import { ChangeRoleModal } from '../../features/users/components/change-role-mod
 import { EditUserModal } from '../../features/users/components/edit-user-modal';
 import { ImportUsersModal } from '../../features/users/components/import-users-modal';
 import { freeSeats, LicenceSeats } from '../../features/users/components/licence-seats';
+import { MoreSeatsLink } from '../../features/users/components/more-seats-link';
 import { RemoveUsersModal } from '../../features/users/components/remove-users-modal';
 import { UserRowActions } from '../../features/users/components/user-row-actions';
 import { UsersSelectionToolbar } from '../../features/users/components/users-selection-toolbar';
@@ -148,22 +141,7 @@ export function UsersScreen() {
               Every seat of {organization.name}'s licences is used, so no user can be added until seats are
               added or members are removed.
             </Text>
-            {mayBuySeats ? (
-              <Button
-                component={Link}
-                to={`/${encodeURIComponent(organization.id)}/licenses`}
-                size="xs"
-                variant="light"
-                color="orange"
-                leftSection={<IconShoppingCart size={16} aria-hidden="true" />}
-              >
-                Buy seats
-              </Button>
-            ) : (
-              <Anchor component={Link} to={`/${encodeURIComponent(organization.id)}/licenses`} size="sm">
-                Ask an owner to add seats
-              </Anchor>
-            )}
+            <MoreSeatsLink organizationId={organization.id} canBuySeats={mayBuySeats} label="Buy seats" />
           </Group>
         </Alert>
       )}
