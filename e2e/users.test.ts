@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { APP_MSG } from '@allot/domain/messages';
 import { checkImportRows, IMPORT_SKIP_MESSAGE } from '@allot/domain/users';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
@@ -568,6 +569,32 @@ describe('users: roles', () => {
       expect(unexpectedErrors()).toEqual([]);
     } finally {
       await removeUsers(riversideId, [user.id]);
+    }
+  });
+});
+
+describe('users: what an admin may change of an account', () => {
+  test('an admin renames a fellow admin but is told, before saving, that the email is not theirs to move', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    const peer = await createUser(riversideId, uniqueName('Pia Peer'), { role: 'organization_admin' });
+    await setUpAccount(peer);
+    try {
+      await signIn(page, ADMIN, DEMO_PASSWORD);
+      await openUsers(page);
+      await searchUsers(page, peer.email);
+      await row(page, peer.email).waitFor();
+      await openRowAction(page, peer.name, 'Edit');
+      const edit = page.getByRole('dialog', { name: `Edit ${peer.name}` });
+      const email = edit.getByRole('textbox', { name: 'Email' });
+      await expect.poll(() => email.getAttribute('readonly'), { timeout: 5_000 }).not.toBeNull();
+      await edit.getByText(APP_MSG.emailChangeNotAllowed).waitFor();
+      await expect(edit.getByRole('textbox', { name: 'Name' }).getAttribute('readonly')).resolves.toBeNull();
+      await screenshot(page, 'users-edit-email-locked');
+      await edit.getByRole('button', { name: 'Cancel' }).click();
+      await edit.waitFor({ state: 'detached' });
+      expect(unexpectedErrors()).toEqual([]);
+    } finally {
+      await removeUsers(riversideId, [peer.id]);
     }
   });
 });

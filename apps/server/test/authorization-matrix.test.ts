@@ -328,6 +328,13 @@ const MATRIX: Row[] = [
     expect: inAlpha(200),
   },
   {
+    method: 'GET',
+    path: '/api/user/{id}/edit-rights',
+    url: (_w, target) => `/api/user/${target}/edit-rights`,
+    prepare: freshMember,
+    expect: inAlpha(200),
+  },
+  {
     method: 'POST',
     path: '/api/user/{id}/update/role',
     url: (_w, target) => `/api/user/${target}/update/role`,

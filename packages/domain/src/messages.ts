@@ -63,6 +63,8 @@ export const APP_MSG = {
   onlyOwnerMakesOwner: 'Only an owner can make someone the owner of an organization.',
   roleTooHigh: 'You can only give roles up to your own.',
   strongerMember: 'You cannot change a member whose role is above yours.',
+  accountManagedElsewhere:
+    'This person also belongs to an organization you do not manage. Only they, or someone who manages all of their organizations, can change their name or email.',
   ownerRoleChanges: 'The owner stays owner until another member is made the owner.',
   ownerCannotBeRemoved: 'The owner cannot be removed. Make another member the owner first.',
   unknownLicense: 'This licence does not belong to the organization.',

@@ -314,3 +314,16 @@ export const userAccountSchema = z
   })
   .meta({ id: 'UserAccount' });
 export type UserAccount = z.infer<typeof userAccountSchema>;
+
+/** What the caller may change of an account (GET /api/user/{id}/edit-rights), with the reason for the rest. */
+export const userEditRightsSchema = z
+  .object({
+    canChangeName: z.boolean(),
+    canChangeEmail: z.boolean(),
+    reason: z
+      .string()
+      .nullable()
+      .describe('Why a part may not be changed (the text the update would answer), or null when both may'),
+  })
+  .meta({ id: 'UserEditRights' });
+export type UserEditRights = z.infer<typeof userEditRightsSchema>;

@@ -8,9 +8,24 @@ import { PASSWORD } from '../support/world';
  */
 let t: TestApp;
 let schoolAdmin = '';
+/** A person invited to the school admin's own school, for the calls that also name a member ({userId}). */
+let invited = '';
 beforeAll(async () => {
   t = await createTestApp();
   schoolAdmin = await t.login(t.world.users.schoolAdmin.email, PASSWORD);
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/api/user/create',
+    headers: bearer(schoolAdmin),
+    payload: {
+      email: 'invited@school-a.test',
+      name: 'Ivy Invited',
+      organizationId: t.world.orgs.schoolA,
+      role: 'user',
+    },
+  });
+  if (created.statusCode !== 201) throw new Error(created.body);
+  invited = created.json<{ id: string }>().id;
 });
 afterAll(() => t.close());
 
@@ -39,7 +54,7 @@ async function organizationCalls() {
 const send = (call: { method: 'GET' | 'POST' | 'DELETE'; path: string }, id: string) =>
   t.app.inject({
     method: call.method,
-    url: call.path.replace('{id}', id),
+    url: call.path.replace('{id}', id).replace('{userId}', invited),
     headers: bearer(schoolAdmin),
     ...(call.method === 'POST'
       ? { payload: (BODIES[`${call.method} ${call.path}`] ?? (() => ({})))(id) }

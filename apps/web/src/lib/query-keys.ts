@@ -58,6 +58,8 @@ const users = {
   searches: () => ['users', 'search'] as const,
   /** GET /user/search: people with the organizations they belong to, by name, and their role there. */
   search: (query: ListQuery) => ['users', 'search', query] as const,
+  /** GET /user/{id}/edit-rights: what the caller may change of that account. */
+  editRights: (userId: string) => ['users', 'edit-rights', userId] as const,
 };
 
 const creditLog = {

@@ -19,6 +19,7 @@ import {
   updateUserRequestSchema,
   updateUserRoleRequestSchema,
   userAccountSchema,
+  userEditRightsSchema,
   userSearchPageSchema,
 } from '@allot/domain/users';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -31,7 +32,7 @@ import { listOrganizationUsers, searchUsers } from './read-service';
 import { removeUsers } from './remove-service';
 import { resendMemberInvitation } from './resend-service';
 import { updateUserRole } from './role-service';
-import { updateUser, updateUserLicenses } from './update-service';
+import { getUserEditRights, updateUser, updateUserLicenses } from './update-service';
 
 const tags = ['users'];
 const errors = { 403: errorBodySchema, 404: errorBodySchema };
@@ -98,6 +99,22 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
       },
       async (request, reply) =>
         reply.status(201).send(await createUser(db, authOf(request), request.body, mail)),
+    );
+
+    app.get(
+      '/api/user/:id/edit-rights',
+      {
+        schema: {
+          operationId: 'getUserEditRights',
+          tags,
+          summary: 'What the caller may change of an account',
+          description:
+            'Whether `POST /api/user/{id}/update` would accept a new name and a new email from the caller, and the text it would refuse with otherwise (the web app asks before it opens the edit dialog). An invited person keeps the address the invitation went to. Permission: the account itself or a system admin; others `manage_users` above the account in every organization it belongs to (for the email, a strictly higher role in every one), as for the update.',
+          params: userIdParamsSchema,
+          response: { 200: userEditRightsSchema, ...errors },
+        },
+      },
+      async (request) => getUserEditRights(db, authOf(request), request.params.id),
     );
 
     app.post(

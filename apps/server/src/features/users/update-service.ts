@@ -7,6 +7,7 @@ import type {
   UpdateUserLicensesRequest,
   UpdateUserRequest,
   UserAccount,
+  UserEditRights,
 } from '@allot/domain/users';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -45,34 +46,44 @@ async function standingOver(db: Db, user: AuthUser, held: readonly Held[]) {
   );
 }
 
+type Reach = { kind: 'account' } | { kind: 'invitations'; organizationIds: string[] };
+/** Why the caller may not change a part of the account (the refusal's text), or null: it may. */
+type Refusal = string | null;
+
 /**
  * How far the caller reaches an account. Through its memberships: the account itself, decided over every
  * organization it is a member of (an account may belong to several, and one admin must not take over an
  * account another organization relies on): its name where the caller manages all of them; its email only
  * where the caller outranks it in all of them (CONTRACT §3), since an email decides who receives the
  * account's reset codes. Through invitations only: what the caller typed when inviting, nothing of the
- * account. `404` when the caller sees neither.
+ * account, and never the address the invitation went to. `404` when the caller sees neither.
  */
 async function reachOf(
   db: Db,
   user: AuthUser,
-  target: { id: string; is_system_admin: boolean },
-  changesEmail: boolean,
-): Promise<{ kind: 'account' } | { kind: 'invitations'; organizationIds: string[] }> {
-  if (target.id === user.userId || user.isSystemAdmin) return { kind: 'account' };
+  target: { id: string; is_system_admin: boolean; set_up: boolean },
+): Promise<{ reach: Reach; name: Refusal; email: Refusal }> {
+  // A new account not set up yet keeps the address its invitation went to, unless it changes it itself.
+  const addressFixed = target.set_up || target.id === user.userId ? null : APP_MSG.invitedAddressFixed;
+  if (target.id === user.userId || user.isSystemAdmin) {
+    return { reach: { kind: 'account' }, name: null, email: addressFixed };
+  }
   const memberships = await rows<Held>(
     db,
     sql`select organization_id, role from memberships where user_id = ${target.id}`,
   );
   const standing = await standingOver(db, user, memberships);
   if (standing.some((s) => s !== null)) {
-    if (target.is_system_admin || !standing.every((s) => s?.manages)) {
-      throw AppError.forbidden(APP_MSG.strongerMember);
+    const reach = { kind: 'account' } as const;
+    if (target.is_system_admin || standing.some((s) => s !== null && !s.manages)) {
+      return { reach, name: APP_MSG.strongerMember, email: APP_MSG.strongerMember };
     }
-    if (changesEmail && !standing.every((s) => s?.outranks)) {
-      throw AppError.forbidden(APP_MSG.emailChangeNotAllowed);
+    if (standing.some((s) => s === null)) {
+      return { reach, name: APP_MSG.accountManagedElsewhere, email: APP_MSG.accountManagedElsewhere };
     }
-    return { kind: 'account' };
+    if (!standing.every((s) => s?.outranks))
+      return { reach, name: null, email: APP_MSG.emailChangeNotAllowed };
+    return { reach, name: null, email: addressFixed };
   }
   const invitations = await rows<Held>(
     db,
@@ -80,8 +91,30 @@ async function reachOf(
   );
   const visible = (await standingOver(db, user, invitations)).filter((s) => s !== null);
   if (visible.length === 0) throw AppError.notFound();
-  if (!visible.every((s) => s.manages)) throw AppError.forbidden(APP_MSG.strongerMember);
-  return { kind: 'invitations', organizationIds: visible.map((s) => s.organizationId) };
+  const reach = { kind: 'invitations', organizationIds: visible.map((s) => s.organizationId) } as const;
+  if (!visible.every((s) => s.manages)) {
+    return { reach, name: APP_MSG.strongerMember, email: APP_MSG.strongerMember };
+  }
+  return { reach, name: null, email: APP_MSG.invitedAddressFixed };
+}
+
+async function findTarget(db: Db, userId: string) {
+  if (!isUuid(userId)) throw AppError.notFound();
+  const [target] = await rows<{ id: string; email: string; is_system_admin: boolean; set_up: boolean }>(
+    db,
+    sql`select id, email, is_system_admin, email_verified_at is not null as set_up from users where id = ${userId}`,
+  );
+  if (!target) throw AppError.notFound();
+  return target;
+}
+
+/**
+ * GET /api/user/{id}/edit-rights: what the caller may change of the account, asked before the edit dialog
+ * opens so that it offers only that (with the reason for the rest), never a form the server refuses.
+ */
+export async function getUserEditRights(db: Db, user: AuthUser, userId: string): Promise<UserEditRights> {
+  const { name, email } = await reachOf(db, user, await findTarget(db, userId));
+  return { canChangeName: name === null, canChangeEmail: email === null, reason: name ?? email };
 }
 
 /**
@@ -100,13 +133,11 @@ export async function updateUser(
   input: UpdateUserRequest,
   mail: MailSettings,
 ): Promise<UserAccount> {
-  if (!isUuid(userId)) throw AppError.notFound();
-  const [target] = await rows<{ id: string; email: string; is_system_admin: boolean; set_up: boolean }>(
-    db,
-    sql`select id, email, is_system_admin, email_verified_at is not null as set_up from users where id = ${userId}`,
-  );
-  if (!target) throw AppError.notFound();
-  const reach = await reachOf(db, user, target, input.email.toLowerCase() !== target.email.toLowerCase());
+  const target = await findTarget(db, userId);
+  const { reach, name, email } = await reachOf(db, user, target);
+  if (name) throw AppError.forbidden(name);
+  const changesEmail = input.email.toLowerCase() !== target.email.toLowerCase();
+  if (changesEmail && email === APP_MSG.emailChangeNotAllowed) throw AppError.forbidden(email);
   const invitedAddressFixed = () => AppError.of('business_rule', APP_MSG.invitedAddressFixed);
 
   if (reach.kind === 'invitations') {

@@ -2,13 +2,15 @@ import { emailSchema, type OrganizationUser, userNameSchema } from '@allot/domai
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Modal, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconMailForward } from '@tabler/icons-react';
+import { IconLock, IconMailForward } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { DialogActions } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
+import { errorText } from '../../../lib/api-error';
 import { applyServerErrors } from '../../../lib/form-errors';
+import { useUserEditRights } from '../api/get-user-edit-rights';
 import { useUpdateUser } from '../api/update-user';
 
 const schema = z.object({ name: userNameSchema, email: emailSchema });
@@ -51,8 +53,13 @@ export function EditUserModal({ user, onClose }: EditUserModalProps) {
 
 function EditUserForm({ user, onClose }: { user: OrganizationUser; onClose: () => void }) {
   const update = useUpdateUser();
-  // Not in yet: the invitation stays at the address it went to (the server refuses another).
+  // Asked first, so that the form offers only what the server accepts from this caller: an account that
+  // belongs to organizations the caller does not manage keeps its name and email; one the caller does not
+  // outrank everywhere keeps its email; an invitation keeps the address it went to.
+  const rights = useUserEditRights(user.id);
+  const nameLocked = rights.data?.canChangeName === false;
   const invited = user.status === 'pending';
+  const emailLocked = invited || nameLocked || rights.data?.canChangeEmail === false;
   const [formError, setFormError] = useState<string | null>(null);
   const {
     register,
@@ -95,17 +102,35 @@ function EditUserForm({ user, onClose }: { user: OrganizationUser; onClose: () =
     <form noValidate onSubmit={handleSubmit(submit)} aria-label="Edit user">
       <Stack gap="md">
         {formError && <FormAlert title="Not saved">{formError}</FormAlert>}
-        <TextInput label="Name" required data-autofocus error={errors.name?.message} {...register('name')} />
+        {rights.isError && (
+          <FormAlert title="What you may change could not be checked">{errorText(rights.error)}</FormAlert>
+        )}
+        {nameLocked && (
+          <Alert variant="light" color="gray" icon={<IconLock size={18} aria-hidden="true" />} p="sm">
+            {rights.data?.reason}
+          </Alert>
+        )}
+        <TextInput
+          label="Name"
+          required
+          data-autofocus
+          readOnly={nameLocked}
+          variant={nameLocked ? 'filled' : 'default'}
+          error={errors.name?.message}
+          {...register('name')}
+        />
         <TextInput
           label="Email"
           type="email"
           required
-          readOnly={invited}
-          variant={invited ? 'filled' : 'default'}
+          readOnly={emailLocked}
+          variant={emailLocked ? 'filled' : 'default'}
           description={
             invited
               ? 'The invitation went to this address. To use another, cancel the invitation and invite that one.'
-              : 'A new email applies once it is confirmed with the code mailed to it.'
+              : emailLocked && !nameLocked
+                ? rights.data?.reason
+                : 'A new email applies once it is confirmed with the code mailed to it.'
           }
           error={errors.email?.message}
           {...register('email')}
@@ -122,7 +147,7 @@ function EditUserForm({ user, onClose }: { user: OrganizationUser; onClose: () =
           onCancel={onClose}
           busy={isSubmitting}
           submitLabel="Save changes"
-          submitDisabled={!isDirty}
+          submitDisabled={!isDirty || !rights.isSuccess || nameLocked}
         />
       </Stack>
     </form>
