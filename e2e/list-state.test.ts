@@ -148,6 +148,25 @@ describe('a list’s search, sort and page in the URL', () => {
     expect(await other.getByRole('searchbox', { name: 'Search sub-organizations' }).inputValue()).toBe('oak');
   });
 
+  test('leaving a list while its search is still being written goes where the person clicked', async () => {
+    const { page } = await newPage();
+    await signIn(page, OWNER, DEMO_PASSWORD);
+    await page.goto(`/${ids[DEMO_ROOT]}/users`);
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    // The next screen's code arrives late (a slow network, a busy machine): the search's debounced write
+    // falls due while the Users screen is still shown, and must not take the person back to it.
+    await page.route('**/assets/sub-organizations-screen-*.js', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue();
+    });
+    await page.getByRole('searchbox', { name: 'Search users' }).fill('zz');
+    await mainNav(page).getByRole('link', { name: 'Sub organizations', exact: true }).click();
+    await page.getByRole('heading', { name: 'Sub organizations', level: 1 }).waitFor();
+    await page.waitForTimeout(1_000);
+    expect(new URL(page.url()).pathname).toBe(`/${ids[DEMO_ROOT]}/sub-organizations`);
+    await page.getByRole('heading', { name: 'Sub organizations', level: 1 }).waitFor();
+  });
+
   test('Home: search results show where each organization sits; search and page survive reload and Back', async () => {
     const { page } = await newPage();
     await signIn(page, OWNER, DEMO_PASSWORD);

@@ -1,6 +1,6 @@
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useRef, useState } from 'react';
-import { useLocation, useSearchParams } from 'react-router';
+import { useLocation, useNavigation, useSearchParams } from 'react-router';
 import { readSearch, withParams } from './list-params';
 
 /** Marks, in the history entry's state, an entry that a search box wrote: typing on replaces it. */
@@ -38,7 +38,10 @@ function currentEntry(fallbackState: unknown, fallbackParams: URLSearchParams) {
 export function useListUrl() {
   const [params, setParams] = useSearchParams();
   const location = useLocation();
-  const write = (changes: Changes, how: 'push' | 'typed', searchName = '') => {
+  const navigation = useNavigation();
+  /** Whether it wrote: never while the screen is being left, since a write would cancel that navigation. */
+  const write = (changes: Changes, how: 'push' | 'typed', searchName = ''): boolean => {
+    if (navigation.location && navigation.location.pathname !== location.pathname) return false;
     const now = currentEntry(location.state, params);
     const kept = stateWithout(now.state);
     const typingHere =
@@ -51,6 +54,7 @@ export function useListUrl() {
       state: how === 'typed' ? { ...kept, [TYPING]: searchName } : kept,
       preventScrollReset: true,
     });
+    return true;
   };
   return { params, write };
 }
@@ -87,8 +91,8 @@ export function useUrlSearch(name: string, clears: readonly string[]) {
     const shown =
       typeof window === 'undefined' ? inUrl : readSearch(new URLSearchParams(window.location.search), name);
     if (debounced === shown) return;
-    pending.current.push(debounced);
-    write(Object.fromEntries([[name, debounced || null], ...clears.map((c) => [c, null])]), 'typed', name);
+    const changes = Object.fromEntries([[name, debounced || null], ...clears.map((c) => [c, null])]);
+    if (write(changes, 'typed', name)) pending.current.push(debounced);
   });
 
   return { search, setSearch, inUrl };
