@@ -150,6 +150,24 @@ describe('POST /api/organization/{id}/users/{userId}/invitation/resend', () => {
     expect(await mailsTo(t.db, email)).toHaveLength(1 + RESENDS_PER_PERSON);
   });
 
+  it('resends at the same moment, with a cancellation among them: no 500, each answered 200 mailed once', async () => {
+    const { schoolB } = t.world.orgs;
+    const email = 'resend-race@alpha.test';
+    const person = await invite(schoolB, email);
+    const answers = await Promise.all([
+      ...Array.from({ length: 6 }, () => api.post('owner', resendPath(schoolB, person.id), {})),
+      api.post('owner', '/api/user/remove', { organizationId: schoolB, userIds: [person.id] }),
+    ]);
+    const statuses = answers.map((a) => a.statusCode);
+    expect(statuses.at(-1)).toBe(200);
+    const resends = statuses.slice(0, -1);
+    // Before the cancellation: sent, up to the per-person limit; after it: nobody pending (404).
+    for (const status of resends) expect([200, 404, 429]).toContain(status);
+    const sent = resends.filter((s) => s === 200).length;
+    expect(sent).toBeLessThanOrEqual(RESENDS_PER_PERSON);
+    expect(await mailsTo(t.db, email)).toHaveLength(1 + sent);
+  });
+
   it(`lets one session send at most ${RESENDS_PER_SESSION} again in fifteen minutes`, async () => {
     const { annex } = t.world.orgs;
     const people = [];
