@@ -67,6 +67,7 @@ export const APP_MSG = {
     'This person also belongs to an organization you do not manage. Only they, or someone who manages all of their organizations, can change their name or email.',
   ownerRoleChanges: 'The owner stays owner until another member is made the owner.',
   ownerCannotBeRemoved: 'The owner cannot be removed. Make another member the owner first.',
+  rootDeleteSystemAdminOnly: 'Only a system admin can delete a top-level organization.',
   unknownLicense: 'This licence does not belong to the organization.',
   oddCharacter: 'This text contains a character that is not allowed (a NUL or a broken character).',
   invalidId: 'This is not a valid id.',

@@ -19,7 +19,6 @@ import { insertOrganization, renameInTree } from './tree';
 const FULL = { licenses: true, subOrganizations: false, credits: true, permissionsAndRole: true };
 
 export const MSG_HAS_CHILDREN = 'This organization still has sub-organizations. Delete them first.';
-export const MSG_ROOT_DELETE = 'Only a system admin can delete a top-level organization.';
 
 /**
  * Creates a root organization (needs create_root_org) or a child (create_child_org on the parent).
@@ -98,7 +97,7 @@ export async function deleteOrganization(db: Db, user: AuthUser, id: string) {
       order by id for update`);
     const chain = await lockOrganizationChain(tx, id, 'update');
     const org = chain.at(-1) as LockedOrganization;
-    if (!org.parentId && !user.isSystemAdmin) throw AppError.forbidden(MSG_ROOT_DELETE);
+    if (!org.parentId && !user.isSystemAdmin) throw AppError.forbidden(APP_MSG.rootDeleteSystemAdminOnly);
     const children = await rows(
       tx,
       sql`select 1 from organizations where parent_id = ${id} and deleted_at is null limit 1`,

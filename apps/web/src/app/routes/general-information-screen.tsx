@@ -1,3 +1,4 @@
+import { APP_MSG } from '@allot/domain/messages';
 import { ORGANIZATION_TYPE_LABEL } from '@allot/domain/organizations';
 import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
@@ -22,7 +23,7 @@ import { useCurrentOrganization } from '../../features/organizations/api/use-cur
 import { CreditPoolCard } from '../../features/organizations/components/credit-pool-card';
 import { DeleteOrganizationModal } from '../../features/organizations/components/delete-organization-modal';
 import { EditOrganizationModal } from '../../features/organizations/components/edit-organization-modal';
-import { deleteBlocked, MSG_ROOT_DELETE } from '../../features/organizations/delete-blocked';
+import { deleteBlocked } from '../../features/organizations/delete-blocked';
 import { useOrganizationPermissions } from '../../features/organizations/hooks/use-organization-permissions';
 import { PICKER_STATE } from '../../lib/home-link';
 
@@ -232,7 +233,11 @@ export function GeneralInformationScreen() {
           organization={organization}
           isRoot={isRoot}
           // A top-level organization first: for anyone but a system admin no step makes it deletable.
-          reason={isRoot && role !== 'system_admin' ? MSG_ROOT_DELETE : deleteBlocked(organization)}
+          reason={
+            isRoot && role !== 'system_admin'
+              ? APP_MSG.rootDeleteSystemAdminOnly
+              : deleteBlocked(organization)
+          }
           onDelete={() => setDialog('delete')}
         />
       )}

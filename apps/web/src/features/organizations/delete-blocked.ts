@@ -9,6 +9,3 @@ export function deleteBlocked(organization: { subOrganizationsCount: number }): 
   if (count === 0) return undefined;
   return `Delete its sub-organizations first: it has ${formatCount(count)} ${count === 1 ? 'sub-organization' : 'sub-organizations'}.`;
 }
-
-/** The server's refusal of a top-level organization's deletion by anyone but a system admin (write-service.ts). */
-export const MSG_ROOT_DELETE = 'Only a system admin can delete a top-level organization.';
