@@ -29,3 +29,8 @@ export function formatSigned(value: number): string {
   if (value === 0) return '0';
   return `${value > 0 ? '+' : '\u2212'}${integer.format(Math.abs(value))}`;
 }
+
+/** "1 user", "1,204 users": a count with its noun (or verb phrase, "seat is" / "seats are") in number. */
+export function formatCountOf(count: number, one: string, many: string): string {
+  return `${integer.format(count)} ${count === 1 ? one : many}`;
+}

@@ -1,4 +1,4 @@
-import { formatCount } from '../../lib/format';
+import { formatCountOf } from '../../lib/format';
 
 /**
  * Why an organization cannot be deleted yet, or undefined: the server refuses (409) while it has
@@ -7,5 +7,5 @@ import { formatCount } from '../../lib/format';
 export function deleteBlocked(organization: { subOrganizationsCount: number }): string | undefined {
   const count = organization.subOrganizationsCount;
   if (count === 0) return undefined;
-  return `Delete its sub-organizations first: it has ${formatCount(count)} ${count === 1 ? 'sub-organization' : 'sub-organizations'}.`;
+  return `Delete its sub-organizations first: it has ${formatCountOf(count, 'sub-organization', 'sub-organizations')}.`;
 }

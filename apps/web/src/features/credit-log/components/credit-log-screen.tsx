@@ -2,7 +2,7 @@ import { Button, Card, EmptyState, Group, Skeleton, Stack, Text, Title } from '@
 import { useDocumentTitle } from '@mantine/hooks';
 import { IconListDetails, IconLock } from '@tabler/icons-react';
 import { LoadError } from '../../../components/load-error';
-import { formatCount } from '../../../lib/format';
+import { formatCount, formatCountOf } from '../../../lib/format';
 import { useCurrentOrganization } from '../../organizations/api/use-current-organization';
 import { useOrganizationPermissions } from '../../organizations/hooks/use-organization-permissions';
 import { useCreditLog } from '../api/get-credit-log';
@@ -105,7 +105,7 @@ export function CreditLogScreen() {
             <Text size="sm" c="dimmed" aria-live="polite">
               {hasNextPage
                 ? `Showing the latest ${formatCount(entries.length)} moves`
-                : `All ${formatCount(entries.length)} ${entries.length === 1 ? 'move' : 'moves'} shown`}
+                : `All ${formatCountOf(entries.length, 'move', 'moves')} shown`}
             </Text>
             {hasNextPage && (
               <Button variant="default" onClick={() => void fetchNextPage()} loading={isFetchingNextPage}>

@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { IconAlertCircle, IconAlertTriangle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { formatCount } from '../../../lib/format';
+import { formatCount, formatCountOf } from '../../../lib/format';
 import { useDeleteOrganization } from '../api/delete-organization';
 import { organizationQueryOptions } from '../api/get-organization';
 import { deleteBlocked } from '../delete-blocked';
@@ -28,9 +28,6 @@ interface DeleteOrganizationModalProps {
   /** Navigates away from the organization's own screen once it is deleted (see useDeleteOrganization). */
   leave?: () => Promise<void>;
 }
-
-const plural = (count: number, one: string, many: string) =>
-  `${formatCount(count)} ${count === 1 ? one : many}`;
 
 /** "a", "a and b", "a, b and c". */
 const listed = (items: string[]) =>
@@ -157,8 +154,8 @@ function DeleteOrganizationForm({
             <Text span fw={600} inherit>
               Users:
             </Text>{' '}
-            the memberships of its {plural(organization.usersCount, 'user', 'users')} end and its pending
-            invitations are cancelled. Their accounts and their own credits stay.
+            the memberships of its {formatCountOf(organization.usersCount, 'user', 'users')} end and its
+            pending invitations are cancelled. Their accounts and their own credits stay.
           </List.Item>
           <List.Item>
             <Text span fw={600} inherit>

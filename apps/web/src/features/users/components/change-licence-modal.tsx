@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { DialogActions } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { errorText } from '../../../lib/api-error';
-import { formatCount } from '../../../lib/format';
+import { formatCountOf } from '../../../lib/format';
 import { useUpdateUserLicenses } from '../api/update-user-licenses';
 import { LicenceSelect } from './licence-select';
 import { SelectedNames } from './selected-names';
@@ -19,7 +19,7 @@ interface ChangeLicenceModalProps {
   onChanged: () => void;
 }
 
-const plural = (count: number) => `${formatCount(count)} ${count === 1 ? 'user' : 'users'}`;
+const plural = (count: number) => formatCountOf(count, 'user', 'users');
 
 /** Moves the selected users onto one licence of the organization (POST /api/user/update/licenses). */
 export function ChangeLicenceModal(props: ChangeLicenceModalProps) {

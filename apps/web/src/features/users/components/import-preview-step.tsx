@@ -6,7 +6,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { BreakableEmail } from '../../../components/breakable-email';
 import { FormAlert } from '../../../components/form-alert';
-import { formatCount } from '../../../lib/format';
+import { formatCount, formatCountOf } from '../../../lib/format';
 import { ImportSeatLimit } from './import-seat-limit';
 import { importSeatsText } from './import-seats-text';
 import { SHOWN_ROWS, SkippedRowsTable } from './skipped-rows-table';
@@ -65,13 +65,10 @@ export function ImportPreviewStep({
       </Text>
       <Grid gap="sm">
         <Grid.Col span={{ base: 12, sm: 3 }}>
-          <Figure label="To add" value={`${formatCount(count)} ${count === 1 ? 'user' : 'users'}`} />
+          <Figure label="To add" value={formatCountOf(count, 'user', 'users')} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 3 }}>
-          <Figure
-            label="Skipped"
-            value={`${formatCount(preview.skipped.length)} ${preview.skipped.length === 1 ? 'row' : 'rows'}`}
-          />
+          <Figure label="Skipped" value={formatCountOf(preview.skipped.length, 'row', 'rows')} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 6 }}>
           <Figure label="Licence seats" value={importSeatsText(preview.seats)} />
@@ -85,8 +82,8 @@ export function ImportPreviewStep({
           title="Not enough seats"
         >
           <Text size="sm">
-            Only {formatCount(free)} {free === 1 ? 'seat is' : 'seats are'} free for {formatCount(needed)}{' '}
-            users. The import stops when the seats run out: the users added until then stay added.
+            Only {formatCountOf(free, 'seat is', 'seats are')} free for {formatCount(needed)} users. The
+            import stops when the seats run out: the users added until then stay added.
           </Text>
           <ImportSeatLimit organizationId={organizationId} canBuySeats={canBuySeats} />
         </Alert>
@@ -146,7 +143,7 @@ export function ImportPreviewStep({
           Choose another file
         </Button>
         <Button onClick={onImport} loading={importing} disabled={count === 0}>
-          Import {formatCount(count)} {count === 1 ? 'user' : 'users'}
+          Import {formatCountOf(count, 'user', 'users')}
         </Button>
       </Group>
     </Stack>

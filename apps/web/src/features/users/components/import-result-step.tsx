@@ -2,7 +2,7 @@ import { MSG } from '@allot/domain/messages';
 import type { BulkImportResponse, ImportRow } from '@allot/domain/users';
 import { Alert, Button, Group, List, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
-import { formatCount } from '../../../lib/format';
+import { formatCount, formatCountOf } from '../../../lib/format';
 import { ImportSeatLimit } from './import-seat-limit';
 import { SHOWN_ROWS, SkippedRowsTable } from './skipped-rows-table';
 
@@ -47,9 +47,9 @@ export function ImportResultStep({
           icon={<IconCircleCheck aria-hidden="true" />}
           title="Import finished"
         >
-          {formatCount(added)} {added === 1 ? 'user was' : 'users were'} invited by email
+          {formatCountOf(added, 'user was', 'users were')} invited by email
           {result.skipped.length > 0
-            ? `; ${formatCount(result.skipped.length)} ${result.skipped.length === 1 ? 'row was' : 'rows were'} skipped.`
+            ? `; ${formatCountOf(result.skipped.length, 'row was', 'rows were')} skipped.`
             : '.'}
         </Alert>
       )}

@@ -1,7 +1,7 @@
 import type { BulkImportPreview } from '@allot/domain/users';
-import { formatCount } from '../../../lib/format';
+import { formatCount, formatCountOf } from '../../../lib/format';
 
-const seats = (count: number) => `${formatCount(count)} ${count === 1 ? 'seat' : 'seats'}`;
+const seats = (count: number) => formatCountOf(count, 'seat', 'seats');
 
 /** "Takes 12 of 30 free seats" / "Needs 12 seats, only 3 free" / "No licence: seats are not limited". */
 export function importSeatsText({ free, needed }: BulkImportPreview['seats']): string {

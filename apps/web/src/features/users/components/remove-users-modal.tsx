@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { FormAlert } from '../../../components/form-alert';
 import { errorText } from '../../../lib/api-error';
-import { formatCount } from '../../../lib/format';
+import { formatCount, formatCountOf } from '../../../lib/format';
 import { useRemoveUsers } from '../api/remove-users';
 import { SelectedNames } from './selected-names';
 
@@ -16,7 +16,7 @@ interface RemoveUsersModalProps {
   onRemoved: (ids: string[]) => void;
 }
 
-const plural = (count: number) => `${formatCount(count)} ${count === 1 ? 'user' : 'users'}`;
+const plural = (count: number) => formatCountOf(count, 'user', 'users');
 
 /** Confirmation before POST /api/user/remove; a refusal is shown in the dialog. */
 export function RemoveUsersModal({ users: asked, organization, onClose, onRemoved }: RemoveUsersModalProps) {
@@ -116,7 +116,7 @@ export function RemoveUsersModal({ users: asked, organization, onClose, onRemove
                   Credits:
                 </Text>{' '}
                 {credits > 0
-                  ? `${formatCount(credits)} ${credits === 1 ? 'credit goes' : 'credits go'} back to the shared pool of ${organization.name}.`
+                  ? `${formatCountOf(credits, 'credit goes', 'credits go')} back to the shared pool of ${organization.name}.`
                   : 'they hold no credits.'}
               </List.Item>
               <List.Item>
@@ -124,7 +124,7 @@ export function RemoveUsersModal({ users: asked, organization, onClose, onRemove
                   Licence seats:
                 </Text>{' '}
                 {seats > 0
-                  ? `${formatCount(seats)} ${seats === 1 ? 'seat is' : 'seats are'} freed.`
+                  ? `${formatCountOf(seats, 'seat is', 'seats are')} freed.`
                   : 'they hold no licence seat.'}
               </List.Item>
               {invited.length > 0 && (

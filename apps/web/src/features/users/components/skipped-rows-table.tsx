@@ -7,7 +7,7 @@ import {
 import { Button, Group, List, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { BreakableEmail } from '../../../components/breakable-email';
-import { formatCount } from '../../../lib/format';
+import { formatCount, formatCountOf } from '../../../lib/format';
 import { downloadCsv } from '../csv/download-csv';
 import { skippedRowsCsv } from '../csv/skipped-rows-csv';
 
@@ -75,7 +75,7 @@ export function SkippedRowsTable({ rows, caption, source }: SkippedRowsTableProp
         <Text size="xs" c="dimmed">
           {rows.length > SHOWN_ROWS
             ? `The first ${formatCount(SHOWN_ROWS)} of ${formatCount(rows.length)} rows are shown.`
-            : `${formatCount(rows.length)} ${rows.length === 1 ? 'row' : 'rows'}, each with its reason.`}
+            : `${formatCountOf(rows.length, 'row', 'rows')}, each with its reason.`}
         </Text>
         <Button
           size="xs"
