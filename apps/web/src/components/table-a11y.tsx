@@ -2,6 +2,7 @@ import { Group, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowsSort, IconArrowUp } from '@tabler/icons-react';
 import type { DataTableColumn, DataTableSortStatus } from 'mantine-datatable';
 import { type ReactNode, useLayoutEffect, useRef } from 'react';
+import { nextSort } from '../lib/list-params';
 
 type Direction = DataTableSortStatus<unknown>['direction'];
 
@@ -80,12 +81,7 @@ export function withSortButtons<T>(
           title={column.title ?? String(column.accessor)}
           direction={direction}
           textAlign={column.textAlign}
-          onSort={() =>
-            onSortStatusChange({
-              columnAccessor: column.accessor,
-              direction: direction === 'asc' ? 'desc' : 'asc',
-            })
-          }
+          onSort={() => onSortStatusChange(nextSort(sortStatus, column.accessor))}
         />
       ),
     };

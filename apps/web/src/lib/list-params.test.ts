@@ -57,11 +57,11 @@ describe('list parameters in the URL', () => {
 
   it('starts a new column ascending and toggles the sorted one', () => {
     const emailDesc = { columnAccessor: 'email', direction: 'desc' } as const;
-    expect(nextSort<Row>(emailDesc, { columnAccessor: 'name', direction: 'desc' })).toMatchObject({
+    expect(nextSort<Row>(emailDesc, 'name')).toMatchObject({
       columnAccessor: 'name',
       direction: 'asc',
     });
-    expect(nextSort<Row>(emailDesc, { columnAccessor: 'email', direction: 'asc' })).toMatchObject({
+    expect(nextSort<Row>(emailDesc, 'email')).toMatchObject({
       columnAccessor: 'email',
       direction: 'asc',
     });

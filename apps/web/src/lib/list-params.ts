@@ -56,16 +56,14 @@ export function readSort<T>(
   return { ...initial, columnAccessor: column, direction };
 }
 
-/**
- * The sort after a click on a column header: a new column starts ascending; the sorted column again
- * toggles (the table asks for the other direction).
- */
+/** The sort after a click on a column's header: a new column starts ascending; the sorted one turns round. */
 export function nextSort<T>(
   current: DataTableSortStatus<T>,
-  requested: DataTableSortStatus<T>,
-): DataTableSortStatus<T> {
-  if (requested.columnAccessor !== current.columnAccessor) return { ...requested, direction: 'asc' };
-  return requested;
+  column: DataTableSortStatus<T>['columnAccessor'],
+) {
+  const direction: 'asc' | 'desc' =
+    column === current.columnAccessor && current.direction === 'asc' ? 'desc' : 'asc';
+  return { ...current, columnAccessor: column, direction };
 }
 
 /** The URL parameters of a sort, null for what is the default (left out of the URL). */

@@ -2,7 +2,7 @@ import { DEFAULT_PAGE_SIZE } from '@allot/domain/pagination';
 import type { DataTableSortStatus } from 'mantine-datatable';
 import { useState } from 'react';
 import type { PagedTableState } from '../components/selectable-paged-table';
-import { listParamNames, nextSort, pageParam, readPage, readSort, sortParams } from './list-params';
+import { listParamNames, pageParam, readPage, readSort, sortParams } from './list-params';
 import { useListUrl, useUrlSearch } from './use-list-url';
 
 export interface PagedListOptions<K extends string> {
@@ -45,8 +45,7 @@ export function usePagedList<T, K extends string>(
     pageSize: DEFAULT_PAGE_SIZE,
     onPageChange: (next) => write(pageParam(names.page, next), 'push'),
     sortStatus,
-    onSortStatusChange: (requested) => {
-      const status = nextSort(sortStatus, requested);
+    onSortStatusChange: (status) => {
       write({ ...sortParams(names, status, initialSort), [names.page]: null }, 'push');
     },
     selected,
