@@ -1,8 +1,10 @@
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, inject, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEMO_PASSWORD, DEMO_ROOT } from '../apps/server/src/seed/demo-accounts';
+import { type SmtpCatcher, startSmtpCatcher } from '../apps/server/test/support/smtp-catcher';
 import { apiToken, callApi } from './support/api';
 import { screenshot } from './support/browser';
+import { codeIn } from './support/mail';
 import { browserSuite, signIn, uniqueName } from './support/suite';
 import './support/context';
 
@@ -22,6 +24,9 @@ const oak = (n: number) => `Oak ${tag} ${String(n).padStart(2, '0')}`;
 const maple = `Maple ${tag}`;
 let parentId = '';
 const ids: Record<string, string> = {};
+const oakIds: string[] = [];
+let smtp: SmtpCatcher;
+let ownerToken = '';
 
 async function create(token: string, name: string, parentOrganizationId: string): Promise<string> {
   const answer = await callApi<{ id: string }>(baseUrl, 'POST', '/organization/create', {
@@ -33,7 +38,9 @@ async function create(token: string, name: string, parentOrganizationId: string)
 }
 
 beforeAll(async () => {
+  smtp = await startSmtpCatcher(inject('smtpPort'));
   const token = await apiToken(baseUrl, OWNER, DEMO_PASSWORD);
+  ownerToken = token;
   for (const name of [DEMO_ROOT, 'Northside Elementary', 'Lakeside Middle']) {
     const found = await callApi<{ data: { id: string; name: string }[] }>(
       baseUrl,
@@ -47,11 +54,12 @@ beforeAll(async () => {
   }
   // 25 sub-organizations of one parent: two pages of 20 in the table, three of 12 in Home's results.
   parentId = await create(token, `Lists ${tag}`, ids[DEMO_ROOT] ?? '');
-  for (let n = 1; n <= 25; n++) await create(token, oak(n), parentId);
+  for (let n = 1; n <= 25; n++) oakIds.push(await create(token, oak(n), parentId));
   // Two schools of one name in two places.
   await create(token, maple, ids['Northside Elementary'] ?? '');
   await create(token, maple, ids['Lakeside Middle'] ?? '');
 }, 120_000);
+afterAll(() => smtp?.stop());
 
 function mainNav(page: Page) {
   return page.getByRole('navigation', { name: 'Main' });
@@ -227,5 +235,61 @@ describe('a list’s search, sort and page in the URL', () => {
     // The ancestor in the path opens that organization.
     await card.getByRole('link', { name: 'Northside Elementary', exact: true }).click();
     await page.waitForURL((url) => url.pathname === `/${ids['Northside Elementary']}`);
+  });
+});
+
+describe('Home’s own organizations', () => {
+  const ADMIN = {
+    email: `picker-${tag}@example.test`,
+    name: `Picker ${tag}`,
+    password: 'e2e-picker-password-1',
+  };
+
+  /** Makes ADMIN an admin of the first `count` Oak schools: a new account, then invitations it accepts. */
+  async function adminOfOaks(count: number): Promise<void> {
+    for (let n = 0; n < count; n++) {
+      const created = await callApi(baseUrl, 'POST', '/user/create', {
+        token: ownerToken,
+        body: { email: ADMIN.email, name: ADMIN.name, organizationId: oakIds[n], role: 'organization_admin' },
+      });
+      expect(created.status).toBe(201);
+      if (n === 0) {
+        const mail = await smtp.waitFor(ADMIN.email, (m) => m.subject.startsWith('You are invited'));
+        const verified = await callApi(baseUrl, 'POST', '/auth/verify', {
+          body: { email: ADMIN.email, code: codeIn(mail.text), password: ADMIN.password },
+        });
+        expect(verified.status).toBe(200);
+      } else {
+        const mail = await smtp.waitFor(ADMIN.email, (m) => m.subject === `Join ${oak(n + 1)} on Allot`);
+        const accepted = await callApi(baseUrl, 'POST', '/auth/invitation/accept', {
+          body: { email: ADMIN.email, organizationId: oakIds[n], code: codeIn(mail.text) },
+        });
+        expect(accepted.status).toBe(200);
+      }
+    }
+  }
+
+  test('an admin of 13 schools pages the picker; the page survives reload and Back', async () => {
+    await adminOfOaks(13);
+    const { page } = await newPage();
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.getByRole('heading', { name: 'Organizations', level: 1 }).waitFor();
+    await page.getByRole('article', { name: oak(1), exact: true }).waitFor();
+    expect(await page.getByRole('article', { name: oak(13), exact: true }).count()).toBe(0);
+
+    const pager = page.getByRole('navigation', { name: 'Organizations pages' });
+    await pager.getByRole('button', { name: '2', exact: true }).click();
+    await eventually(() => params(page)).toEqual({ page: '2' });
+    await page.getByRole('article', { name: oak(13), exact: true }).waitFor();
+    expect(await page.getByRole('article', { name: oak(1), exact: true }).count()).toBe(0);
+    await screenshot(page, 'list-state-home-picker-page-2');
+
+    await page.reload();
+    await page.getByRole('article', { name: oak(13), exact: true }).waitFor();
+    expect(params(page)).toEqual({ page: '2' });
+
+    await page.goBack();
+    await eventually(() => params(page)).toEqual({});
+    await page.getByRole('article', { name: oak(1), exact: true }).waitFor();
   });
 });

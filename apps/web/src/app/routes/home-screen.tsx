@@ -3,7 +3,6 @@ import { PICKER_PAGE_SIZE } from '@allot/domain/pagination';
 import { Button, Card, Container, EmptyState, Group, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
 import { IconBuildingCommunity, IconPlus } from '@tabler/icons-react';
-import { useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { LoadError } from '../../components/load-error';
 import { PagedSection } from '../../components/paged-section';
@@ -15,15 +14,20 @@ import {
   OrganizationGridSkeleton,
 } from '../../features/organizations/components/organization-grid';
 import { askedForPicker } from '../../lib/home-link';
+import { pageParam, readPage } from '../../lib/list-params';
 import { SEARCH_HINT } from '../../lib/search-hints';
 import { useSession } from '../../lib/session';
-import { useUrlSearch } from '../../lib/use-list-url';
+import { useListUrl, useUrlSearch } from '../../lib/use-list-url';
 import { RESULT_PAGE_PARAMS, SEARCH_PARAM, SearchResults } from './search-results';
 
-/** The caller's own organizations (GET /api/organization), paged here by 12. */
+const PICKER_PAGE_PARAM = 'page';
+
+/** The caller's own organizations (GET /api/organization), paged here by 12; the page is in the URL. */
 function MyOrganizations() {
   const { data, isPending, isError, error, refetch, isRefetching } = useOrganizations();
-  const [page, setPage] = useState(1);
+  const { params, write } = useListUrl();
+  const page = readPage(params, PICKER_PAGE_PARAM);
+  const setPage = (next: number) => write(pageParam(PICKER_PAGE_PARAM, next), 'push');
 
   if (isPending) return <OrganizationGridSkeleton />;
   if (isError) {
