@@ -9,6 +9,7 @@ import { authRoutes } from './features/auth/routes';
 import { findSession } from './features/auth/sessions';
 import { creditRoutes } from './features/credits/routes';
 import { healthRoutes } from './features/health/routes';
+import { findIntegrationKey } from './features/integration/key-auth';
 import { invoiceRoutes } from './features/invoices/routes';
 import {
   type ExpiryReminderJob,
@@ -89,7 +90,11 @@ export async function buildApp({
   app.addHook('onClose', () => background.settle());
   // Headers first: every answer carries them, a 401 of the authentication hook too.
   await registerSecurityHeaders(app);
-  registerAuthentication(app, (token) => findSession(db, token));
+  registerAuthentication(
+    app,
+    (token) => findSession(db, token),
+    (token) => findIntegrationKey(db, token),
+  );
 
   await registerOpenApi(app, publicUrl);
 

@@ -6,6 +6,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   index,
   integer,
   jsonb,
@@ -114,6 +115,11 @@ export const organizations = pgTable(
     usersCount: integer('users_count').notNull().default(0),
     subOrganizationsCount: integer('sub_organizations_count').notNull().default(0),
     descendantsCount: integer('descendants_count').notNull().default(0),
+    /**
+     * The most credits the classroom product may consume in this organization in one UTC day (issue 15,
+     * "Limits"); null: no limit. Checked against `consumption_days` in the consumption's transaction.
+     */
+    dailyConsumptionLimit: bigint('daily_consumption_limit', { mode: 'number' }),
     /** Deleted organizations stay, so that the credit journal keeps its accounts; nothing else sees them. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     /** The name as a search checks it, and its words (see `NIL_SCOPE`: a system admin's search). */
@@ -129,6 +135,10 @@ export const organizations = pgTable(
     // INCLUDE index, which drizzle cannot write: migration 0014.
     index('organizations_search_vector_idx').using('gin', t.searchVector).where(sql`${t.deletedAt} is null`),
     check('organizations_subtree_credits_check', sql`${t.subtreeCredits} >= 0`),
+    check(
+      'organizations_daily_consumption_limit_check',
+      sql`${t.dailyConsumptionLimit} is null or ${t.dailyConsumptionLimit} > 0`,
+    ),
     check(
       'organizations_type_check',
       sql`${t.type} in ('district','school','network','university','company','other')`,
@@ -296,11 +306,11 @@ export const creditAccounts = pgTable(
       .where(sql`${t.organizationId} is not null`),
     uniqueIndex('credit_accounts_user_key').on(t.userId).where(sql`${t.userId} is not null`),
     uniqueIndex('credit_accounts_system_key').on(t.kind).where(sql`${t.kind} = 'system'`),
-    check('credit_accounts_kind_check', sql`${t.kind} in ('shared','protected','user','system')`),
+    check('credit_accounts_kind_check', sql`${t.kind} in ('shared','protected','user','system','consumed')`),
     check('credit_accounts_balance_check', sql`${t.balance} >= 0 or ${t.kind} = 'system'`),
     check(
       'credit_accounts_owner_check',
-      sql`(${t.kind} in ('shared','protected') and ${t.organizationId} is not null and ${t.userId} is null)
+      sql`(${t.kind} in ('shared','protected','consumed') and ${t.organizationId} is not null and ${t.userId} is null)
         or (${t.kind} = 'user' and ${t.userId} is not null and ${t.organizationId} is null)
         or (${t.kind} = 'system' and ${t.userId} is null and ${t.organizationId} is null)`,
     ),
@@ -361,21 +371,23 @@ export const licenseEvents = pgTable(
 
 /**
  * `Idempotency-Key`s of credit moves (CONTRACT §5), per caller: the request's hash and the first answer,
- * written in the move's own transaction, kept 24 hours.
+ * written in the move's own transaction, kept 24 hours. The caller is a user (a session) or an integration
+ * key (CONTRACT §9): both ids are uuids, so no foreign key; keys of a deleted caller expire like the rest.
  */
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    callerId: uuid('caller_id').notNull(),
     key: text('key').notNull(),
     requestHash: text('request_hash').notNull(),
     status: integer('status').notNull(),
     response: jsonb('response').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.callerId, t.key] }),
+    index('idempotency_keys_created_idx').on(t.createdAt),
+  ],
 );
 
 /** Journal lines: the amounts of one transaction sum to zero. */
@@ -573,4 +585,51 @@ export const licenseExpiryReminders = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.licenseId, t.expireAt, t.daysBefore] })],
+);
+
+/**
+ * Keys of the classroom product (CONTRACT §9): one organization's, acting in its subtree on the integration
+ * calls only. The key is shown once; only its SHA-256 is kept (a random 32-byte secret needs no slow hash).
+ * A revoked key stays listed nowhere and answers 401 at once: every request reads this row.
+ */
+export const integrationKeys = pgTable(
+  'integration_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The key's first characters (`allot_sk_` and 6 more), to tell keys apart in a list. */
+    prefix: text('prefix').notNull(),
+    keyHash: text('key_hash').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedBy: uuid('revoked_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('integration_keys_hash_key').on(t.keyHash),
+    index('integration_keys_organization_idx').on(t.organizationId, t.createdAt),
+  ],
+);
+
+/**
+ * Credits the classroom product consumed per organization and UTC day, kept in the consumption's
+ * transaction: the daily limit's check (issue 15) reads one row.
+ */
+export const consumptionDays = pgTable(
+  'consumption_days',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    credits: bigint('credits', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.day] }),
+    check('consumption_days_credits_check', sql`${t.credits} >= 0`),
+  ],
 );

@@ -1,3 +1,4 @@
+import { INTEGRATION_KEY_PREFIX, INTEGRATION_MSG } from '@allot/domain/integration';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from './app-error';
 
@@ -10,16 +11,27 @@ export interface AuthUser {
   isSystemAdmin: boolean;
 }
 
+/** The classroom product's caller (CONTRACT §9): a live integration key and the organization it acts in. */
+export interface IntegrationCaller {
+  keyId: string;
+  organizationId: string;
+}
+
 /** The live session of a bearer token, or null (the auth feature's `findSession`, given by app.ts). */
 export type SessionLookup = (token: string) => Promise<AuthUser | null>;
+/** The live integration key of a bearer token, or null (the integration feature's `findIntegrationKey`). */
+export type IntegrationKeyLookup = (token: string) => Promise<IntegrationCaller | null>;
 
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthUser | null;
+    integration: IntegrationCaller | null;
   }
   interface FastifyContextConfig {
     /** Reachable without a bearer token (CONTRACT §1: sign in, verify, resend, reset, health). */
     public?: boolean;
+    /** An integration call (CONTRACT §9): needs an integration key; a session token is `401`. */
+    integration?: boolean;
     /**
      * A call's own texts for the refusals the framework answers (spec §8: invoice creation has its own
      * 400, 401 and 500 texts); the error body and its code stay the same.
@@ -36,19 +48,46 @@ export function bearerToken(request: FastifyRequest): string | null {
 }
 
 /**
- * Every /api route needs a live session unless its route config says `public: true`. Checked when the
- * request arrives, before its body is read or validated (CONTRACT §1: a call without a valid token is
- * `401` whatever its body).
+ * Every /api route needs a live session unless its route config says `public: true`; an integration call
+ * (`integration: true`) needs a live integration key instead, and a key works on nothing else (CONTRACT §9:
+ * either on the wrong call is `401`). Checked when the request arrives, before its body is read or
+ * validated (CONTRACT §1: a call without a valid token is `401` whatever its body).
  */
-export function registerAuthentication(app: FastifyInstance, findSession: SessionLookup) {
+export function registerAuthentication(
+  app: FastifyInstance,
+  findSession: SessionLookup,
+  findIntegrationKey: IntegrationKeyLookup,
+) {
   app.decorateRequest('auth', null);
+  app.decorateRequest('integration', null);
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/') || request.url.startsWith('/api/docs')) return;
     const token = bearerToken(request);
-    request.auth = token ? await findSession(token) : null;
     const config = request.routeOptions.config;
+    if (config?.integration) {
+      request.integration = token?.startsWith(INTEGRATION_KEY_PREFIX)
+        ? await findIntegrationKey(token)
+        : null;
+      if (!request.integration) {
+        throw AppError.unauthorized(
+          token && !token.startsWith(INTEGRATION_KEY_PREFIX) ? INTEGRATION_MSG.keyOnly : undefined,
+        );
+      }
+      return;
+    }
+    if (token?.startsWith(INTEGRATION_KEY_PREFIX)) {
+      if (!config?.public) throw AppError.unauthorized(INTEGRATION_MSG.sessionOnly);
+      return;
+    }
+    request.auth = token ? await findSession(token) : null;
     if (!request.auth && !config?.public) throw AppError.unauthorized(config?.messages?.unauthorized);
   });
+}
+
+/** The integration key of an integration call. */
+export function integrationOf(request: FastifyRequest): IntegrationCaller {
+  if (!request.integration) throw AppError.unauthorized();
+  return request.integration;
 }
 
 /** The signed-in user of a route that is not public. */

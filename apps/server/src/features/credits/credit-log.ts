@@ -10,7 +10,7 @@ import { requireOrganizationAccess } from '../organization-access/access';
  * GET /api/organization/{id}/credit-log (CONTRACT §5; needs view_audit_logs): the journal transactions that
  * touched the organization's pools or its members' balances, newest first, by cursor. `credits` is the
  * signed change of the organization's pools; for a move inside it (between its pools, between its members)
- * the amount moved; for a move that only took from a member (consumption), the member's change.
+ * the amount moved; for a consumption, what it used up (the member's balance and the shared pool together).
  */
 export async function listCreditLog(
   db: Db,
@@ -35,7 +35,8 @@ export async function listCreditLog(
   }>(
     db,
     sql`with accounts as (
-          select id, true as pool from credit_accounts where organization_id = ${organizationId}
+          select id, true as pool from credit_accounts
+          where organization_id = ${organizationId} and kind in ('shared', 'protected')
           union all
           select a.id, false from memberships m join credit_accounts a on a.user_id = m.user_id
           where m.organization_id = ${organizationId}),
@@ -65,7 +66,14 @@ export async function listCreditLog(
         id: r.id,
         date: new Date(r.date).toISOString(),
         action: r.action,
-        credits: pools !== 0 ? pools : received > 0 ? received : Number(r.net),
+        credits:
+          r.action === 'consumption'
+            ? Number(r.net)
+            : pools !== 0
+              ? pools
+              : received > 0
+                ? received
+                : Number(r.net),
         description: r.description,
         by: r.actor_id ? { id: r.actor_id, name: r.actor_name ?? '', email: r.actor_email ?? '' } : null,
       };

@@ -74,7 +74,8 @@ export function idempotencyOf(request: FastifyRequest): IdempotencyRequest | nul
  */
 export async function idempotentWrite<T>(
   db: Db,
-  user: AuthUser,
+  /** Whose keys these are: a user's id for a session, an integration key's id for the classroom product. */
+  callerId: string,
   idempotency: IdempotencyRequest | null,
   work: (tx: Tx) => Promise<T>,
   /** The status of the work's answer: 201 for a creation. */
@@ -89,9 +90,9 @@ export async function idempotentWrite<T>(
   return writeTransaction(db, async (tx) => {
     const claimed = await rows(
       tx,
-      sql`insert into idempotency_keys (user_id, key, request_hash, status, response)
-          values (${user.userId}, ${key}, ${hash}, 0, 'null'::jsonb)
-          on conflict (user_id, key) do update
+      sql`insert into idempotency_keys (caller_id, key, request_hash, status, response)
+          values (${callerId}, ${key}, ${hash}, 0, 'null'::jsonb)
+          on conflict (caller_id, key) do update
             set request_hash = excluded.request_hash, status = 0, response = 'null'::jsonb, created_at = now()
             where idempotency_keys.created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS})
           returning 1`,
@@ -99,7 +100,7 @@ export async function idempotentWrite<T>(
     if (claimed.length === 0) {
       const [first] = await rows<{ request_hash: string; status: number; response: unknown }>(
         tx,
-        sql`select request_hash, status, response from idempotency_keys where user_id = ${user.userId} and key = ${key}`,
+        sql`select request_hash, status, response from idempotency_keys where caller_id = ${callerId} and key = ${key}`,
       );
       // Expired and taken over between the two statements: claim it again from the start.
       if (!first) throw new RetryTransaction('idempotency key vanished');
@@ -114,7 +115,7 @@ export async function idempotentWrite<T>(
       answer = { status: error.status, body: error.body(), replayed: false };
     }
     await tx.execute(sql`update idempotency_keys set status = ${answer.status}, response = ${JSON.stringify(answer.body)}::jsonb
-      where user_id = ${user.userId} and key = ${key}`);
+      where caller_id = ${callerId} and key = ${key}`);
     return answer;
   });
 }
@@ -138,13 +139,14 @@ export async function replyIdempotently<T>(
   successStatus = 200,
 ) {
   const user = authOf(request);
-  const answer = await idempotentWrite(
-    db,
-    user,
-    idempotencyOf(request),
-    (tx) => work(tx, user),
-    successStatus,
+  return replyAnswer(
+    reply,
+    await idempotentWrite(db, user.userId, idempotencyOf(request), (tx) => work(tx, user), successStatus),
   );
+}
+
+/** Sends an `idempotentWrite` answer: its status and body, and `Idempotent-Replayed: true` on a repeat. */
+export function replyAnswer(reply: FastifyReply, answer: Answer) {
   if (answer.replayed) reply.header('idempotent-replayed', 'true');
   return reply.status(answer.status).send(answer.body);
 }
