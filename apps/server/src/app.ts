@@ -10,6 +10,8 @@ import { findSession } from './features/auth/sessions';
 import { creditRoutes } from './features/credits/routes';
 import { healthRoutes } from './features/health/routes';
 import { findIntegrationKey } from './features/integration/key-auth';
+import { integrationKeyRoutes } from './features/integration/key-routes';
+import { integrationRoutes } from './features/integration/routes';
 import { invoiceRoutes } from './features/invoices/routes';
 import {
   type ExpiryReminderJob,
@@ -107,6 +109,8 @@ export async function buildApp({
   await app.register(creditRoutes(db));
   await app.register(licenseRoutes(db));
   await app.register(invoiceRoutes(db, mailSettings));
+  await app.register(integrationKeyRoutes(db));
+  await app.register(integrationRoutes(db));
 
   const serveWeb = webDistDir !== undefined && existsSync(path.join(webDistDir, 'index.html'));
   if (serveWeb) {
