@@ -50,6 +50,8 @@ export interface AppOptions {
   publicUrl?: string;
   /** Invitation mails one organization may send in a day (INVITATIONS_PER_DAY). */
   invitationsPerDay?: number | undefined;
+  /** Calls one integration key may make in a minute, all processes together (INTEGRATION_RATE_LIMIT_PER_MINUTE). */
+  integrationRateLimitPerMinute?: number | undefined;
   /**
    * This process's outbox worker: through SMTP with smtpUrl (or the given transport), else to the log.
    * Off unless asked for: API tests drive `processOutbox` themselves.
@@ -72,6 +74,7 @@ export async function buildApp({
   trustProxy = false,
   publicUrl = 'http://localhost:3000',
   invitationsPerDay,
+  integrationRateLimitPerMinute,
   mail,
   expiryReminders,
 }: AppOptions) {
@@ -110,7 +113,7 @@ export async function buildApp({
   await app.register(licenseRoutes(db));
   await app.register(invoiceRoutes(db, mailSettings));
   await app.register(integrationKeyRoutes(db));
-  await app.register(integrationRoutes(db));
+  await app.register(integrationRoutes(db, { rateLimitPerMinute: integrationRateLimitPerMinute }));
 
   const serveWeb = webDistDir !== undefined && existsSync(path.join(webDistDir, 'index.html'));
   if (serveWeb) {

@@ -16,6 +16,11 @@ export interface Config {
   processes: number;
   /** INVITATIONS_PER_DAY: invitation mails one organization may send in a day (a default when unset). */
   invitationsPerDay: number | undefined;
+  /**
+   * INTEGRATION_RATE_LIMIT_PER_MINUTE: calls one integration key may make in a minute, all processes together
+   * (a default when unset: features/integration/key-rate-limit.ts).
+   */
+  integrationRateLimitPerMinute: number | undefined;
 }
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -38,6 +43,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     processes: positiveInteger(env.WEB_CONCURRENCY, 'WEB_CONCURRENCY') ?? 1,
     invitationsPerDay: positiveInteger(env.INVITATIONS_PER_DAY, 'INVITATIONS_PER_DAY'),
+    integrationRateLimitPerMinute: positiveInteger(
+      env.INTEGRATION_RATE_LIMIT_PER_MINUTE,
+      'INTEGRATION_RATE_LIMIT_PER_MINUTE',
+    ),
   };
 }
 

@@ -1,7 +1,126 @@
+import { errorBodySchema } from '@allot/domain/errors';
+import {
+  consumeRequestSchema,
+  consumeResponseSchema,
+  entitlementQuerySchema,
+  entitlementSchema,
+  memberEntitlementQuerySchema,
+} from '@allot/domain/integration';
+import { idSchema } from '@allot/domain/text';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Db } from '../../db/client';
+import { AppError } from '../../http/app-error';
+import { authOf, integrationOf } from '../../http/authenticate';
+import { idempotencyOf, idempotentWrite, replyAnswer } from '../credits/idempotency';
+import { consumeCredits } from './consume-service';
+import { checkEntitlement, checkMemberEntitlement } from './entitlement-service';
+import { DEFAULT_INTEGRATION_RATE_LIMIT_PER_MINUTE, limitIntegrationKey } from './key-rate-limit';
+
+const tags = ['integration'];
+const security = [{ integrationKey: [] }];
+
+export const IDEMPOTENCY_KEY_REQUIRED =
+  'An Idempotency-Key header is required: a new key for each consumption, the same key when a call is sent again.';
+
+export interface IntegrationRouteOptions {
+  /** Calls one integration key may make in a minute, counted across processes (INTEGRATION_RATE_LIMIT_PER_MINUTE). */
+  rateLimitPerMinute?: number | undefined;
+}
+
+const RATE_LIMIT_NOTE =
+  ' Each key may make a limited number of calls a minute (all processes together; `INTEGRATION_RATE_LIMIT_PER_MINUTE`, default 6,000): above it `429 rate_limited` with `Retry-After` (seconds).';
 
 /** The classroom product's calls (CONTRACT §9): entitlement and consumption, with an integration key. */
-export function integrationRoutes(_db: Db): FastifyPluginAsyncZod {
-  return async () => {};
+export function integrationRoutes(db: Db, options: IntegrationRouteOptions = {}): FastifyPluginAsyncZod {
+  const perMinute = options.rateLimitPerMinute ?? DEFAULT_INTEGRATION_RATE_LIMIT_PER_MINUTE;
+  return async (app) => {
+    // After the authentication hook (the app's): the key is known, the body not read yet.
+    app.addHook('onRequest', async (request, reply) => {
+      if (!request.routeOptions.config?.integration) return;
+      await limitIntegrationKey(db, integrationOf(request).keyId, perMinute, reply);
+    });
+
+    app.get(
+      '/api/integration/entitlement',
+      {
+        config: { integration: true },
+        schema: {
+          operationId: 'checkEntitlement',
+          tags,
+          security,
+          summary: 'May this teacher use the product now?',
+          description: `For a teacher in the key’s organization or below (by email): whether they may use the product now, the licence, its expiry, the credits they can spend (own balance and the organization’s shared pool) and, when not entitled, the reasons in the order a person fixes them. A teacher in several organizations of the subtree: \`organizationId\` names one (else \`404\`); without it the answer is for the best of them (entitled first, then the fewest reasons, then by name). An email with no membership or invitation in the subtree is \`404\`.${RATE_LIMIT_NOTE}`,
+          querystring: entitlementQuerySchema,
+          response: { 200: entitlementSchema, 404: errorBodySchema, 429: errorBodySchema },
+        },
+      },
+      async (request) => checkEntitlement(db, integrationOf(request), request.query),
+    );
+
+    app.post(
+      '/api/integration/consume',
+      {
+        config: { integration: true },
+        schema: {
+          operationId: 'consumeCredits',
+          tags,
+          security,
+          summary: 'Consume a teacher’s credits',
+          description: `Draws \`credits\` from the teacher’s own balance first, then from their organization’s shared pool, in one transaction, and answers the balances after. Not enough in both: \`422 insufficient_credits\` with \`details.available\`, nothing taken; above the organization’s daily limit: \`422 daily_limit\`; only invited, or the account not set up (and, with \`licenseType\`, no seat of a live licence of it): \`422 business_rule\` with \`details.reasons\`. A teacher who is a member of several organizations of the subtree needs \`organizationId\` (\`400\` otherwise). The \`Idempotency-Key\` header is required: a repeat answers the first answer (header \`Idempotent-Replayed: true\`); the same key with another body is \`409 idempotency_key_reused\`.${RATE_LIMIT_NOTE}`,
+          body: consumeRequestSchema,
+          headers: z.object({
+            'idempotency-key': z
+              .string({ error: IDEMPOTENCY_KEY_REQUIRED })
+              .describe(
+                'Required. 1–255 printable characters; a repeat with the same key and body answers the first answer',
+              ),
+          }),
+          response: {
+            200: consumeResponseSchema,
+            404: errorBodySchema,
+            422: errorBodySchema,
+            429: errorBodySchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const caller = integrationOf(request);
+        const idempotency = idempotencyOf(request);
+        if (!idempotency) {
+          throw AppError.invalid({ 'Idempotency-Key': IDEMPOTENCY_KEY_REQUIRED }, IDEMPOTENCY_KEY_REQUIRED);
+        }
+        return replyAnswer(
+          reply,
+          await idempotentWrite(db, caller.keyId, idempotency, (tx) =>
+            consumeCredits(tx, caller, request.body),
+          ),
+        );
+      },
+    );
+
+    app.get(
+      '/api/organization/:id/users/:userId/entitlement',
+      {
+        schema: {
+          operationId: 'checkMemberEntitlement',
+          tags,
+          summary: 'Why can’t this teacher use the product?',
+          description:
+            'The entitlement check of the classroom product for one member (or invited person) of the organization, as the key call answers it for this organization: the reasons in the order a person fixes them. `404` when the person is neither a member of it nor invited to it. Permission: `manage_users` on the organization.',
+          params: z.object({ id: idSchema, userId: idSchema }),
+          querystring: memberEntitlementQuerySchema,
+          response: { 200: entitlementSchema, 403: errorBodySchema, 404: errorBodySchema },
+        },
+      },
+      async (request) =>
+        checkMemberEntitlement(
+          db,
+          authOf(request),
+          request.params.id,
+          request.params.userId,
+          request.query.licenseType,
+        ),
+    );
+  };
 }

@@ -1,0 +1,183 @@
+import {
+  type ConsumeRequest,
+  type ConsumeResponse,
+  ENTITLEMENT_REASON_TEXT,
+  type EntitlementReason,
+  INTEGRATION_MSG,
+} from '@allot/domain/integration';
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import { rows } from '../../db/rows';
+import { AppError } from '../../http/app-error';
+import type { IntegrationCaller } from '../../http/authenticate';
+import { InsufficientCreditsError, postCreditTransactionReporting } from '../credits/journal';
+import { findPlaces, type Place, placeNamed, reasonsOf } from './entitlement-service';
+
+/** The reasons that refuse a consumption before any credit is looked at (the rest: see `refusingReasons`). */
+const ALWAYS_REFUSING: readonly EntitlementReason[] = ['not_a_member', 'not_verified'];
+/** With a `licenseType`, the teacher must also hold a seat of a live licence of it. */
+const LICENCE_REASONS: readonly EntitlementReason[] = ['no_licence_of_type', 'licence_expired', 'no_seat'];
+
+export const CONSUME_REFUSED_PREFIX = 'This teacher may not consume credits here:';
+
+/**
+ * The organization a consumption is for: the named one (a member or invitee there, else `404`), or the only
+ * one where the teacher is a member. Several memberships in the key's subtree without `organizationId`: `400`
+ * (CONTRACT §9). Only pending invitations: the first of them, which `refusingReasons` then refuses.
+ */
+function placeOf(places: readonly Place[], organizationId: string | undefined): Place {
+  if (places.length === 0) throw AppError.notFound();
+  if (organizationId !== undefined) return placeNamed(places, organizationId);
+  const memberOf = places.filter((p) => p.member);
+  if (memberOf.length > 1) {
+    throw AppError.of('invalid_input', INTEGRATION_MSG.ambiguous, {
+      fields: { organizationId: INTEGRATION_MSG.ambiguous },
+      organizations: memberOf
+        .map((p) => ({ id: p.organizationId, name: p.organizationName }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    });
+  }
+  return memberOf[0] ?? (places[0] as Place);
+}
+
+/**
+ * What refuses the teacher here, whatever the credits: a pending invitation only, an account not set up,
+ * and, when the call names a `licenseType`, no seat of a live licence of it. `422 business_rule` with the
+ * reasons in `details.reasons` (CONTRACT §9's vocabulary and order).
+ */
+function refuseUnlessAllowed(place: Place, licenseType: string | undefined) {
+  const refusing = reasonsOf(place).filter(
+    (r) => ALWAYS_REFUSING.includes(r) || (licenseType !== undefined && LICENCE_REASONS.includes(r)),
+  );
+  if (refusing.length === 0) return;
+  throw AppError.of(
+    'business_rule',
+    `${CONSUME_REFUSED_PREFIX} ${refusing.map((r) => ENTITLEMENT_REASON_TEXT[r]).join(' ')}`,
+    { reasons: refusing },
+  );
+}
+
+interface LockedAccounts {
+  own: { id: string; balance: number } | undefined;
+  shared: { id: string; balance: number };
+  consumed: { id: string } | undefined;
+}
+
+/**
+ * Locks the teacher's balance, the organization's shared pool and its `consumed` account in id order
+ * (`FOR NO KEY UPDATE`, the journal's lock order), and answers them as they are under the locks.
+ */
+async function lockAccounts(tx: Tx, userId: string, organizationId: string): Promise<LockedAccounts> {
+  const found = await rows<{ id: string; kind: string; balance: string }>(
+    tx,
+    sql`select id, kind, balance::text as balance from credit_accounts
+        where user_id = ${userId} or (organization_id = ${organizationId} and kind in ('shared', 'consumed'))
+        order by id for no key update`,
+  );
+  const of = (kind: string) => {
+    const row = found.find((r) => r.kind === kind);
+    return row ? { id: row.id, balance: Number(row.balance) } : undefined;
+  };
+  const shared = of('shared');
+  if (!shared) throw new Error(`organization ${organizationId} has no shared pool`);
+  return { own: of('user'), shared, consumed: of('consumed') };
+}
+
+/**
+ * Adds the consumption to the organization's count of today (UTC) and refuses it, `422 daily_limit`, when
+ * that passes the organization's daily limit. The row is locked by the upsert until the transaction ends,
+ * so two consumptions at once cannot both pass the limit; a refusal is undone with the rest of the work.
+ */
+async function countTowardsDailyLimit(tx: Tx, organizationId: string, credits: number): Promise<void> {
+  const [row] = await rows<{ total: string; daily_limit: string | null }>(
+    tx,
+    sql`with counted as (
+          insert into consumption_days (organization_id, day, credits)
+          values (${organizationId}, (now() at time zone 'utc')::date, ${credits})
+          on conflict (organization_id, day) do update set credits = consumption_days.credits + excluded.credits
+          returning credits)
+        select counted.credits::text as total, o.daily_consumption_limit::text as daily_limit
+        from counted cross join organizations o where o.id = ${organizationId}`,
+  );
+  if (!row || row.daily_limit === null) return;
+  const limit = Number(row.daily_limit);
+  const total = Number(row.total);
+  if (total <= limit) return;
+  const left = Math.max(0, limit - (total - credits));
+  throw AppError.of('daily_limit', INTEGRATION_MSG.dailyLimit(limit, left), { limit, left });
+}
+
+/**
+ * POST /api/integration/consume (CONTRACT §9), inside the caller's transaction (idempotentWrite): draws the
+ * teacher's own balance first, then the organization's shared pool, into the organization's `consumed`
+ * account, as one `consumption` posting of the journal. Not enough in both: `422 insufficient_credits` with
+ * `details.available`; above the daily limit: `422 daily_limit`. Either refusal takes nothing.
+ */
+export async function consumeCredits(
+  tx: Tx,
+  caller: IntegrationCaller,
+  input: ConsumeRequest,
+): Promise<ConsumeResponse> {
+  const places = await findPlaces(
+    tx,
+    { subtreeOf: caller.organizationId },
+    { email: input.email },
+    input.licenseType,
+  );
+  const place = placeOf(places, input.organizationId);
+  refuseUnlessAllowed(place, input.licenseType);
+  const { userId, organizationId } = place;
+  const credits = input.credits;
+
+  let accounts = await lockAccounts(tx, userId, organizationId);
+  if (!accounts.consumed) {
+    // The organization's first consumption: its `consumed` account opens now (once, whoever comes first).
+    await tx.execute(
+      sql`insert into credit_accounts (kind, organization_id) values ('consumed', ${organizationId}) on conflict do nothing`,
+    );
+    accounts = await lockAccounts(tx, userId, organizationId);
+  }
+  const { own, shared, consumed } = accounts;
+  if (!consumed) throw new Error(`organization ${organizationId} has no consumed account`);
+
+  const ownBalance = own?.balance ?? 0;
+  const available = ownBalance + shared.balance;
+  const insufficient = () =>
+    AppError.of('insufficient_credits', INTEGRATION_MSG.insufficientCredits(available), { available });
+  if (available < credits) throw insufficient();
+  await countTowardsDailyLimit(tx, organizationId, credits);
+
+  const fromOwn = Math.min(ownBalance, credits);
+  const fromShared = credits - fromOwn;
+  const lines = [
+    ...(own && fromOwn > 0 ? [{ accountId: own.id, amount: -fromOwn }] : []),
+    ...(fromShared > 0 ? [{ accountId: shared.id, amount: -fromShared }] : []),
+    { accountId: consumed.id, amount: credits },
+  ];
+  let balances: Map<string, number>;
+  try {
+    ({ balances } = await postCreditTransactionReporting(
+      tx,
+      {
+        action: 'consumption',
+        actorId: null,
+        description: input.description ? `${input.reference}: ${input.description}` : input.reference,
+        lines,
+      },
+      own ? [own.id, shared.id] : [shared.id],
+    ));
+  } catch (error) {
+    // Cannot happen under the locks above; should it, the refusal is the same and nothing was written.
+    if (error instanceof InsufficientCreditsError) throw insufficient();
+    throw error;
+  }
+  return {
+    consumed: credits,
+    fromOwn,
+    fromShared,
+    balances: {
+      own: own ? (balances.get(own.id) ?? ownBalance - fromOwn) : 0,
+      shared: balances.get(shared.id) ?? shared.balance - fromShared,
+    },
+  };
+}

@@ -1,0 +1,220 @@
+import type {
+  Entitlement,
+  EntitlementQuery,
+  EntitlementReason,
+  LicenseType,
+} from '@allot/domain/integration';
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import { rows } from '../../db/rows';
+import { AppError } from '../../http/app-error';
+import type { AuthUser, IntegrationCaller } from '../../http/authenticate';
+import { isUuid } from '../../lib/ids';
+import { requireOrganizationAccess } from '../organization-access/access';
+
+/**
+ * One organization where a person is a member or has a pending invitation, with everything the entitlement
+ * check (CONTRACT §9) reads: the licence it is about, the seat, the credits.
+ */
+export interface Place {
+  userId: string;
+  email: string;
+  organizationId: string;
+  organizationName: string;
+  /** False: only a pending invitation there. */
+  member: boolean;
+  verified: boolean;
+  /** The licence the answer is about (see `findPlaces`); null when the organization has none (of the type). */
+  licence: { id: string; licenseType: LicenseType; expireAt: string; expired: boolean } | null;
+  /** The person holds (or, invited, is held) a seat of that licence. */
+  seat: boolean;
+  /** The person's own balance (0 without a credit account). */
+  own: number;
+  /** The organization's shared pool. */
+  shared: number;
+  /** What was asked: a licence type, or null for "any licence". */
+  askedType: LicenseType | null;
+}
+
+/** Where to look: the subtree of an integration key's organization, or exactly one organization (the panel). */
+type Scope = { subtreeOf: string } | { organization: string };
+/** Whom: by email (the classroom product) or by id (the panel). */
+type Person = { email: string } | { userId: string };
+
+/**
+ * Every organization of the scope where the person is a member or has a pending invitation, in one query.
+ * The licence each answer is about: with `licenseType`, the organization's licence of that type; without,
+ * the licence the person holds a seat of, else the organization's licence a seat would be taken of (a live
+ * one first, then the latest expiry).
+ */
+export async function findPlaces(
+  db: Tx,
+  scope: Scope,
+  person: Person,
+  licenseType: LicenseType | undefined,
+): Promise<Place[]> {
+  if ('userId' in person && !isUuid(person.userId)) return [];
+  const found = await rows<{
+    user_id: string;
+    email: string;
+    organization_id: string;
+    name: string;
+    member: boolean;
+    verified: boolean;
+    licence_id: string | null;
+    license_type: LicenseType | null;
+    expire_at: Date | string | null;
+    expired: boolean | null;
+    seat: boolean;
+    own: string;
+    shared: string;
+  }>(
+    db,
+    sql`with u as (
+          select id, email, email_verified_at is not null as verified from users
+          where ${'email' in person ? sql`lower(email) = lower(${person.email})` : sql`id = ${person.userId}`}),
+        places as (
+          select m.user_id, m.organization_id, true as member, m.license_id
+          from memberships m join u on u.id = m.user_id
+          union all
+          select i.user_id, i.organization_id, false, i.license_id
+          from membership_invitations i join u on u.id = i.user_id
+          where not exists (select 1 from memberships x where x.user_id = i.user_id and x.organization_id = i.organization_id))
+        select u.id as user_id, u.email, p.organization_id, o.name, p.member, u.verified,
+          l.id as licence_id, l.license_type, l.expire_at, l.expire_at <= now() as expired,
+          coalesce(p.license_id = l.id, false) as seat,
+          coalesce((select a.balance from credit_accounts a where a.user_id = u.id), 0)::text as own,
+          o.shared_credits::text as shared
+        from places p
+        join u on u.id = p.user_id
+        join organizations o on o.id = p.organization_id and o.deleted_at is null
+        ${
+          'subtreeOf' in scope
+            ? sql`join organization_closure c on c.descendant_id = p.organization_id and c.ancestor_id = ${scope.subtreeOf}`
+            : sql``
+        }
+        left join lateral (
+          select l.id, l.license_type, l.expire_at from licenses l
+          where l.organization_id = p.organization_id
+            ${licenseType ? sql`and l.license_type = ${licenseType}` : sql``}
+          order by (l.id = p.license_id) desc nulls last, (l.expire_at > now()) desc, l.expire_at desc, l.license_type
+          limit 1) l on true
+        ${'organization' in scope ? sql`where p.organization_id = ${scope.organization}` : sql``}`,
+  );
+  return found.map((r) => ({
+    userId: r.user_id,
+    email: r.email,
+    organizationId: r.organization_id,
+    organizationName: r.name,
+    member: r.member,
+    verified: r.verified,
+    licence:
+      r.licence_id && r.license_type && r.expire_at
+        ? {
+            id: r.licence_id,
+            licenseType: r.license_type,
+            expireAt: new Date(r.expire_at).toISOString(),
+            expired: r.expired === true,
+          }
+        : null,
+    seat: r.seat,
+    own: Number(r.own),
+    shared: Number(r.shared),
+    askedType: licenseType ?? null,
+  }));
+}
+
+/**
+ * Why the person may not use the product in this place, in CONTRACT §9's order (the order a person fixes
+ * them): join, verify the account, get the organization a licence, renew it, take a seat, get credits.
+ * An invitee's seat is the one the invitation holds for them: it becomes theirs when they accept.
+ */
+export function reasonsOf(place: Place): EntitlementReason[] {
+  const reasons: EntitlementReason[] = [];
+  if (!place.member) reasons.push('not_a_member');
+  if (!place.verified) reasons.push('not_verified');
+  if (!place.licence) reasons.push('no_licence_of_type');
+  else if (place.licence.expired) reasons.push('licence_expired');
+  if (!place.seat) reasons.push('no_seat');
+  if (place.own + place.shared <= 0) reasons.push('no_credits');
+  return reasons;
+}
+
+export function entitlementOf(place: Place): Entitlement {
+  const reasons = reasonsOf(place);
+  return {
+    entitled: reasons.length === 0,
+    userId: place.userId,
+    email: place.email,
+    organizationId: place.organizationId,
+    licenseType: place.licence?.licenseType ?? place.askedType,
+    expireAt: place.licence?.expireAt ?? null,
+    credits: { own: place.own, shared: place.shared },
+    reasons,
+  };
+}
+
+/** The place an id names among the person's places, or `404` (an id the caller may not see). */
+export function placeNamed(places: readonly Place[], organizationId: string): Place {
+  const id = organizationId.toLowerCase();
+  const place = places.find((p) => p.organizationId === id);
+  if (!place) throw AppError.notFound();
+  return place;
+}
+
+/**
+ * Of several places, the one to answer for when none is named: entitled first, then the fewest reasons, then
+ * the organization's name (then its id, so the answer is stable).
+ */
+export function bestEntitlement(places: readonly Place[]): Entitlement {
+  const ranked = places
+    .map((place) => ({ place, answer: entitlementOf(place) }))
+    .sort(
+      (a, b) =>
+        Number(b.answer.entitled) - Number(a.answer.entitled) ||
+        a.answer.reasons.length - b.answer.reasons.length ||
+        a.place.organizationName.localeCompare(b.place.organizationName) ||
+        (a.place.organizationId < b.place.organizationId ? -1 : 1),
+    );
+  const best = ranked[0];
+  if (!best) throw AppError.notFound();
+  return best.answer;
+}
+
+/**
+ * GET /api/integration/entitlement (CONTRACT §9): whether the teacher may use the product now, inside the
+ * key's subtree only. No membership and no invitation there: `404`, like any id the caller may not see.
+ */
+export async function checkEntitlement(
+  db: Tx,
+  caller: IntegrationCaller,
+  query: EntitlementQuery,
+): Promise<Entitlement> {
+  const places = await findPlaces(
+    db,
+    { subtreeOf: caller.organizationId },
+    { email: query.email },
+    query.licenseType,
+  );
+  if (places.length === 0) throw AppError.notFound();
+  if (query.organizationId !== undefined) return entitlementOf(placeNamed(places, query.organizationId));
+  return bestEntitlement(places);
+}
+
+/**
+ * GET /api/organization/{id}/users/{userId}/entitlement: the same answer for the users screen's "Why can't
+ * this teacher use it?" panel. Needs `manage_users` on the organization; the person must be a member of it
+ * or invited to it, else `404`.
+ */
+export async function checkMemberEntitlement(
+  db: Tx,
+  user: AuthUser,
+  organizationId: string,
+  userId: string,
+  licenseType: LicenseType | undefined,
+): Promise<Entitlement> {
+  await requireOrganizationAccess(db, user, organizationId, ['manage_users']);
+  const [place] = await findPlaces(db, { organization: organizationId }, { userId }, licenseType);
+  if (!place) throw AppError.notFound();
+  return entitlementOf(place);
+}
