@@ -8,8 +8,9 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
  * The OpenAPI document at /api/docs/json, built from the routes' zod schemas (docs/decisions/008-api-document.md).
  * Routes give their operationId, tag, summary, description (with the permission) and their own error
  * statuses; this module adds what every route shares, from the route itself, so it cannot drift:
- * `security: []` on the public calls (route config `public`), 401 on the others, 400 where the call takes
- * input, 409 (colliding writes), 413 and 415 where it takes a body.
+ * `security: []` on the public calls (route config `public`), the `integrationKey` scheme on the integration
+ * calls (route config `integration`, unless the route names its own `security`), 401 on the others, 400 where
+ * the call takes input, 409 (colliding writes), 413 and 415 where it takes a body.
  */
 
 const TAGS = [
@@ -23,13 +24,22 @@ const TAGS = [
     name: 'credits',
     description: 'AI credits: moves between pools, organizations and people, and the credit log',
   },
+  {
+    name: 'integration',
+    description:
+      'The classroom product’s side: integration keys and the daily limit (panel calls), and the entitlement and consumption calls that take an integration key',
+  },
   { name: 'health', description: 'Liveness' },
 ];
+
+/** The security scheme of the integration calls (CONTRACT §9); every other call takes `bearer`. */
+export const INTEGRATION_KEY_SCHEME = 'integrationKey';
 
 /** What each error status means, as the document says it. */
 const ERROR_DESCRIPTIONS: Record<string, string> = {
   '400': 'The input is not valid: `details.fields` maps each field (dotted path) to its message.',
-  '401': 'No bearer token, or its session ended.',
+  '401':
+    'No bearer token, or its session ended (an integration key is refused here too: it works on the integration calls only).',
   '402': 'Not enough licence seats.',
   '403': 'The caller may not do this here; the message says why.',
   '404': 'Not found, or not visible to the caller.',
@@ -39,6 +49,13 @@ const ERROR_DESCRIPTIONS: Record<string, string> = {
   '422': 'A business rule refused the change; the message says which.',
   '429': 'Too many requests; wait and try again.',
   '500': 'An unexpected error; nothing was changed.',
+};
+
+/** Where the integration calls' errors mean something else than the panel's. */
+const KEY_CALL_ERROR_DESCRIPTIONS: Record<string, string> = {
+  '401':
+    'No integration key, a key that is revoked or unknown, or a session token (these calls take an integration key only).',
+  '429': 'Too many requests with this integration key; wait the seconds of `Retry-After` and try again.',
 };
 
 const SUCCESS_DESCRIPTIONS: Record<string, string> = { '200': 'OK', '201': 'Created' };
@@ -73,12 +90,23 @@ const documentRoute: SwaggerTransform = (input) => {
     ...input,
     schema: withDefaultErrors(schema, isPublic, method) as never,
   }) as { schema: Record<string, unknown>; url: string };
-  const security = isPublic && !schema.security ? { security: [] } : {};
+  // A route's own `security` stays as it is; otherwise public calls need nothing and integration calls a key.
+  const security = schema.security
+    ? {}
+    : isPublic
+      ? { security: [] }
+      : route.config?.integration === true
+        ? { security: [{ [INTEGRATION_KEY_SCHEME]: [] }] }
+        : {};
   return { ...transformed, schema: { ...transformed.schema, ...security } };
 };
 
+type Operation = {
+  security?: Record<string, unknown>[];
+  responses?: Record<string, { description?: string }>;
+};
 type Doc = {
-  paths: Record<string, Record<string, { responses?: Record<string, { description?: string }> }>>;
+  paths: Record<string, Record<string, Operation>>;
   components: { schemas?: Record<string, unknown> };
 };
 
@@ -118,9 +146,13 @@ const finishDocument: SwaggerTransformObject = (input) => {
   const doc = jsonSchemaTransformObject(input) as unknown as Doc;
   for (const operations of Object.values(doc.paths)) {
     for (const operation of Object.values(operations)) {
+      const takesKey = operation.security?.some((alternative) => INTEGRATION_KEY_SCHEME in alternative);
+      const errors = takesKey
+        ? { ...ERROR_DESCRIPTIONS, ...KEY_CALL_ERROR_DESCRIPTIONS }
+        : ERROR_DESCRIPTIONS;
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         if (response.description && response.description !== 'Default Response') continue;
-        response.description = ERROR_DESCRIPTIONS[status] ?? SUCCESS_DESCRIPTIONS[status] ?? 'OK';
+        response.description = errors[status] ?? SUCCESS_DESCRIPTIONS[status] ?? 'OK';
       }
     }
   }
@@ -136,7 +168,7 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string) {
         title: 'Allot API',
         version: '1.0.0',
         description:
-          'Licences and AI credits across a hierarchy of organizations. Every call needs `Authorization: Bearer <secToken>` (from `POST /api/auth/login`) unless it says otherwise. Errors answer `{error, message, details?}`.',
+          'Licences and AI credits across a hierarchy of organizations. Every call needs `Authorization: Bearer <secToken>` (from `POST /api/auth/login`) unless it says otherwise; the integration calls (`/api/integration/…`) take an integration key instead (`Authorization: Bearer allot_sk_…`). Errors answer `{error, message, details?}`.',
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
       servers: [{ url: publicUrl, description: 'This panel' }],
@@ -145,6 +177,12 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string) {
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'The `secToken` of POST /api/auth/login' },
+          [INTEGRATION_KEY_SCHEME]: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'An integration key (`allot_sk_…`), created by an organization’s owner on General information → Integrations. Only on the integration calls, which act inside that organization’s subtree; a key anywhere else, or a session token on them, is `401`.',
+          },
         },
       },
     },
