@@ -1,3 +1,5 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { INTEGRATION_MSG } from '@allot/domain/integration';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tx } from '../src/db/client';
@@ -8,6 +10,7 @@ import {
   systemAccountId,
   userAccountId,
 } from '../src/features/credits/journal';
+import { hashIntegrationKey } from '../src/features/integration/key-auth';
 import { insertOrganization } from '../src/features/organizations/tree';
 import { bearer, createTestApp, type TestApp } from './support/test-app';
 import { giveLicense, sessionFor, type World } from './support/world';
@@ -146,6 +149,21 @@ const fundedMember = async (t: TestApp) => {
   return userId;
 };
 const move = (extra: Record<string, unknown>) => ({ amount: 1, ...extra });
+/** A live integration key of an organization, stored as key management stores one (its hash only). */
+const insertKey = async (t: TestApp, organizationId: string) => {
+  const key = `allot_sk_${randomBytes(32).toString('base64url')}`;
+  const [row] = await rows<{ id: string }>(
+    t.db,
+    sql`insert into integration_keys (organization_id, name, prefix, key_hash)
+        values (${organizationId}, 'Matrix key', ${key.slice(0, 15)}, ${hashIntegrationKey(key)}) returning id`,
+  );
+  if (!row) throw new Error('key insert failed');
+  return { id: row.id, key };
+};
+/** A fresh key of Alpha School A, for the revocation row; answers its id. */
+const freshKey = async (t: TestApp) => (await insertKey(t, t.world.orgs.schoolA)).id;
+/** The integration calls (CONTRACT §9): every session token is refused, whoever holds it. */
+const keyCall = all(401);
 
 const MATRIX: Row[] = [
   { method: 'GET', path: '/api/health', url: () => '/api/health', expect: all(200) },
@@ -605,6 +623,61 @@ const MATRIX: Row[] = [
     prepare: openInvoice,
     expect: systemAdminOnly(200),
   },
+  // Integration keys and the daily limit: `manage_org_integration`, an owner's and not an admin's.
+  {
+    method: 'GET',
+    path: '/api/organization/{id}/integration-keys',
+    url: (w) => `/api/organization/${w.orgs.schoolA}/integration-keys`,
+    expect: inAlpha(200, 403),
+  },
+  {
+    method: 'POST',
+    path: '/api/organization/{id}/integration-keys',
+    url: (w) => `/api/organization/${w.orgs.schoolA}/integration-keys`,
+    body: () => ({ name: 'Classroom' }),
+    expect: inAlpha(201, 403),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/organization/{id}/integration-keys/{keyId}',
+    url: (w, key) => `/api/organization/${w.orgs.schoolA}/integration-keys/${key}`,
+    prepare: freshKey,
+    expect: inAlpha(200, 403),
+  },
+  {
+    method: 'GET',
+    path: '/api/organization/{id}/integration-settings',
+    url: (w) => `/api/organization/${w.orgs.schoolA}/integration-settings`,
+    expect: inAlpha(200, 403),
+  },
+  {
+    method: 'POST',
+    path: '/api/organization/{id}/integration-settings',
+    url: (w) => `/api/organization/${w.orgs.schoolA}/integration-settings`,
+    body: () => ({ dailyConsumptionLimit: 5000 }),
+    expect: inAlpha(200, 403),
+  },
+  // The panel's form of the entitlement check ("Why can't this teacher use it?"): `manage_users`.
+  {
+    method: 'GET',
+    path: '/api/organization/{id}/users/{userId}/entitlement',
+    url: (w) => `/api/organization/${w.orgs.schoolA}/users/${w.users.teacher.id}/entitlement`,
+    expect: inAlpha(200),
+  },
+  // The classroom product's calls take an integration key: a session is `401` (keys: the block below).
+  {
+    method: 'GET',
+    path: '/api/integration/entitlement',
+    url: (w) => `/api/integration/entitlement?email=${encodeURIComponent(w.users.teacher.email)}`,
+    expect: keyCall,
+  },
+  {
+    method: 'POST',
+    path: '/api/integration/consume',
+    url: () => '/api/integration/consume',
+    body: (w) => ({ email: w.users.teacher.email, credits: 1, reference: 'matrix' }),
+    expect: keyCall,
+  },
 ];
 
 let t: TestApp;
@@ -659,5 +732,135 @@ describe('authorization matrix', () => {
     expect(documented.filter((e) => !covered.has(e))).toEqual([]);
     // And no row names a call the document does not have (a path may have several rows: several cases).
     expect([...covered].filter((e) => !documented.includes(e))).toEqual([]);
+  });
+});
+
+/**
+ * The classroom product's calls with integration keys (CONTRACT §9): a key acts inside its organization's
+ * subtree and on these calls only; a revoked key is refused at once; a session token is no key.
+ */
+describe('authorization matrix: integration keys', () => {
+  const keys = {} as Record<'alpha' | 'schoolB' | 'beta' | 'revoked', { id: string; key: string }>;
+  /** A teacher of Alpha School A with 10 credits of their own. */
+  let teacher = { id: '', email: '' };
+  beforeAll(async () => {
+    keys.alpha = await insertKey(t, t.world.orgs.alpha);
+    keys.schoolB = await insertKey(t, t.world.orgs.schoolB);
+    keys.beta = await insertKey(t, t.world.orgs.beta);
+    keys.revoked = await insertKey(t, t.world.orgs.alpha);
+    const id = await fundedMember(t);
+    const [row] = await rows<{ email: string }>(t.db, sql`select email from users where id = ${id}`);
+    teacher = { id, email: row?.email ?? '' };
+  });
+
+  const balance = async () => {
+    const [row] = await rows<{ balance: string | number }>(
+      t.db,
+      sql`select balance from credit_accounts where kind = 'user' and user_id = ${teacher.id}`,
+    );
+    return Number(row?.balance);
+  };
+  const entitlement = (headers: Record<string, string>) =>
+    t.app.inject({
+      method: 'GET',
+      url: `/api/integration/entitlement?email=${encodeURIComponent(teacher.email)}`,
+      headers,
+    });
+  const consume = (headers: Record<string, string>) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/integration/consume',
+      headers: { ...headers, 'idempotency-key': `matrix-${Math.random()}` },
+      payload: { email: teacher.email, credits: 1, reference: 'matrix' },
+    });
+  const KEY_CALLS = [
+    { at: 'GET /api/integration/entitlement', call: entitlement },
+    { at: 'POST /api/integration/consume', call: consume },
+  ];
+
+  it('a key of the teacher’s subtree answers both calls', async () => {
+    const checked = await entitlement(bearer(keys.alpha.key));
+    expect(checked.statusCode).toBe(200);
+    expect(checked.json()).toMatchObject({ userId: teacher.id, organizationId: t.world.orgs.schoolA });
+    const before = await balance();
+    const consumed = await consume(bearer(keys.alpha.key));
+    expect(consumed.statusCode).toBe(200);
+    expect(consumed.json()).toMatchObject({ consumed: 1, fromOwn: 1, fromShared: 0 });
+    expect(await balance()).toBe(before - 1);
+  });
+
+  for (const { at, call } of KEY_CALLS) {
+    it(`${at}: a key of another subtree is 404 for a teacher outside it, and takes nothing`, async () => {
+      const before = await balance();
+      for (const other of [keys.schoolB, keys.beta]) {
+        const response = await call(bearer(other.key));
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toEqual({ error: 'not_found', message: 'Not found.' });
+      }
+      expect(await balance()).toBe(before);
+    });
+
+    it(`${at}: a session token is 401, whoever holds it`, async () => {
+      for (const actor of ACTORS) {
+        const userId = actorUserId(actor);
+        if (!userId) continue;
+        const response = await call(bearer(await sessionFor(t.db, userId)));
+        expect(response.statusCode, actor).toBe(401);
+        expect(response.json(), actor).toEqual({ error: 'unauthorized', message: INTEGRATION_MSG.keyOnly });
+      }
+    });
+
+    it(`${at}: no token, or a key nobody created, is 401`, async () => {
+      expect((await call({})).statusCode).toBe(401);
+      const unknown = await call(bearer(`allot_sk_${randomBytes(32).toString('base64url')}`));
+      expect(unknown.statusCode).toBe(401);
+      expect(unknown.json()).toMatchObject({ error: 'unauthorized' });
+    });
+  }
+
+  it('a revoked key is refused at once on both calls', async () => {
+    expect((await entitlement(bearer(keys.revoked.key))).statusCode).toBe(200);
+    const revoked = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/organization/${t.world.orgs.alpha}/integration-keys/${keys.revoked.id}`,
+      headers: bearer(await sessionFor(t.db, t.world.users.owner.id)),
+    });
+    expect(revoked.json()).toEqual({ success: true });
+    const before = await balance();
+    for (const { at, call } of KEY_CALLS) {
+      const response = await call(bearer(keys.revoked.key));
+      expect(response.statusCode, at).toBe(401);
+      expect(response.json(), at).toMatchObject({ error: 'unauthorized' });
+    }
+    expect(await balance()).toBe(before);
+  });
+
+  it('a key on any panel call is 401, even one about its own organization', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
+      paths: Record<string, Record<string, { security?: unknown[] }>>;
+    }>();
+    // Public: no security (`[]`) or an empty alternative (a token is optional there, a key is no token).
+    const isPublic = (row: Row) => {
+      const security = doc.paths[row.path]?.[row.method.toLowerCase()]?.security;
+      return (
+        security !== undefined &&
+        (security.length === 0 || security.some((s) => Object.keys(s as object).length === 0))
+      );
+    };
+    const panelRows = MATRIX.filter((row) => !row.path.startsWith('/api/integration/') && !isPublic(row));
+    expect(panelRows.length).toBeGreaterThan(40);
+    const refusedWith = new Set<string>();
+    for (const row of panelRows) {
+      const response = await t.app.inject({
+        method: row.method,
+        // Authentication comes first: an id of nothing stands for what `prepare` would make.
+        url: row.url(t.world, randomUUID()),
+        headers: bearer(keys.alpha.key),
+        ...(row.body ? { payload: row.body(t.world, null) as object } : {}),
+      });
+      expect(response.statusCode, `${row.method} ${row.path}`).toBe(401);
+      refusedWith.add(response.json<{ message: string }>().message);
+    }
+    expect([...refusedWith]).toEqual([INTEGRATION_MSG.sessionOnly]);
   });
 });
