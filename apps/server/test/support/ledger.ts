@@ -34,7 +34,8 @@ export async function ledgerViolations(db: Tx): Promise<string[]> {
             o.shared_credits <> coalesce((select balance from credit_accounts a where a.organization_id = o.id and a.kind = 'shared'), 0)
             or o.protected_credits <> coalesce((select balance from credit_accounts a where a.organization_id = o.id and a.kind = 'protected'), 0)
             or o.subtree_credits <> coalesce((select sum(a.balance) from organization_closure c
-                 join credit_accounts a on a.organization_id = c.descendant_id where c.ancestor_id = o.id and c.depth > 0), 0))`,
+                 join credit_accounts a on a.organization_id = c.descendant_id and a.kind in ('shared', 'protected')
+                 where c.ancestor_id = o.id and c.depth > 0), 0))`,
     ],
   ];
   const found: string[] = [];

@@ -129,15 +129,14 @@ export async function consumeCredits(
   const { userId, organizationId } = place;
   const credits = input.credits;
 
-  let accounts = await lockAccounts(tx, userId, organizationId);
-  if (!accounts.consumed) {
-    // The organization's first consumption: its `consumed` account opens now (once, whoever comes first).
+  if (!place.consumedAccountId) {
+    // The organization's first consumption opens its `consumed` account (once, whoever comes first), before
+    // any lock is held: opened while holding the other two, it would be locked out of id order.
     await tx.execute(
       sql`insert into credit_accounts (kind, organization_id) values ('consumed', ${organizationId}) on conflict do nothing`,
     );
-    accounts = await lockAccounts(tx, userId, organizationId);
   }
-  const { own, shared, consumed } = accounts;
+  const { own, shared, consumed } = await lockAccounts(tx, userId, organizationId);
   if (!consumed) throw new Error(`organization ${organizationId} has no consumed account`);
 
   const ownBalance = own?.balance ?? 0;

@@ -34,6 +34,8 @@ export interface Place {
   shared: number;
   /** What was asked: a licence type, or null for "any licence". */
   askedType: LicenseType | null;
+  /** The organization's `consumed` account, once its first consumption opened it (consume-service.ts). */
+  consumedAccountId: string | null;
 }
 
 /** Where to look: the subtree of an integration key's organization, or exactly one organization (the panel). */
@@ -68,6 +70,7 @@ export async function findPlaces(
     seat: boolean;
     own: string;
     shared: string;
+    consumed_account_id: string | null;
   }>(
     db,
     sql`with u as (
@@ -84,7 +87,9 @@ export async function findPlaces(
           l.id as licence_id, l.license_type, l.expire_at, l.expire_at <= now() as expired,
           coalesce(p.license_id = l.id, false) as seat,
           coalesce((select a.balance from credit_accounts a where a.user_id = u.id), 0)::text as own,
-          o.shared_credits::text as shared
+          o.shared_credits::text as shared,
+          (select a.id from credit_accounts a where a.organization_id = p.organization_id and a.kind = 'consumed')
+            as consumed_account_id
         from places p
         join u on u.id = p.user_id
         join organizations o on o.id = p.organization_id and o.deleted_at is null
@@ -121,6 +126,7 @@ export async function findPlaces(
     own: Number(r.own),
     shared: Number(r.shared),
     askedType: licenseType ?? null,
+    consumedAccountId: r.consumed_account_id,
   }));
 }
 
