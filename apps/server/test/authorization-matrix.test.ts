@@ -814,7 +814,7 @@ describe('authorization matrix: integration keys', () => {
       expect((await call({})).statusCode).toBe(401);
       const unknown = await call(bearer(`allot_sk_${randomBytes(32).toString('base64url')}`));
       expect(unknown.statusCode).toBe(401);
-      expect(unknown.json()).toMatchObject({ error: 'unauthorized' });
+      expect(unknown.json()).toEqual({ error: 'unauthorized', message: INTEGRATION_MSG.keyRevoked });
     });
   }
 
@@ -830,7 +830,7 @@ describe('authorization matrix: integration keys', () => {
     for (const { at, call } of KEY_CALLS) {
       const response = await call(bearer(keys.revoked.key));
       expect(response.statusCode, at).toBe(401);
-      expect(response.json(), at).toMatchObject({ error: 'unauthorized' });
+      expect(response.json(), at).toEqual({ error: 'unauthorized', message: INTEGRATION_MSG.keyRevoked });
     }
     expect(await balance()).toBe(before);
   });

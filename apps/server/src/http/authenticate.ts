@@ -69,8 +69,13 @@ export function registerAuthentication(
         ? await findIntegrationKey(token)
         : null;
       if (!request.integration) {
+        // A key that is revoked or unknown says so; a session token is told this call takes a key.
         throw AppError.unauthorized(
-          token && !token.startsWith(INTEGRATION_KEY_PREFIX) ? INTEGRATION_MSG.keyOnly : undefined,
+          token
+            ? token.startsWith(INTEGRATION_KEY_PREFIX)
+              ? INTEGRATION_MSG.keyRevoked
+              : INTEGRATION_MSG.keyOnly
+            : undefined,
         );
       }
       return;

@@ -1,4 +1,9 @@
-import type { CreatedIntegrationKey, IntegrationKey, IntegrationSettings } from '@allot/domain/integration';
+import {
+  type CreatedIntegrationKey,
+  INTEGRATION_MSG,
+  type IntegrationKey,
+  type IntegrationSettings,
+} from '@allot/domain/integration';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -232,7 +237,7 @@ describe('a key at work', () => {
       for (const app of [second, t.app]) {
         const refused = await entitlement(created.key, app);
         expect(refused.statusCode).toBe(401);
-        expect(refused.json()).toMatchObject({ error: 'unauthorized' });
+        expect(refused.json()).toEqual({ error: 'unauthorized', message: INTEGRATION_MSG.keyRevoked });
       }
       expect(await findIntegrationKey(t.db, created.key)).toBeNull();
       expect((await list(t.world.orgs.alpha)).map((k) => k.id)).not.toContain(created.id);

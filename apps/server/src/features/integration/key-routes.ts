@@ -89,7 +89,7 @@ export function integrationKeyRoutes(db: Db): FastifyPluginAsyncZod {
           operationId: 'getIntegrationSettings',
           tags,
           summary: 'Read the daily consumption limit',
-          description: `The most credits the classroom product may consume in this organization per UTC day (\`null\`: no limit), and what it consumed today. ${PERMISSION}`,
+          description: `The most credits the classroom product may consume per UTC day by this organization’s own members (not those of organizations below, which have their own; \`null\`: no limit), and what they consumed today. ${PERMISSION}`,
           params: organizationIdParamsSchema,
           response: { 200: integrationSettingsSchema, 403: errorBodySchema, 404: errorBodySchema },
         },

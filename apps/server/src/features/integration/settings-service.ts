@@ -8,8 +8,9 @@ import type { AuthUser } from '../../http/authenticate';
 import { requireOrganizationAccess } from '../organization-access/access';
 
 /**
- * General information's 'Daily limit' (issue 15): the most credits the classroom product may consume in the
- * organization in one UTC day (null: no limit), with what it consumed today. Needs `manage_org_integration`
+ * General information's 'Daily limit' (issue 15): the most credits the classroom product may consume in one
+ * UTC day by the organization's own members (null: no limit; organizations below have their own), with what
+ * they consumed today (`consumption_days`, which each consumption adds to in its transaction). Needs `manage_org_integration`
  * on the organization (`404` when the caller cannot see it, `403` without the permission).
  */
 
