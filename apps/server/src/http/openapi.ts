@@ -9,7 +9,8 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
  * Routes give their operationId, tag, summary, description (with the permission) and their own error
  * statuses; this module adds what every route shares, from the route itself, so it cannot drift:
  * `security: []` on the public calls (route config `public`), the `integrationKey` scheme on the integration
- * calls (route config `integration`, unless the route names its own `security`), 401 on the others, 400 where
+ * calls (route config `integration`, unless the route names its own `security`) with the permission sentence
+ * of a key in their description, 401 on the others, 400 where
  * the call takes input, 409 (colliding writes), 413 and 415 where it takes a body.
  */
 
@@ -77,6 +78,17 @@ const withDefaultErrors = (schema: RouteSchema, isPublic: boolean, method: strin
   return { ...schema, response };
 };
 
+/** What an integration call needs, as every operation's description says its permission. */
+const KEY_PERMISSION =
+  'Permission: an integration key (`allot_sk_…`), acting in its organization and every organization below it; a session token is `401`.';
+
+const withKeyPermission = (schema: RouteSchema): RouteSchema => {
+  const description = typeof schema.description === 'string' ? schema.description : '';
+  return description.includes('Permission:')
+    ? schema
+    : { ...schema, description: `${description} ${KEY_PERMISSION}`.trim() };
+};
+
 /** Per route: the zod schemas as JSON schemas, the shared errors, and the route's security. */
 const documentRoute: SwaggerTransform = (input) => {
   const { route, url } = input;
@@ -86,16 +98,17 @@ const documentRoute: SwaggerTransform = (input) => {
   const method = String(route.method);
   if (!schema.operationId) throw new Error(`${method} ${url} has no operationId`);
   const isPublic = route.config?.public === true;
+  const takesKey = route.config?.integration === true;
   const transformed = jsonSchemaTransform({
     ...input,
-    schema: withDefaultErrors(schema, isPublic, method) as never,
+    schema: withDefaultErrors(takesKey ? withKeyPermission(schema) : schema, isPublic, method) as never,
   }) as { schema: Record<string, unknown>; url: string };
   // A route's own `security` stays as it is; otherwise public calls need nothing and integration calls a key.
   const security = schema.security
     ? {}
     : isPublic
       ? { security: [] }
-      : route.config?.integration === true
+      : takesKey
         ? { security: [{ [INTEGRATION_KEY_SCHEME]: [] }] }
         : {};
   return { ...transformed, schema: { ...transformed.schema, ...security } };

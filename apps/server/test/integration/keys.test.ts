@@ -345,3 +345,43 @@ describe('the daily limit', () => {
     expect(await readSettings(org)).toEqual({ dailyConsumptionLimit: null, consumedToday: 11 });
   });
 });
+
+describe('the API document', () => {
+  it('documents the key scheme, on the classroom product’s calls only, with what their 401 means', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
+      security: unknown[];
+      components: { securitySchemes: Record<string, { type: string; scheme: string; description: string }> };
+      paths: Record<
+        string,
+        Record<
+          string,
+          { security?: unknown[]; description: string; responses: Record<string, { description: string }> }
+        >
+      >;
+    }>();
+    expect(doc.components.securitySchemes.integrationKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.components.securitySchemes.integrationKey?.description).toContain('allot_sk_');
+    expect(doc.security).toEqual([{ bearer: [] }]);
+    const keyCalls = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops)
+        .filter(([, op]) => JSON.stringify(op.security ?? []).includes('integrationKey'))
+        .map(([method, op]) => ({ at: `${method.toUpperCase()} ${path}`, op })),
+    );
+    expect(keyCalls.map((c) => c.at).sort()).toEqual([
+      'GET /api/integration/entitlement',
+      'POST /api/integration/consume',
+    ]);
+    for (const { at, op } of keyCalls) {
+      expect(op.security, at).toEqual([{ integrationKey: [] }]);
+      expect(op.responses['401']?.description, at).toContain('integration key');
+      expect(op.description, at).toContain('Permission:');
+    }
+    // Key management is a panel call: the session's bearer scheme, and the permission it needs.
+    const create = doc.paths['/api/organization/{id}/integration-keys']?.post;
+    expect(create?.security).toBeUndefined();
+    expect(create?.description).toContain('`manage_org_integration`');
+    expect(Object.keys(create?.responses ?? {})).toEqual(
+      expect.arrayContaining(['201', '400', '401', '403', '404', '422']),
+    );
+  });
+});
