@@ -34,6 +34,8 @@ const orgBody = { name: 'Renamed', type: 'school', phoneNumber: '+1 555 000 2222
 const BODIES: Record<string, (id: string) => object> = {
   'POST /api/organization/{id}/update': () => orgBody,
   'POST /api/organization/create': (id) => ({ ...orgBody, parentOrganizationId: id }),
+  'POST /api/organization/{id}/integration-keys': () => ({ name: 'Classroom' }),
+  'POST /api/organization/{id}/integration-settings': () => ({ dailyConsumptionLimit: 100 }),
 };
 
 async function organizationCalls() {
@@ -54,7 +56,10 @@ async function organizationCalls() {
 const send = (call: { method: 'GET' | 'POST' | 'DELETE'; path: string }, id: string) =>
   t.app.inject({
     method: call.method,
-    url: call.path.replace('{id}', id).replace('{userId}', invited),
+    url: call.path
+      .replace('{id}', id)
+      .replace('{userId}', invited)
+      .replace('{keyId}', '00000000-0000-4000-8000-000000000000'),
     headers: bearer(schoolAdmin),
     ...(call.method === 'POST'
       ? { payload: (BODIES[`${call.method} ${call.path}`] ?? (() => ({})))(id) }
@@ -75,10 +80,12 @@ describe('a school admin and its sibling school', () => {
     }
   });
 
-  it('reaches its own school through the same calls (except deleting it, which needs the owner)', async () => {
+  it('reaches its own school through the same calls (except deleting it and its integration, the owner’s)', async () => {
     for (const call of await organizationCalls()) {
       const response = await send(call, t.world.orgs.schoolA);
-      const expected = call.path.endsWith('/delete') ? 403 : call.path.endsWith('/create') ? 201 : 200;
+      // `delete_org` and `manage_org_integration` are an owner's permissions, not an admin's: 403.
+      const ownersOnly = call.path.endsWith('/delete') || /\/integration-(keys|settings)/.test(call.path);
+      const expected = ownersOnly ? 403 : call.path.endsWith('/create') ? 201 : 200;
       expect({ call: `${call.method} ${call.path}`, status: response.statusCode }).toEqual({
         call: `${call.method} ${call.path}`,
         status: expected,
