@@ -60,6 +60,13 @@ const users = {
   search: (query: ListQuery) => ['users', 'search', query] as const,
   /** GET /user/{id}/edit-rights: what the caller may change of that account. */
   editRights: (userId: string) => ['users', 'edit-rights', userId] as const,
+  /**
+   * GET /organization/{id}/users/{userId}/entitlement: may this person use a product now, and why not. Under
+   * the organization's members (`membersOf`), so that what changes a seat, a role or a balance there marks it
+   * stale too (change licence, credit moves, removal).
+   */
+  entitlement: (organizationId: string, userId: string, licenseType: string) =>
+    ['users', 'organization', organizationId, 'entitlement', userId, licenseType] as const,
 };
 
 const creditLog = {
@@ -90,7 +97,16 @@ const priceList = {
   all: () => ['price-list'] as const,
 };
 
-export const queryKeys = { organizations, users, creditLog, invoices, priceList };
+const integration = {
+  /** Every integration query below. */
+  all: () => ['integration'] as const,
+  /** GET /organization/{id}/integration-keys: the organization's live keys (never the keys themselves). */
+  keysOf: (organizationId: string) => ['integration', organizationId, 'keys'] as const,
+  /** GET /organization/{id}/integration-settings: the daily limit and today's consumption. */
+  settingsOf: (organizationId: string) => ['integration', organizationId, 'settings'] as const,
+};
+
+export const queryKeys = { organizations, users, creditLog, invoices, priceList, integration };
 
 /**
  * An organization as a mutation knows it. `parentOrganizationId` undefined: not known here (see

@@ -16,6 +16,7 @@ import { useNavigate } from 'react-router';
 import { ReasonedButton } from '../../components/reasoned-button';
 import { AllocateSystemCreditsModal } from '../../features/credits/components/allocate-system-credits-modal';
 import { ManagePoolsModal } from '../../features/credits/components/manage-pools-modal';
+import { IntegrationsSection } from '../../features/integration/components/integrations-section';
 import { BuyCreditsModal } from '../../features/invoices/components/buy-credits-modal';
 import { useOrganizations } from '../../features/organizations/api/get-organizations';
 import { useParentOrganizations } from '../../features/organizations/api/get-parent-organizations';
@@ -101,7 +102,10 @@ function DangerZone({
   );
 }
 
-/** General information (spec §2): the organization's details and its two credit pools. */
+/**
+ * General information (spec §2): the organization's details and its two credit pools; with
+ * manage_org_integration, its integration keys and daily limit (issue 15).
+ */
 export function GeneralInformationScreen() {
   const organization = useCurrentOrganization();
   useDocumentTitle(`General information · ${organization.name} · Allot`);
@@ -227,6 +231,10 @@ export function GeneralInformationScreen() {
           <Text c="dimmed">The credit pools of this organization could not be loaded.</Text>
         )}
       </Stack>
+
+      {can('manage_org_integration') && (
+        <IntegrationsSection organization={{ id: organization.id, name: organization.name }} />
+      )}
 
       {can('delete_org') && (
         <DangerZone

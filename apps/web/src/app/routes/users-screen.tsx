@@ -1,4 +1,5 @@
 import 'mantine-datatable/styles.css';
+import { LICENSE_TYPES, type LicenseType } from '@allot/domain/organizations';
 import { ORGANIZATION_USER_SORT_KEYS, type OrganizationUser } from '@allot/domain/users';
 import { Alert, Button, Card, EmptyState, Group, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
@@ -11,6 +12,8 @@ import { SearchInput } from '../../components/search-input';
 import { AllocateUsersModal } from '../../features/credits/components/allocate-users-modal';
 import { ReclaimUsersModal } from '../../features/credits/components/reclaim-users-modal';
 import { TransferUsersModal } from '../../features/credits/components/transfer-users-modal';
+import { ProductAccessModal } from '../../features/integration/components/product-access-modal';
+import { type AccessViewer, defaultLicenseType } from '../../features/integration/product-access';
 import { useCurrentOrganization } from '../../features/organizations/api/use-current-organization';
 import { useOrganizationPermissions } from '../../features/organizations/hooks/use-organization-permissions';
 import {
@@ -33,6 +36,12 @@ import { SEARCH_HINT } from '../../lib/search-hints';
 import { usePagedList } from '../../lib/use-paged-list';
 
 const NO_CREDITS = { shared: 0, protected: 0 };
+const NO_ACCESS_ACTIONS: AccessViewer = {
+  mayResend: false,
+  changeLicenceBlocked: undefined,
+  mayAddCredits: false,
+  mayManageLicences: false,
+};
 const INITIAL_SORT: DataTableSortStatus<OrganizationUser> = { columnAccessor: 'name', direction: 'asc' };
 
 /** Users (spec §2): the members of the current organization, added one by one or from a CSV file. */
@@ -61,6 +70,13 @@ export function UsersScreen() {
   const [removing, setRemoving] = useState<OrganizationUser[]>([]);
   const [creditDialog, setCreditDialog] = useState<'allocate' | 'reclaim' | 'transfer' | null>(null);
   const closeCreditDialog = () => setCreditDialog(null);
+  // The product access panel: whom, for which product; and the dialog open in its place to fix a reason
+  // (the panel comes back, asked again, once that dialog closes).
+  const [access, setAccess] = useState<{ user: OrganizationUser; licenseType: LicenseType } | null>(null);
+  const [accessFix, setAccessFix] = useState<
+    { kind: 'seat'; licenseId: string } | { kind: 'credits' } | null
+  >(null);
+  const endAccessFix = () => setAccessFix(null);
 
   const { data, isPending, isError, error, refetch, isRefetching, isFetching } = useOrganizationUsers(
     organization.id,
@@ -117,6 +133,16 @@ export function UsersScreen() {
   };
   const removeSelected = (ids: string[]) =>
     setSelected((current) => current.filter((u) => !ids.includes(u.id)));
+  // The person of the product access panel as the latest page shows them (seat, balance after a fix).
+  const accessUser = access ? (data?.data.find((fresh) => fresh.id === access.user.id) ?? access.user) : null;
+  const seatFor = accessFix?.kind === 'seat' ? accessUser : null;
+  const creditsFor = accessFix?.kind === 'credits' ? accessUser : null;
+  const accessViewer = (user: OrganizationUser): AccessViewer => ({
+    mayResend: permissions.canResend(user),
+    changeLicenceBlocked: permissions.changeLicenceBlocked([user]),
+    mayAddCredits: can('transfer_org_credits'),
+    mayManageLicences: can('manage_org_license'),
+  });
 
   return (
     <Stack gap="lg">
@@ -206,6 +232,7 @@ export function UsersScreen() {
                 onChangeRole={permissions.canChangeRole(user) ? () => setChangingRole(user) : undefined}
                 onRemove={permissions.canRemove(user) ? () => setRemoving([user]) : undefined}
                 resendFrom={permissions.canResend(user) ? organization.id : undefined}
+                onCheckAccess={() => setAccess({ user, licenseType: defaultLicenseType(user, licenses) })}
               />
             )}
           />
@@ -226,19 +253,23 @@ export function UsersScreen() {
         roles={permissions.roles}
         onClose={() => setChangingRole(null)}
       />
+      {/* Change licence and Allocate credits serve the selection, or the product access panel's person. */}
       <ChangeLicenceModal
-        opened={changingLicence}
-        users={selected}
+        opened={changingLicence || seatFor !== null}
+        users={seatFor ? [seatFor] : selected}
         organization={organization}
-        onClose={closeLicence}
-        onChanged={() => setSelected([])}
+        onClose={seatFor ? endAccessFix : closeLicence}
+        onChanged={seatFor ? () => undefined : () => setSelected([])}
+        initialLicenseId={accessFix?.kind === 'seat' ? accessFix.licenseId : undefined}
       />
       <AllocateUsersModal
-        opened={creditDialog === 'allocate'}
-        onClose={closeCreditDialog}
+        opened={creditDialog === 'allocate' || creditsFor !== null}
+        onClose={creditsFor ? endAccessFix : closeCreditDialog}
         organization={creditSource}
-        users={creditUsers}
-        leftOut={leftOut}
+        users={creditsFor ? [creditsFor] : creditUsers}
+        leftOut={creditsFor ? 0 : leftOut}
+        // The panel offers credits when the shared pool is empty: the protected pool is where they can come from.
+        initialPool={creditsFor ? 'protected' : undefined}
       />
       <ReclaimUsersModal
         opened={creditDialog === 'reclaim'}
@@ -253,6 +284,17 @@ export function UsersScreen() {
         organizationId={organization.id}
         users={creditUsers}
         leftOut={leftOut}
+      />
+      <ProductAccessModal
+        person={accessUser}
+        opened={accessFix === null}
+        organization={organization}
+        licenseType={access?.licenseType ?? LICENSE_TYPES[0]}
+        onLicenseTypeChange={(licenseType) => setAccess((current) => current && { ...current, licenseType })}
+        viewer={accessUser ? accessViewer(accessUser) : NO_ACCESS_ACTIONS}
+        onGiveSeat={(licenseId) => setAccessFix({ kind: 'seat', licenseId })}
+        onAddCredits={() => setAccessFix({ kind: 'credits' })}
+        onClose={() => setAccess(null)}
       />
       <RemoveUsersModal
         users={removing}

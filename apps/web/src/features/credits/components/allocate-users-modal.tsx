@@ -1,4 +1,4 @@
-import { CREDIT_POOLS } from '@allot/domain/credits';
+import { CREDIT_POOLS, type CreditPool } from '@allot/domain/credits';
 import { notifications } from '@mantine/notifications';
 import { useMemo } from 'react';
 import { useWatch } from 'react-hook-form';
@@ -23,6 +23,8 @@ interface AllocateUsersModalProps {
   users: UserParty[];
   /** Selected people left out because their invitation is pending. */
   leftOut?: number;
+  /** The pool chosen when the dialog opens; the shared pool without it. */
+  initialPool?: CreditPool;
 }
 
 /** "Allocate credits" to the selected users from a pool of the organization (POST /api/credit/assign/users). */
@@ -39,7 +41,13 @@ export function AllocateUsersModal(props: AllocateUsersModalProps) {
   );
 }
 
-function AllocateUsersForm({ organization, users, leftOut = 0, onClose }: AllocateUsersModalProps) {
+function AllocateUsersForm({
+  organization,
+  users,
+  leftOut = 0,
+  onClose,
+  initialPool = 'shared',
+}: AllocateUsersModalProps) {
   const count = users.length;
   const single = count === 1 ? users[0] : undefined;
   const schema = useMemo(
@@ -52,8 +60,9 @@ function AllocateUsersForm({ organization, users, leftOut = 0, onClose }: Alloca
   const form = useCreditForm(
     useAssignUsers(),
     schema,
-    // Teachers' credits normally come from the shared pool, the one they draw from anyway.
-    { fromPool: 'shared', amount: '' },
+    // Teachers' credits normally come from the shared pool, the one they draw from anyway (an empty shared
+    // pool is why the product access panel offers to add credits: it opens on the protected pool).
+    { fromPool: initialPool, amount: '' },
   );
   const { send, control, register, recheck, amount, formState } = form;
   const fromPool = useWatch({ control, name: 'fromPool' });

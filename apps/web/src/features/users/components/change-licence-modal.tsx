@@ -17,6 +17,8 @@ interface ChangeLicenceModalProps {
   organization: { id: string; name: string; licenses?: License[] };
   onClose: () => void;
   onChanged: () => void;
+  /** The licence chosen when the dialog opens (e.g. the product access panel's 'Give a seat'). */
+  initialLicenseId?: string;
 }
 
 const plural = (count: number) => formatCountOf(count, 'user', 'users');
@@ -30,11 +32,18 @@ export function ChangeLicenceModal(props: ChangeLicenceModalProps) {
   );
 }
 
-function ChangeLicenceForm({ users, organization, onClose, onChanged }: ChangeLicenceModalProps) {
+function ChangeLicenceForm({
+  users,
+  organization,
+  onClose,
+  onChanged,
+  initialLicenseId,
+}: ChangeLicenceModalProps) {
   const licenses = organization.licenses ?? [];
   const update = useUpdateUserLicenses();
   const [licenseId, setLicenseId] = useState<string | null>(
-    licenses.length === 1 ? (licenses[0]?.id ?? null) : null,
+    licenses.find((l) => l.id === initialLicenseId)?.id ??
+      (licenses.length === 1 ? (licenses[0]?.id ?? null) : null),
   );
   const [error, setError] = useState<string | null>(null);
   const [missing, setMissing] = useState(false);

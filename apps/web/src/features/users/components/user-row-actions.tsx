@@ -1,9 +1,14 @@
 import type { OrganizationUser } from '@allot/domain/users';
 import { ActionIcon, Menu } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { IconDots, IconMailForward, IconPencil, IconShieldCog, IconTrash } from '@tabler/icons-react';
-import { errorText } from '../../../lib/api-error';
-import { useResendInvitation } from '../api/resend-invitation';
+import {
+  IconDots,
+  IconMailForward,
+  IconPencil,
+  IconShieldCog,
+  IconTrash,
+  IconUserQuestion,
+} from '@tabler/icons-react';
+import { useSendInvitationAgain } from '../hooks/use-send-invitation-again';
 
 interface UserRowActionsProps {
   user: OrganizationUser;
@@ -12,35 +17,31 @@ interface UserRowActionsProps {
   onRemove?: () => void;
   /** The organization whose pending invitation of this user may be sent again (manage_users there). */
   resendFrom?: string;
+  /** Opens the product access panel ("Why can't this teacher use it?"). */
+  onCheckAccess?: () => void;
 }
 
 /** The actions menu of one row: only the actions the caller may take on this user. */
-export function UserRowActions({ user, onEdit, onChangeRole, onRemove, resendFrom }: UserRowActionsProps) {
-  const resend = useResendInvitation();
+export function UserRowActions({
+  user,
+  onEdit,
+  onChangeRole,
+  onRemove,
+  resendFrom,
+  onCheckAccess,
+}: UserRowActionsProps) {
+  const resend = useSendInvitationAgain();
   const canResend = resendFrom !== undefined && user.status === 'pending';
-  if (!onEdit && !onChangeRole && !onRemove && !canResend) return null;
-
-  async function sendAgain(organizationId: string) {
-    try {
-      await resend.mutateAsync({ organizationId, userId: user.id });
-      notifications.show({
-        color: 'green',
-        title: 'Invitation sent',
-        message: `Invitation sent to ${user.email}`,
-      });
-    } catch (cause) {
-      notifications.show({ color: 'red', title: 'The invitation was not sent', message: errorText(cause) });
-    }
-  }
+  if (!onEdit && !onChangeRole && !onRemove && !canResend && !onCheckAccess) return null;
 
   return (
-    <Menu position="bottom-end" withinPortal shadow="md" width={200}>
+    <Menu position="bottom-end" withinPortal shadow="md" width={220}>
       <Menu.Target>
         <ActionIcon
           variant="subtle"
           color="gray"
           aria-label={`Actions for ${user.name}`}
-          loading={resend.isPending}
+          loading={resend.sending}
         >
           <IconDots size={18} />
         </ActionIcon>
@@ -59,9 +60,14 @@ export function UserRowActions({ user, onEdit, onChangeRole, onRemove, resendFro
         {canResend && (
           <Menu.Item
             leftSection={<IconMailForward size={16} aria-hidden="true" />}
-            onClick={() => void sendAgain(resendFrom)}
+            onClick={() => void resend.send(resendFrom, user)}
           >
             Resend invitation
+          </Menu.Item>
+        )}
+        {onCheckAccess && (
+          <Menu.Item leftSection={<IconUserQuestion size={16} aria-hidden="true" />} onClick={onCheckAccess}>
+            Check product access
           </Menu.Item>
         )}
         {onRemove && (
