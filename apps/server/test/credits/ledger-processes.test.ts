@@ -3,7 +3,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type StartedServer, startServer } from '../../../../bench/support/server';
 import { openPostgres } from '../../src/db/client';
 import { migrate } from '../../src/db/migrate';
-import { type Answer, randomMove, runCreditWorkload, type Send, type Who } from '../support/credit-workload';
+import {
+  type Answer,
+  answeredKey,
+  journalKey,
+  randomMove,
+  runCreditWorkload,
+  type Send,
+  type Who,
+} from '../support/credit-workload';
+import { insertIntegrationKey } from '../support/integration';
 import {
   balancesByKey,
   journalSince,
@@ -36,12 +45,14 @@ async function preparedDatabase(label: string) {
   const database = await openPostgres(url.toString(), 4);
   await migrate(database);
   const world = await createWorld(database.db);
+  // The classroom product's key of Alpha District: its consumptions run among the moves (issue 15).
+  const integrationKey = (await insertIntegrationKey(database.db, world.orgs.alpha)).key;
   cleanups.push(async () => {
     await database.close();
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
   });
-  return { url: url.toString(), db: database.db, world };
+  return { url: url.toString(), db: database.db, world, integrationKey };
 }
 
 const nonZero = (balances: Map<string, number>) =>
@@ -53,7 +64,7 @@ async function started(env: Record<string, string>): Promise<StartedServer> {
   return server;
 }
 
-async function signIn(base: string, world: World) {
+async function signIn(base: string, world: World, integrationKey: string): Promise<Record<Who, string>> {
   const token = async (email: string) => {
     const response = await fetch(`${base}/api/auth/login`, {
       method: 'POST',
@@ -65,6 +76,7 @@ async function signIn(base: string, world: World) {
   return {
     owner: await token(world.users.owner.email),
     systemAdmin: await token(world.users.systemAdmin.email),
+    integration: integrationKey,
   };
 }
 
@@ -84,11 +96,11 @@ function httpSend(base: () => string, tokens: Record<Who, string>): Send {
 }
 
 describe.runIf(onPostgres)('the credit ledger across server processes', () => {
-  it('the randomized workload against two server processes at once', async () => {
-    const { url, db, world } = await preparedDatabase('ledger_two');
+  it('the randomized workload, consumptions among the moves, against two server processes at once', async () => {
+    const { url, db, world, integrationKey } = await preparedDatabase('ledger_two');
     const server = await started({ DATABASE_URL: url, WEB_CONCURRENCY: '2' });
     expect(server.output()).toContain('2 server processes');
-    const send = httpSend(() => server.url, await signIn(server.url, world));
+    const send = httpSend(() => server.url, await signIn(server.url, world, integrationKey));
     const failures: string[] = [];
     const report = await runCreditWorkload({
       send,
@@ -97,21 +109,23 @@ describe.runIf(onPostgres)('the credit ledger across server processes', () => {
       seed: 7,
       rounds: 20,
       concurrency: 30,
+      consumption: true,
       fail: (message) => failures.push(message),
     });
     expect(failures.slice(0, 10)).toEqual([]);
     expect(report.applied).toBeGreaterThan(100);
     expect(report.refused).toBeGreaterThan(10);
+    expect(report.consumed).toBeGreaterThan(20);
   }, 240_000);
 
   it('a server process killed with SIGKILL mid-load: every move whole or absent, every key applied once', async () => {
-    const { url, db, world } = await preparedDatabase('ledger_kill');
+    const { url, db, world, integrationKey } = await preparedDatabase('ledger_kill');
     let server = await started({ DATABASE_URL: url });
-    const tokens = await signIn(server.url, world);
+    const tokens = await signIn(server.url, world, integrationKey);
     const send = httpSend(() => server.url, tokens);
     const random = seededRandom(99);
     const requests = Array.from({ length: 600 }, (_, i) => ({
-      ...randomMove(random, world),
+      ...randomMove(random, world, { consumption: true }),
       key: `kill-${i}`,
     }));
     const answers = new Map<string, Answer | 'lost'>();
@@ -152,13 +166,15 @@ describe.runIf(onPostgres)('the credit ledger across server processes', () => {
     }
     const byTransaction = new Map<string, MoveRequest>();
     for (const r of requests) {
-      const id = final.get(r.key)?.body.transactionId;
-      if (id) byTransaction.set(id, r.request);
+      const answer = final.get(r.key);
+      const applied = answer && answeredKey(r.request, answer);
+      if (applied) byTransaction.set(applied, r.request);
     }
+    expect(requests.some((r) => r.request.url === '/api/integration/consume')).toBe(true);
     const journal = await journalSince(db, startingSeq);
     expect(journal.length).toBe(byTransaction.size);
     for (const entry of journal) {
-      const request = byTransaction.get(entry.id);
+      const request = byTransaction.get(journalKey(entry));
       expect(request, `journal transaction ${entry.id} answers a request`).toBeDefined();
       const expected = modelAtStart.linesOf(request as MoveRequest);
       expect(expected, `the model accepts ${JSON.stringify(request)}`).not.toBeNull();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCreditWorkload, type Send } from '../support/credit-workload';
+import { insertIntegrationKey } from '../support/integration';
 import { ledgerViolations } from '../support/ledger';
 import { bearer, createTestApp, type TestApp } from '../support/test-app';
 import { sessionFor } from '../support/world';
@@ -13,11 +14,12 @@ const ROUNDS = Number(process.env.LEDGER_ROUNDS ?? 50);
 const SEED = Number(process.env.LEDGER_SEED ?? 20261123);
 
 let t: TestApp;
-const tokens = { owner: '', systemAdmin: '' };
+const tokens = { owner: '', systemAdmin: '', integration: '' };
 beforeAll(async () => {
   t = await createTestApp();
   tokens.owner = await sessionFor(t.db, t.world.users.owner.id);
   tokens.systemAdmin = await sessionFor(t.db, t.world.users.systemAdmin.id);
+  tokens.integration = (await insertIntegrationKey(t.db, t.world.orgs.alpha)).key;
 });
 afterAll(() => t.close());
 
@@ -49,7 +51,7 @@ async function poolsOf(organizationId: string) {
 }
 
 describe('the credit ledger under a randomized concurrent workload', () => {
-  it(`${ROUNDS} rounds of 30 moves at once, repeats and reused keys: the model and every invariant agree`, async () => {
+  it(`${ROUNDS} rounds of 30 moves and consumptions at once, repeats and reused keys: the model and every invariant agree`, async () => {
     const failures: string[] = [];
     const report = await runCreditWorkload({
       send,
@@ -58,6 +60,7 @@ describe('the credit ledger under a randomized concurrent workload', () => {
       seed: SEED,
       rounds: ROUNDS,
       concurrency: 30,
+      consumption: true,
       fail: (message) => failures.push(message),
     });
     expect(failures.slice(0, 10)).toEqual([]);
@@ -66,6 +69,7 @@ describe('the credit ledger under a randomized concurrent workload', () => {
     expect(report.refused).toBeGreaterThan(ROUNDS);
     expect(report.replays).toBeGreaterThan(0);
     expect(report.reusedKeys).toBeGreaterThan(0);
+    expect(report.consumed).toBeGreaterThan(ROUNDS);
   }, 300_000);
 });
 

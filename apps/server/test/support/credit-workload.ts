@@ -11,10 +11,18 @@ import {
 } from './ledger';
 import type { World } from './world';
 
-export type Who = 'owner' | 'systemAdmin';
+/** Who sends a request: a session of the owner or of the system admin, or Alpha District's integration key. */
+export type Who = 'owner' | 'systemAdmin' | 'integration';
 export interface Answer {
   status: number;
-  body: { transactionId?: string; error?: string };
+  body: {
+    transactionId?: string;
+    error?: string;
+    /** A consumption's answer (issue 15). */
+    fromOwn?: number;
+    fromShared?: number;
+    balances?: { own: number; shared: number };
+  };
 }
 /** How a workload reaches the API: `app.inject` in one process, or HTTP to real server processes. */
 export type Send = (who: Who, request: MoveRequest, idempotencyKey?: string) => Promise<Answer>;
@@ -33,8 +41,47 @@ function subset<T>(random: Random, items: readonly T[]): T[] {
   return chosen.length > 0 ? chosen : [random.pick(items)];
 }
 
-/** One random move of the spec (or a mint), inside Alpha District, where its owner manages everything. */
-export function randomMove(random: Random, world: World): { who: Who; request: MoveRequest } {
+let references = 0;
+
+/**
+ * A consumption by the classroom product with Alpha District's key (issue 15): one of four members, each in
+ * one organization of the subtree (named or not), `credits` from their balance, then the pool.
+ */
+function randomConsumption(random: Random, world: World): { who: Who; request: MoveRequest } {
+  const { alpha, schoolA } = world.orgs;
+  const { teacher, schoolAdmin, admin, owner } = world.users;
+  const [member, organizationId] = random.pick([
+    [teacher, schoolA],
+    [schoolAdmin, schoolA],
+    [admin, alpha],
+    [owner, alpha],
+  ] as const);
+  return {
+    who: 'integration',
+    request: {
+      url: '/api/integration/consume',
+      body: {
+        email: member.email,
+        credits: 1 + random.int(random.chance(0.2) ? 400 : 80),
+        reference: `ref-${Date.now().toString(36)}-${references++}`,
+        ...(random.chance(0.5) ? { organizationId } : {}),
+      },
+      userId: member.id,
+      organizationId,
+    },
+  };
+}
+
+/**
+ * One random move of the spec (or a mint), inside Alpha District, where its owner manages everything; with
+ * `consumption`, a consumption by the classroom product about one time in six.
+ */
+export function randomMove(
+  random: Random,
+  world: World,
+  options: { consumption?: boolean } = {},
+): { who: Who; request: MoveRequest } {
+  if (options.consumption && random.chance(1 / 6)) return randomConsumption(random, world);
   const { alpha, schoolA, annex, schoolB } = world.orgs;
   const orgs = [alpha, schoolA, annex, schoolB];
   const people = [
@@ -173,6 +220,31 @@ export interface WorkloadReport {
   refused: number;
   replays: number;
   reusedKeys: number;
+  /** Consumptions applied (with `consumption`). */
+  consumed: number;
+}
+
+/**
+ * What ties a journal transaction to the request it answers: the transaction's id, which a move answers; for
+ * a consumption, whose answer carries no id, its reference (the transaction's description).
+ */
+export function journalKey(entry: { id: string; action: string; description: string }): string {
+  return entry.action === 'consumption' ? `consumption:${entry.description}` : entry.id;
+}
+
+/** The `journalKey` of the transaction an applied request wrote; undefined when it wrote none. */
+export function answeredKey(request: MoveRequest, answer: Answer): string | undefined {
+  if (answer.status !== 200) return undefined;
+  return request.url === '/api/integration/consume'
+    ? `consumption:${request.body.reference}`
+    : answer.body.transactionId;
+}
+
+/** Another body under the same key: one credit more. */
+function changed(request: MoveRequest): MoveRequest {
+  return request.url === '/api/integration/consume'
+    ? { ...request, body: { ...request.body, credits: request.body.credits + 1 } }
+    : ({ ...request, body: { ...request.body, amount: request.body.amount + 1 } } as MoveRequest);
 }
 
 /**
@@ -190,6 +262,8 @@ export async function runCreditWorkload(options: {
   seed: number;
   rounds: number;
   concurrency: number;
+  /** Consumptions by the classroom product among the moves (`who: 'integration'`). */
+  consumption?: boolean;
   /** Called with a message for each thing that is wrong; the run goes on. */
   fail: (message: string) => void;
 }): Promise<WorkloadReport> {
@@ -197,30 +271,23 @@ export async function runCreditWorkload(options: {
   const random = seededRandom(options.seed);
   const model = new LedgerModel(await balancesByKey(db));
   const keyed: Sent[] = [];
-  const report: WorkloadReport = { moves: 0, applied: 0, refused: 0, replays: 0, reusedKeys: 0 };
+  const report: WorkloadReport = { moves: 0, applied: 0, refused: 0, replays: 0, reusedKeys: 0, consumed: 0 };
   let lastSeq = Math.max(0, ...(await journalSince(db, 0)).map((t) => t.seq));
   let keyCount = 0;
 
   for (let round = 0; round < options.rounds; round++) {
     const fresh: Sent[] = Array.from({ length: options.concurrency }, () => {
-      const move = randomMove(random, world);
-      return random.chance(0.33) ? { ...move, key: `w${options.seed}-${keyCount++}` } : move;
+      const move = randomMove(random, world, { consumption: options.consumption ?? false });
+      // A consumption always carries a key (the call requires one); a third of the other moves do.
+      const keyed = random.chance(0.33) || move.request.url === '/api/integration/consume';
+      return keyed ? { ...move, key: `w${options.seed}-${keyCount++}` } : move;
     });
     const repeats = keyed.length > 0 ? Array.from({ length: 2 }, () => random.pick(keyed)) : [];
     const reused = keyed.length > 0 ? random.pick(keyed) : undefined;
     const [freshAnswers, repeatAnswers, reusedAnswer] = await Promise.all([
       Promise.all(fresh.map((s) => send(s.who, s.request, s.key))),
       Promise.all(repeats.map((s) => send(s.who, s.request, s.key))),
-      reused
-        ? send(
-            reused.who,
-            {
-              ...reused.request,
-              body: { ...reused.request.body, amount: reused.request.body.amount + 1 },
-            } as MoveRequest,
-            reused.key,
-          )
-        : undefined,
+      reused ? send(reused.who, changed(reused.request), reused.key) : undefined,
     ]);
     fresh.forEach((s, i) => {
       s.answer = freshAnswers[i];
@@ -249,11 +316,12 @@ export async function runCreditWorkload(options: {
     const byTransaction = new Map<string, Sent>();
     for (const s of fresh) {
       const answer = s.answer as Answer;
-      if (answer.status === 200 && answer.body.transactionId) {
-        if (byTransaction.has(answer.body.transactionId))
-          fail(`round ${round}: two requests answered one transaction`);
-        byTransaction.set(answer.body.transactionId, s);
+      const applied = answeredKey(s.request, answer);
+      if (applied) {
+        if (byTransaction.has(applied)) fail(`round ${round}: two requests answered one transaction`);
+        byTransaction.set(applied, s);
         report.applied++;
+        if (s.request.url === '/api/integration/consume') report.consumed++;
       } else if (answer.status === 422 && answer.body.error === 'insufficient_credits') {
         report.refused++;
       } else {
@@ -272,7 +340,7 @@ export async function runCreditWorkload(options: {
     }
     for (const entry of journal) {
       lastSeq = entry.seq;
-      const sent = byTransaction.get(entry.id);
+      const sent = byTransaction.get(journalKey(entry));
       if (!sent) {
         fail(`round ${round}: journal transaction ${entry.id} is no request's answer`);
         continue;
@@ -292,6 +360,23 @@ export async function runCreditWorkload(options: {
         );
       }
       model.apply(expected);
+      if (sent.request.url === '/api/integration/consume') {
+        // The answer's split and balances after are the model's at that point of the journal (the posting
+        // holds both accounts, so no later entry on them comes before it).
+        const { body } = sent.answer as Answer;
+        const [own, shared] = [`user:${sent.request.userId}`, `shared:${sent.request.organizationId}`];
+        const want = {
+          fromOwn: -(expected.find((l) => l.key === own)?.amount ?? 0),
+          fromShared: -(expected.find((l) => l.key === shared)?.amount ?? 0),
+          balances: { own: model.balances.get(own) ?? 0, shared: model.balances.get(shared) ?? 0 },
+        };
+        const got = { fromOwn: body.fromOwn, fromShared: body.fromShared, balances: body.balances };
+        if (JSON.stringify(got) !== JSON.stringify(want)) {
+          fail(
+            `round ${round}: consumption answered ${JSON.stringify(got)}, the model ${JSON.stringify(want)}`,
+          );
+        }
+      }
     }
 
     const actual = await balancesByKey(db);

@@ -46,7 +46,10 @@ export async function ledgerViolations(db: Tx): Promise<string[]> {
   return found;
 }
 
-/** Every account's balance, keyed as the model keys them: `shared:<org>`, `protected:<org>`, `user:<id>`, `system`. */
+/**
+ * Every account's balance, keyed as the model keys them: `shared:<org>`, `protected:<org>`, `consumed:<org>`,
+ * `user:<id>`, `system`.
+ */
 export async function balancesByKey(db: Tx): Promise<Map<string, number>> {
   const found = await rows<{ key: string; balance: string }>(
     db,
@@ -58,17 +61,29 @@ export async function balancesByKey(db: Tx): Promise<Map<string, number>> {
 
 /** The journal transactions after `afterSeq`, in order, with their lines keyed like the model's accounts. */
 export async function journalSince(db: Tx, afterSeq: number) {
-  const found = await rows<{ id: string; seq: string; lines: { key: string; amount: number }[] }>(
+  const found = await rows<{
+    id: string;
+    seq: string;
+    action: string;
+    description: string;
+    lines: { key: string; amount: number }[];
+  }>(
     db,
-    sql`select t.id, t.seq::text as seq, json_agg(json_build_object(
+    sql`select t.id, t.seq::text as seq, t.action, t.description, json_agg(json_build_object(
           'key', case when a.kind = 'user' then 'user:' || a.user_id when a.kind = 'system' then 'system'
                  else a.kind || ':' || a.organization_id end,
           'amount', e.amount)) as lines
         from credit_transactions t join credit_entries e on e.transaction_id = t.id
         join credit_accounts a on a.id = e.account_id
-        where t.seq > ${afterSeq} group by t.id, t.seq order by t.seq`,
+        where t.seq > ${afterSeq} group by t.id, t.seq, t.action, t.description order by t.seq`,
   );
-  return found.map((r) => ({ id: r.id, seq: Number(r.seq), lines: r.lines }));
+  return found.map((r) => ({
+    id: r.id,
+    seq: Number(r.seq),
+    action: r.action,
+    description: r.description,
+    lines: r.lines,
+  }));
 }
 
 export type Line = { key: string; amount: number };
@@ -124,6 +139,13 @@ export type MoveRequest =
   | {
       url: '/api/credit/allocate/system';
       body: { amount: number; organizationId: string; toPool: string; description: string };
+    }
+  | {
+      /** The classroom product's consumption (issue 15): `userId` and `organizationId` say whose, for the model. */
+      url: '/api/integration/consume';
+      body: { email: string; credits: number; reference: string; organizationId?: string };
+      userId: string;
+      organizationId: string;
     };
 
 /**
@@ -138,6 +160,7 @@ export class LedgerModel {
   }
 
   linesOf(request: MoveRequest): Line[] | null {
+    if (request.url === '/api/integration/consume') return this.consumptionLines(request);
     const { url, body } = request;
     const a = body.amount;
     let lines: Line[];
@@ -216,6 +239,22 @@ export class LedgerModel {
     for (const line of lines) after.set(line.key, (after.get(line.key) ?? this.get(line.key)) + line.amount);
     for (const [key, balance] of after) if (key !== 'system' && balance < 0) return null;
     return lines;
+  }
+
+  /** Own balance first, then the organization's shared pool, into its consumed account; null when both are short. */
+  private consumptionLines(
+    request: Extract<MoveRequest, { url: '/api/integration/consume' }>,
+  ): Line[] | null {
+    const credits = request.body.credits;
+    const own = this.get(`user:${request.userId}`);
+    const shared = this.get(`shared:${request.organizationId}`);
+    if (own + shared < credits) return null;
+    const fromOwn = Math.min(own, credits);
+    return [
+      ...(fromOwn > 0 ? [{ key: `user:${request.userId}`, amount: -fromOwn }] : []),
+      ...(credits > fromOwn ? [{ key: `shared:${request.organizationId}`, amount: fromOwn - credits }] : []),
+      { key: `consumed:${request.organizationId}`, amount: credits },
+    ];
   }
 
   apply(lines: Line[]) {

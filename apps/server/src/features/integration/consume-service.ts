@@ -129,17 +129,25 @@ export async function consumeCredits(
   const { userId, organizationId } = place;
   const credits = input.credits;
 
+  // Every account the posting moves must exist before the locks: a row another transaction inserts and
+  // commits while this one waits is not seen by the locking statement, so a teacher's first credits arriving
+  // at that moment would be missed (their balance read as 0). Inserting first waits for such an insert to
+  // commit. Each happens once per teacher and organization, and no lock is held yet: the locks below stay in
+  // id order.
+  if (!place.ownAccountId) {
+    await tx.execute(
+      sql`insert into credit_accounts (kind, user_id) values ('user', ${userId}) on conflict do nothing`,
+    );
+  }
   if (!place.consumedAccountId) {
-    // The organization's first consumption opens its `consumed` account (once, whoever comes first), before
-    // any lock is held: opened while holding the other two, it would be locked out of id order.
     await tx.execute(
       sql`insert into credit_accounts (kind, organization_id) values ('consumed', ${organizationId}) on conflict do nothing`,
     );
   }
   const { own, shared, consumed } = await lockAccounts(tx, userId, organizationId);
-  if (!consumed) throw new Error(`organization ${organizationId} has no consumed account`);
+  if (!own || !consumed) throw new Error(`a credit account of consumption in ${organizationId} is missing`);
 
-  const ownBalance = own?.balance ?? 0;
+  const ownBalance = own.balance;
   const available = ownBalance + shared.balance;
   const insufficient = () =>
     AppError.of('insufficient_credits', INTEGRATION_MSG.insufficientCredits(available), { available });
@@ -149,7 +157,7 @@ export async function consumeCredits(
   const fromOwn = Math.min(ownBalance, credits);
   const fromShared = credits - fromOwn;
   const lines = [
-    ...(own && fromOwn > 0 ? [{ accountId: own.id, amount: -fromOwn }] : []),
+    ...(fromOwn > 0 ? [{ accountId: own.id, amount: -fromOwn }] : []),
     ...(fromShared > 0 ? [{ accountId: shared.id, amount: -fromShared }] : []),
     { accountId: consumed.id, amount: credits },
   ];
@@ -163,7 +171,7 @@ export async function consumeCredits(
         description: input.description ? `${input.reference}: ${input.description}` : input.reference,
         lines,
       },
-      own ? [own.id, shared.id] : [shared.id],
+      [own.id, shared.id],
     ));
   } catch (error) {
     // Cannot happen under the locks above; should it, the refusal is the same and nothing was written.
@@ -175,7 +183,7 @@ export async function consumeCredits(
     fromOwn,
     fromShared,
     balances: {
-      own: own ? (balances.get(own.id) ?? ownBalance - fromOwn) : 0,
+      own: balances.get(own.id) ?? ownBalance - fromOwn,
       shared: balances.get(shared.id) ?? shared.balance - fromShared,
     },
   };

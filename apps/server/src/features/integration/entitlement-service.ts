@@ -34,6 +34,8 @@ export interface Place {
   shared: number;
   /** What was asked: a licence type, or null for "any licence". */
   askedType: LicenseType | null;
+  /** The person's credit account; null until something first gave them credits (or they first consumed). */
+  ownAccountId: string | null;
   /** The organization's `consumed` account, once its first consumption opened it (consume-service.ts). */
   consumedAccountId: string | null;
 }
@@ -70,6 +72,7 @@ export async function findPlaces(
     seat: boolean;
     own: string;
     shared: string;
+    own_account_id: string | null;
     consumed_account_id: string | null;
   }>(
     db,
@@ -86,12 +89,13 @@ export async function findPlaces(
         select u.id as user_id, u.email, p.organization_id, o.name, p.member, u.verified,
           l.id as licence_id, l.license_type, l.expire_at, l.expire_at <= now() as expired,
           coalesce(p.license_id = l.id, false) as seat,
-          coalesce((select a.balance from credit_accounts a where a.user_id = u.id), 0)::text as own,
+          coalesce(own.balance, 0)::text as own, own.id as own_account_id,
           o.shared_credits::text as shared,
           (select a.id from credit_accounts a where a.organization_id = p.organization_id and a.kind = 'consumed')
             as consumed_account_id
         from places p
         join u on u.id = p.user_id
+        left join credit_accounts own on own.user_id = u.id
         join organizations o on o.id = p.organization_id and o.deleted_at is null
         ${
           'subtreeOf' in scope
@@ -126,6 +130,7 @@ export async function findPlaces(
     own: Number(r.own),
     shared: Number(r.shared),
     askedType: licenseType ?? null,
+    ownAccountId: r.own_account_id,
     consumedAccountId: r.consumed_account_id,
   }));
 }
