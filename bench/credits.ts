@@ -1,7 +1,8 @@
 // Issue 10: credit transfers through the HTTP API on PostgreSQL at 16 concurrent clients, next to the bare SQL
 // transaction (lock two balances in order, two updates, one journal insert, no HTTP) measured in the same run
 // on the same server. Target: HTTP / bare ≥ 0.7 (transfers a second). Prints the figures whatever they are,
-// and where a request's time goes. BENCH_CREDITS_DATABASE_URL (default: allot_bench_credits on the local
+// and where a request's time goes. Issue 15: the classroom product's consumption (integration key, required
+// Idempotency-Key, 1 credit from one of 200 teachers' own balances in the 50 schools) at the same concurrency. BENCH_CREDITS_DATABASE_URL (default: allot_bench_credits on the local
 // PostgreSQL, through its Unix socket when there is one) is recreated each run.
 import { existsSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
@@ -15,6 +16,7 @@ import {
   postCreditTransaction,
   systemAccountId,
 } from '../apps/server/src/features/credits/journal';
+import { hashIntegrationKey } from '../apps/server/src/features/integration/key-auth';
 import { insertOrganization } from '../apps/server/src/features/organizations/tree';
 import { type LoadResult, load, measure } from './support/load';
 import { startServer } from './support/server';
@@ -23,6 +25,7 @@ const CONCURRENCY = 16;
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
 const WARM_UP_SECONDS = 3;
 const SCHOOLS = 50;
+const TEACHERS_PER_SCHOOL = 4;
 const TARGET_RATIO = 0.7;
 const SOCKET_DIR = '/var/run/postgresql';
 const url =
@@ -79,6 +82,44 @@ await db.execute(
   sql`insert into memberships (user_id, organization_id, role) values (${owner?.id}, ${district}, 'organization_owner')`,
 );
 const token = await createSession(db, owner?.id ?? '');
+// The classroom product's side: teachers with a seat-free membership and credits of their own in every school,
+// and an integration key of the district (stored as key management stores one: its SHA-256).
+const teacherEmails = (
+  await rows<{ email: string }>(
+    db,
+    sql`with t as (
+          insert into users (email, name, email_verified_at)
+          select 'teacher' || s.n || '-' || k || '@bench.test', 'Bench Teacher', now()
+          from unnest(${`{${schools.join(',')}}`}::uuid[]) with ordinality as s(id, n),
+            generate_series(1, ${TEACHERS_PER_SCHOOL}) k
+          returning id, email)
+        select email from t`,
+  )
+).map((r) => r.email);
+await db.execute(sql`insert into memberships (user_id, organization_id, role)
+  select u.id, s.id, 'user' from users u
+  join unnest(${`{${schools.join(',')}}`}::uuid[]) with ordinality as s(id, n)
+    on u.email like 'teacher' || s.n || '-%@bench.test'`);
+await db.transaction(async (tx) => {
+  await tx.execute(sql`insert into credit_accounts (kind, user_id)
+    select 'user', id from users where email like 'teacher%@bench.test'`);
+  const accounts = await rows<{ id: string }>(
+    tx,
+    sql`select a.id from credit_accounts a join users u on u.id = a.user_id where u.email like 'teacher%@bench.test'`,
+  );
+  await postCreditTransaction(tx, {
+    action: 'system_allocation',
+    actorId: null,
+    description: 'Bench teachers',
+    lines: [
+      ...accounts.map((a) => ({ accountId: a.id, amount: 1_000_000 })),
+      { accountId: await systemAccountId(tx), amount: -1_000_000 * accounts.length },
+    ],
+  });
+});
+const integrationKey = 'allot_sk_bench0000000000000000000000000000';
+await db.execute(sql`insert into integration_keys (organization_id, name, prefix, key_hash)
+  values (${district}, 'Bench', ${integrationKey.slice(0, 15)}, ${hashIntegrationKey(integrationKey)})`);
 // The bare transaction's own tables: no triggers, no journal rules, nothing but the two balances and a line.
 await db.execute(
   sql`create table bench_accounts (id int primary key, balance bigint not null check (balance >= 0))`,
@@ -154,7 +195,8 @@ const postingOnly = async () => {
   }
 };
 
-const server = await startServer({ DATABASE_URL: url });
+// The per-key rate limit (default 6,000 a minute) is lifted: the bench measures the call, not the limit.
+const server = await startServer({ DATABASE_URL: url, INTEGRATION_RATE_LIMIT_PER_MINUTE: '100000000' });
 const headers = { authorization: `Bearer ${token}` };
 const results: [string, LoadResult][] = [];
 let keys = 0;
@@ -181,6 +223,22 @@ const scenarios: [
         },
       ),
   ],
+  [
+    'HTTP POST /api/integration/consume (keyed)',
+    (o) =>
+      load(
+        `${server.url}/api/integration/consume`,
+        () => ({ authorization: `Bearer ${integrationKey}`, 'idempotency-key': `bench-consume-${keys++}` }),
+        {
+          ...o,
+          body: () => ({
+            email: teacherEmails[Math.floor(Math.random() * teacherEmails.length)],
+            credits: 1,
+            reference: `bench-${keys}`,
+          }),
+        },
+      ),
+  ],
 ];
 console.log(
   `credits bench: PostgreSQL, ${CONCURRENCY} concurrent clients, ${REQUESTS} requests each, transfers of 1 between ${SCHOOLS} schools`,
@@ -201,7 +259,7 @@ try {
   await server.stop();
   await pool.end();
 }
-const [bare, posting, health, http, keyed] = results.map(([, r]) => r) as LoadResult[];
+const [bare, posting, health, http, keyed, consume] = results.map(([, r]) => r) as LoadResult[];
 const ratio = http.perSecond / bare.perSecond;
 console.log(
   `\nHTTP / bare SQL: ${ratio.toFixed(2)} (${http.perSecond.toFixed(0)} / ${bare.perSecond.toFixed(0)} transfers a second; target ≥ ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'MISSED'}); with an Idempotency-Key: ${(keyed.perSecond / bare.perSecond).toFixed(2)}`,
@@ -215,4 +273,7 @@ console.log(
 );
 console.log(
   `  whole request:                                ${share(http.p50)}; the bare transaction: ${share(bare.p50)}`,
+);
+console.log(
+  `\nconsumption (issue 15): ${consume.perSecond.toFixed(0)} calls a second, p99 ${consume.p99.toFixed(1)} ms at ${CONCURRENCY} clients; credit transfer with an Idempotency-Key: ${keyed.perSecond.toFixed(0)} a second, p99 ${keyed.p99.toFixed(1)} ms`,
 );
