@@ -217,8 +217,8 @@ describe('the key’s subtree', () => {
   });
 
   it('a key from below sees its own subtree: the teacher of Alpha School A from its own key', async () => {
-    const annexKey = (await insertIntegrationKey(t.db, t.world.orgs.schoolA)).key;
-    expect(await entitlement({ email: t.world.users.teacher.email }, annexKey)).toMatchObject({
+    const schoolAKey = (await insertIntegrationKey(t.db, t.world.orgs.schoolA)).key;
+    expect(await entitlement({ email: t.world.users.teacher.email }, schoolAKey)).toMatchObject({
       organizationId: t.world.orgs.schoolA,
     });
   });
