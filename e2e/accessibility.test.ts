@@ -23,6 +23,7 @@ const { newPage } = browserSuite(baseUrl);
 
 const OWNER = 'owner@riverside.test';
 const ADMIN_NAME = 'Adam Reyes';
+const TEACHER_NAME = 'Tess Morgan';
 const NO_RESULTS = 'No search results found. Please try again.';
 const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
@@ -30,6 +31,7 @@ let ownerToken: string;
 let adminToken: string;
 let riversideId: string;
 let hillcrestId: string;
+let northsideId: string;
 let invoice: { id: string; number: string };
 
 beforeAll(async () => {
@@ -48,6 +50,8 @@ beforeAll(async () => {
   );
   hillcrestId = children.body.data.find((o) => o.name === 'Hillcrest High')?.id ?? '';
   expect(hillcrestId).not.toBe('');
+  northsideId = children.body.data.find((o) => o.name === 'Northside Elementary')?.id ?? '';
+  expect(northsideId).not.toBe('');
   // An open invoice: the invoices table with its Fulfil menu, the invoice page, the fulfil and void dialogs.
   const products = await callApi<{ creditPacks: { credits: number }[] }>(
     baseUrl,
@@ -122,6 +126,15 @@ async function settled(dialog: Locator): Promise<void> {
     .catch(() => undefined);
 }
 
+/**
+ * Waits until a menu has finished opening: audited while it fades in, its items' text reads at a fraction of
+ * its colour (a contrast failure that no one sees once it is open).
+ */
+async function opened(menu: Locator): Promise<void> {
+  await menu.waitFor();
+  await expect.poll(() => menu.evaluate((el) => getComputedStyle(el).opacity), { timeout: 5_000 }).toBe('1');
+}
+
 /** Closes the open dialog with its × (which must be a button named "Close") and waits until it is gone. */
 async function closeDialog(page: Page): Promise<void> {
   const dialog = page.getByRole('dialog');
@@ -168,7 +181,7 @@ async function auditRowMenu(page: Page, audit: Audit, name: string, where: strin
   const menuButton = page.getByRole('button', { name: `Actions for ${name}` });
   await menuButton.click();
   const menu = page.getByRole('menu');
-  await menu.waitFor();
+  await opened(menu);
   await audit.audit(`${where}: the row menu of ${name}`, '[role="menu"]');
   const items = await menu.getByRole('menuitem').allInnerTexts();
   expect(items.length).toBeGreaterThan(0);
@@ -197,6 +210,37 @@ async function openFromMenu(page: Page, link: string, heading: string): Promise<
 async function tableRows(page: Page, table: string): Promise<void> {
   await page.getByRole('table', { name: table }).locator('tbody tr').first().waitFor();
   await page.locator('.mantine-datatable-loader[data-active]').waitFor({ state: 'detached' });
+}
+
+/**
+ * General information's Integrations (issue 15): the page with a key listed, Create key and the key shown
+ * once, the revocation's confirmation; then the key is revoked for real, so that the walk leaves none.
+ */
+async function auditIntegrations(page: Page, audit: Audit, role: string): Promise<void> {
+  const name = `Accessibility ${role} ${Date.now().toString(36)}`;
+  await auditDialog(
+    page,
+    audit,
+    page.getByRole('region', { name: 'Integrations' }).getByRole('button', { name: 'Create key' }),
+    `${role}: create integration key`,
+    async (dialog) => {
+      await dialog.getByRole('textbox', { name: 'Name' }).fill(name);
+      await dialog.getByRole('button', { name: 'Create key' }).click();
+      await page
+        .getByRole('dialog', { name: 'Copy the new key' })
+        .getByRole('button', { name: 'Copy key' })
+        .waitFor();
+    },
+  );
+  const revoke = page.getByRole('button', { name: `Revoke ${name}` });
+  await revoke.waitFor();
+  await audit.audit(`${role}: general information with an integration key`);
+  await auditDialog(page, audit, revoke, `${role}: revoke integration key`);
+  await revoke.click();
+  const confirm = page.getByRole('dialog', { name: `Revoke ${name}?` });
+  await confirm.getByRole('button', { name: 'Revoke key' }).click();
+  await confirm.waitFor({ state: 'detached' });
+  await revoke.waitFor({ state: 'detached' });
 }
 
 /** Every screen of an organization and every dialog there, for a role that may do everything on it. */
@@ -237,6 +281,7 @@ async function auditOrganization(page: Page, audit: Audit, role: 'system admin' 
     page.getByRole('button', { name: 'Delete organization' }),
     `${role}: delete organization`,
   );
+  await auditIntegrations(page, audit, role);
 
   await openFromMenu(page, 'Licenses', 'Licenses');
   await tableRows(page, 'Invoices');
@@ -269,7 +314,7 @@ async function auditOrganization(page: Page, audit: Audit, role: 'system admin' 
       `${role}: delete licence`,
     );
     await page.getByRole('button', { name: `Fulfil ${invoice.number}` }).click();
-    await page.getByRole('menu').waitFor();
+    await opened(page.getByRole('menu'));
     await audit.audit(`${role}: the fulfil menu of an invoice`, '[role="menu"]');
     const methods = await page.getByRole('menuitem').allInnerTexts();
     await page.keyboard.press('Escape');
@@ -330,6 +375,20 @@ async function auditOrganization(page: Page, audit: Audit, role: 'system admin' 
     },
   );
   await auditRowMenu(page, audit, ADMIN_NAME, `${role}: users`);
+  // The product access panel (its row menu item was audited above, for the product it opens on): a product the
+  // district has no licence of (a link and a note per reason), then an entitled teacher of a school.
+  await page.getByRole('button', { name: `Actions for ${ADMIN_NAME}` }).click();
+  await auditDialog(
+    page,
+    audit,
+    page.getByRole('menuitem', { name: 'Check product access', exact: true }),
+    `${role}: product access`,
+    async (dialog) => {
+      await dialog.getByRole('combobox', { name: 'Product' }).click();
+      await page.getByRole('option', { name: 'TLE Creator (no licence here)' }).click();
+      await dialog.getByText('Cannot use TLE Creator yet').waitFor();
+    },
+  );
   await page.getByRole('checkbox', { name: `Select ${ADMIN_NAME}` }).check();
   await audit.audit(`${role}: users, one selected`);
   for (const action of ['Allocate credits', 'Reclaim credits', 'Transfer credits', 'Change licence']) {
@@ -351,6 +410,19 @@ async function auditOrganization(page: Page, audit: Audit, role: 'system admin' 
   await page.getByText(NO_RESULTS).waitFor();
   await audit.audit(`${role}: users, a search that finds nothing`);
   await page.getByRole('searchbox', { name: 'Search users' }).fill('');
+
+  await page.goto(`/${northsideId}/users`);
+  await waitForHeading(page, 'Users');
+  await tableRows(page, 'Users');
+  await page.getByRole('button', { name: `Actions for ${TEACHER_NAME}` }).click();
+  await auditDialog(
+    page,
+    audit,
+    page.getByRole('menuitem', { name: 'Check product access', exact: true }),
+    `${role}: product access of an entitled teacher`,
+  );
+  await page.goto(`/${riversideId}/users`);
+  await waitForHeading(page, 'Users');
 
   await openFromMenu(page, 'Sub organizations', 'Sub organizations');
   await tableRows(page, 'Sub organizations');
@@ -443,6 +515,8 @@ describe('axe: WCAG 2.1 A and AA on every screen and dialog', () => {
     );
     await page.getByRole('link', { name: 'Price list' }).first().click();
     await page.getByRole('heading', { level: 1 }).waitFor();
+    // The screen, not its loading placeholder.
+    await page.getByRole('form', { name: 'Price list' }).waitFor();
     await audit.audit('system admin: price list');
     await auditOrganization(page, audit, 'system admin');
     expect(audit.found).toEqual([]);

@@ -5,6 +5,7 @@ import {
   type MantineColorsTuple,
   type MantineThemeColors,
   Modal,
+  Notification,
 } from '@mantine/core';
 
 /*
@@ -115,6 +116,10 @@ export const theme = createTheme({
     // Every dialog's × is a button named "Close" (Mantine renders it without a name).
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    // A notification's × too (axe: button-name), e.g. the one after revoking an integration key.
+    Notification: Notification.extend({
+      defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
+    }),
     // A dialog's header is a <header> inside role="dialog", which assistive technology takes for a second
     // banner landmark next to the page's: a plain <div> (the dialog is named by its title already).
     ModalHeader: { defaultProps: { component: 'div' } },

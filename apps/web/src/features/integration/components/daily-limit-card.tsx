@@ -41,7 +41,7 @@ export function DailyLimitCard({ organization }: DailyLimitCardProps) {
         </Text>
       </Stack>
       {isPending ? (
-        <Skeleton height={60} aria-busy="true" aria-label="Loading the daily limit" />
+        <Skeleton height={60} role="status" aria-busy="true" aria-label="Loading the daily limit" />
       ) : isError ? (
         <LoadError
           title="The daily limit could not be loaded"

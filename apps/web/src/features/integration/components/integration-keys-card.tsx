@@ -75,7 +75,7 @@ export function IntegrationKeysCard({ organization }: IntegrationKeysCardProps) 
       </Group>
 
       {isPending ? (
-        <Stack gap="xs" aria-busy="true" aria-label="Loading the integration keys">
+        <Stack gap="xs" role="status" aria-busy="true" aria-label="Loading the integration keys">
           <Skeleton height={28} />
           <Skeleton height={28} />
         </Stack>

@@ -5,10 +5,10 @@ import { Alert, Button, Group, Loader, Modal, Paper, Select, Stack, Text, ThemeI
 import {
   IconArmchair,
   IconCircleCheck,
-  IconCircleX,
   IconCoins,
   IconLicense,
   IconMailForward,
+  IconX,
 } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -169,7 +169,7 @@ function Answer({
     <Stack gap="sm" style={style}>
       <Group gap="xs" wrap="nowrap">
         <ThemeIcon color="red" variant="light" size="md" radius="xl">
-          <IconCircleX size={18} aria-hidden="true" />
+          <IconX size={16} aria-hidden="true" />
         </ThemeIcon>
         <Text fw={600}>Cannot use {label} yet</Text>
       </Group>
@@ -178,9 +178,16 @@ function Answer({
         {answer.reasons.map((reason, index) => (
           <Paper component="li" key={reason} withBorder px="md" py="sm">
             <Group justify="space-between" gap="sm" wrap="wrap">
-              <Text size="sm" style={{ flex: '1 1 260px' }}>
-                {ENTITLEMENT_REASON_TEXT[reason]}
-              </Text>
+              <Group gap="xs" wrap="nowrap" align="baseline" style={{ flex: '1 1 260px' }}>
+                {/* The order is the point: the step number (a screen reader says the item's position). */}
+                <Text span size="sm" fw={700} c="dimmed" aria-hidden="true">
+                  {index + 1}.
+                </Text>
+                <Stack gap={2}>
+                  <Text size="sm">{ENTITLEMENT_REASON_TEXT[reason]}</Text>
+                  <FixNote fix={fixes[index]} />
+                </Stack>
+              </Group>
               <FixAction
                 fix={fixes[index]}
                 person={person}
@@ -189,7 +196,6 @@ function Answer({
                 onAddCredits={onAddCredits}
               />
             </Group>
-            <FixNote fix={fixes[index]} />
           </Paper>
         ))}
       </Stack>
@@ -204,7 +210,7 @@ function FixNote({ fix }: { fix: Fix | undefined }) {
   const text = fix?.kind === 'note' ? fix.text : fix?.kind === 'licences' ? fix.note : undefined;
   if (!text) return null;
   return (
-    <Text size="xs" c="dimmed" mt={4}>
+    <Text size="xs" c="dimmed">
       {text}
     </Text>
   );

@@ -60,8 +60,9 @@ export function RevokeIntegrationKeyModal({
             <Text span fw={600} inherit>
               {integrationKey.name}
             </Text>{' '}
-            (<Code>{shownKey(integrationKey.prefix)}</Code>) stops at once: from its next call, every call
-            with this key is refused, for {organization.name} and every organization below it.
+            stops at once: from its next call, every call with the key{' '}
+            <Code style={{ whiteSpace: 'nowrap' }}>{shownKey(integrationKey.prefix)}</Code> is refused, for{' '}
+            {organization.name} and every organization below it.
           </Text>
           <Text size="sm" c="dimmed">
             This cannot be undone. To connect the product again, create a new key and put it in its settings.
