@@ -232,7 +232,11 @@ export function UsersScreen() {
                 onChangeRole={permissions.canChangeRole(user) ? () => setChangingRole(user) : undefined}
                 onRemove={permissions.canRemove(user) ? () => setRemoving([user]) : undefined}
                 resendFrom={permissions.canResend(user) ? organization.id : undefined}
-                onCheckAccess={() => setAccess({ user, licenseType: defaultLicenseType(user, licenses) })}
+                onCheckAccess={
+                  permissions.canCheckAccess(user)
+                    ? () => setAccess({ user, licenseType: defaultLicenseType(user, licenses) })
+                    : undefined
+                }
               />
             )}
           />

@@ -31,6 +31,11 @@ export function useUserPermissions(organization: Organization) {
     /** Roles offered when adding a user or changing a role. */
     roles,
     canEdit: (user: OrganizationUser) => manage && atOrBelow(user),
+    /**
+     * The product access panel: for people the caller may act on, as every fix it offers acts on the person
+     * (an admin has nothing to do for the owner, whose row offers an admin no action).
+     */
+    canCheckAccess: (user: OrganizationUser) => manage && atOrBelow(user),
     canRemove: (user: OrganizationUser) => manage && atOrBelow(user) && !isOwnerOrSelf(user),
     /** Mail a pending invitation again (an owner's too, when the caller may act on it). */
     canResend: (user: OrganizationUser) => manage && user.status === 'pending' && atOrBelow(user),
