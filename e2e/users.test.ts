@@ -483,10 +483,10 @@ describe('users: roles', () => {
       // Ownership moves by making someone else owner: the owner's row offers no role change.
       await page.getByRole('button', { name: `Actions for ${oldOwner.name}` }).click();
       await page.getByRole('menuitem', { name: 'Edit' }).waitFor();
-      // They have not set up their account yet, so the invitation may be sent again; nothing else.
+      // They have not set up their account yet, so the invitation may be sent again; no role change.
       await expect
         .poll(() => page.getByRole('menuitem').allTextContents(), { timeout: 5_000 })
-        .toEqual(['Edit', 'Resend invitation']);
+        .toEqual(['Edit', 'Resend invitation', 'Check product access']);
       await page.keyboard.press('Escape');
 
       await openRowAction(page, next.name, 'Change role');

@@ -110,13 +110,15 @@ export async function findPlaces(
           limit 1) l on true
         ${'organization' in scope ? sql`where p.organization_id = ${scope.organization}` : sql``}`,
   );
+  // An invitee's account is not the inviter's to see until they accept (CONTRACT §3): its own balance and
+  // whether it verified stay out of the answer; accepting is the one thing to do.
   return found.map((r) => ({
     userId: r.user_id,
     email: r.email,
     organizationId: r.organization_id,
     organizationName: r.name,
     member: r.member,
-    verified: r.verified,
+    verified: r.member ? r.verified : true,
     licence:
       r.licence_id && r.license_type && r.expire_at
         ? {
@@ -127,7 +129,7 @@ export async function findPlaces(
           }
         : null,
     seat: r.seat,
-    own: Number(r.own),
+    own: r.member ? Number(r.own) : 0,
     shared: Number(r.shared),
     askedType: licenseType ?? null,
     ownAccountId: r.own_account_id,
