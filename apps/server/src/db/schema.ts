@@ -633,3 +633,118 @@ export const consumptionDays = pgTable(
     check('consumption_days_credits_check', sql`${t.credits} >= 0`),
   ],
 );
+
+/**
+ * The audit log (CONTRACT §10, decision 014): every change made in an organization, one row per change,
+ * written in the change's own transaction by `features/audit/record.ts`. Append-only (a trigger refuses
+ * update and delete). `organization_id` is where the change was made; a viewer sees the rows of its subtree.
+ * No references: the log outlives what it names (a deleted organization, licence or key); the actor's
+ * name and email are read from `users` when shown.
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
+    organizationId: uuid('organization_id').notNull(),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id'),
+    targetLabel: text('target_label').notNull().default(''),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    /** For `credits_moved`: the journal transaction, which the credit log lists under the same id. */
+    creditTransactionId: uuid('credit_transaction_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('audit_events_seq_key').on(t.seq),
+    index('audit_events_organization_idx').on(t.organizationId, t.seq),
+    index('audit_events_actor_idx').on(t.actorId, t.seq),
+    index('audit_events_created_idx').on(t.createdAt),
+  ],
+);
+
+/**
+ * Journal transactions not yet rolled up into `credit_usage_days`: a trigger on `credit_transactions` adds
+ * each new one in its own transaction (an insert of one small row, no shared row to wait for); the roll-up
+ * job of any process claims them (`FOR UPDATE SKIP LOCKED`), rolls them up and deletes them in one
+ * transaction, so each is counted once (decision 014, "Roll-up").
+ */
+export const creditUsageQueue = pgTable('credit_usage_queue', {
+  transactionId: uuid('transaction_id').primaryKey(),
+});
+
+/**
+ * Credits received, handed down and consumed per organization and UTC day, **for its whole subtree**
+ * (decision 014): the chart and forecast of CONTRACT §10 read at most 365 rows of it.
+ */
+export const creditUsageDays = pgTable(
+  'credit_usage_days',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    received: bigint('received', { mode: 'number' }).notNull().default(0),
+    handedDown: bigint('handed_down', { mode: 'number' }).notNull().default(0),
+    consumed: bigint('consumed', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.day] })],
+);
+
+/** The last UTC day a member consumed credits in an organization, kept by the roll-up job: idle seats. */
+export const memberConsumption = pgTable(
+  'member_consumption',
+  {
+    userId: uuid('user_id').notNull(),
+    organizationId: uuid('organization_id').notNull(),
+    lastConsumedOn: date('last_consumed_on', { mode: 'string' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.organizationId] })],
+);
+
+/**
+ * Seats used and the maximum of each licence per UTC day, written by triggers on `memberships`,
+ * `membership_invitations` and `licenses` in the statement that changes them (migration 0016). A day
+ * without a row has the figures of the last row before it.
+ */
+export const licenseSeatDays = pgTable(
+  'license_seat_days',
+  {
+    licenseId: uuid('license_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    used: integer('used').notNull(),
+    maxUsers: integer('max_users').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.licenseId, t.day] })],
+);
+
+/**
+ * Low-balance alerts of an organization's shared pool (CONTRACT §10). `post_credit_transaction` reads it
+ * under the organization's row lock: a top-up (the shared pool grows) sets `reference_balance` to the pool
+ * after it and re-arms every threshold; a posting that takes the pool below an armed threshold's level adds
+ * the threshold's index to `fired` and a row to `credit_alert_events`, in the posting's transaction.
+ */
+export const creditAlertSettings = pgTable('credit_alert_settings', {
+  organizationId: uuid('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  /** `[{kind: 'percent_of_last_topup' | 'credits', value}]`, at most 3. */
+  thresholds: jsonb('thresholds').notNull().default([]),
+  /** The shared pool right after the last top-up (or when the thresholds were set). */
+  referenceBalance: bigint('reference_balance', { mode: 'number' }),
+  /** Indexes into `thresholds` that fired since the last top-up. */
+  fired: jsonb('fired').notNull().default([]),
+  updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Outbox of crossed thresholds: the alert worker turns each into mails to the owner and admins, once. */
+export const creditAlertEvents = pgTable('credit_alert_events', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  organizationId: uuid('organization_id').notNull(),
+  threshold: jsonb('threshold').notNull(),
+  level: bigint('level', { mode: 'number' }).notNull(),
+  balance: bigint('balance', { mode: 'number' }).notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
