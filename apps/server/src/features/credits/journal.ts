@@ -33,6 +33,8 @@ export interface Posting {
   actorId: string | null;
   description?: string;
   lines: JournalLine[];
+  /** A posting of the past: only seeds date one (the demo's history, the benchmark's year). */
+  createdAt?: Date;
 }
 
 /**
@@ -57,7 +59,7 @@ export async function postCreditTransactionReporting(
       tx,
       sql`select post_credit_transaction(${input.action}, ${input.actorId}::uuid, ${input.description ?? ''},
         ${uuids(lines.map((l) => l.accountId))}::uuid[], ${`{${lines.map((l) => l.amount).join(',')}}`}::bigint[],
-        ${uuids(report)}::uuid[]) as posted`,
+        ${uuids(report)}::uuid[], ${input.createdAt?.toISOString() ?? null}::timestamptz) as posted`,
     );
     if (!row) throw new Error('post_credit_transaction returned no row');
     return {
