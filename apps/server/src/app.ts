@@ -5,11 +5,14 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from './db/client';
+import { auditRoutes } from './features/audit/routes';
 import { authRoutes } from './features/auth/routes';
 import { findSession } from './features/auth/sessions';
 import { creditRoutes } from './features/credits/routes';
 import { healthRoutes } from './features/health/routes';
 import { findIntegrationKey } from './features/integration/key-auth';
+import { type InsightsJobOptions, type InsightsJobs, startInsightsJobs } from './features/insights/jobs';
+import { insightsRoutes } from './features/insights/routes';
 import { integrationKeyRoutes } from './features/integration/key-routes';
 import { integrationRoutes } from './features/integration/routes';
 import { invoiceRoutes } from './features/invoices/routes';
@@ -62,6 +65,11 @@ export interface AppOptions {
    * tests call `sendDueExpiryReminders` themselves.
    */
   expiryReminders?: ExpiryReminderJobOptions;
+  /**
+   * This process's credit usage roll-up and low-balance alert worker (features/insights/jobs.ts). Off unless
+   * asked for: API tests run them themselves.
+   */
+  insightsJobs?: InsightsJobOptions;
 }
 
 /** CONTRACT §1: bodies at most 1 MB; the import calls allow 16 MB (their own `bodyLimit`). */
@@ -77,6 +85,7 @@ export async function buildApp({
   integrationRateLimitPerMinute,
   mail,
   expiryReminders,
+  insightsJobs,
 }: AppOptions) {
   const app = Fastify({
     logger,
@@ -114,6 +123,8 @@ export async function buildApp({
   await app.register(invoiceRoutes(db, mailSettings));
   await app.register(integrationKeyRoutes(db));
   await app.register(integrationRoutes(db, { rateLimitPerMinute: integrationRateLimitPerMinute }));
+  await app.register(auditRoutes(db));
+  await app.register(insightsRoutes(db));
 
   const serveWeb = webDistDir !== undefined && existsSync(path.join(webDistDir, 'index.html'));
   if (serveWeb) {
@@ -138,6 +149,16 @@ export async function buildApp({
     });
     app.addHook('onClose', async () => {
       await job?.stop();
+    });
+  }
+
+  if (insightsJobs) {
+    let jobs: InsightsJobs | undefined;
+    app.addHook('onReady', async () => {
+      jobs = startInsightsJobs(db, mailSettings, app.log, insightsJobs);
+    });
+    app.addHook('onClose', async () => {
+      await jobs?.stop();
     });
   }
 

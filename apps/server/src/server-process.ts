@@ -42,6 +42,7 @@ export async function serve(config: Config, options: { prepare: boolean }) {
     integrationRateLimitPerMinute: config.integrationRateLimitPerMinute,
     mail: { worker: {}, smtpUrl: config.smtpUrl, from: config.mailFrom },
     expiryReminders: {},
+    insightsJobs: {},
   });
 
   const shutdown = async () => {
