@@ -47,7 +47,11 @@ export const creditUsageSchema = z
 export type CreditUsage = z.infer<typeof creditUsageSchema>;
 
 /** `floor(available / mean)` days from `today`, or null (CONTRACT §10). `today` is `YYYY-MM-DD` (UTC). */
-export function runsOutOn(today: string, creditsAvailable: number, meanDailyConsumption: number): string | null {
+export function runsOutOn(
+  today: string,
+  creditsAvailable: number,
+  meanDailyConsumption: number,
+): string | null {
   if (!(meanDailyConsumption > 0)) return null;
   const days = Math.floor(creditsAvailable / meanDailyConsumption);
   if (days > FORECAST_HORIZON_DAYS) return null;
@@ -77,7 +81,8 @@ export const creditAlertThresholdSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['value'],
-        message: t.kind === 'percent_of_last_topup' ? CREDIT_ALERT_MESSAGES.percent : CREDIT_ALERT_MESSAGES.credits,
+        message:
+          t.kind === 'percent_of_last_topup' ? CREDIT_ALERT_MESSAGES.percent : CREDIT_ALERT_MESSAGES.credits,
       });
   });
 export type CreditAlertThreshold = z.infer<typeof creditAlertThresholdSchema>;
