@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import type { MailSettings } from '../mail/public-links';
+import { deliverCreditAlerts } from './alert-delivery';
+import { rollUpCreditUsage } from './usage-rollup';
 
 export interface InsightsJobOptions {
   /** How often the credit usage roll-up and the low-balance alert worker run (default: every 5 seconds). */
@@ -8,16 +10,50 @@ export interface InsightsJobOptions {
 }
 
 export interface InsightsJobs {
-  /** Stops the timers and waits for a run in progress. */
+  /** Stops the timer and waits for a run in progress. */
   stop(): Promise<void>;
 }
 
-/** This process's roll-up of credit usage and its low-balance alert worker (decision 014). */
+/**
+ * This process's roll-up of credit usage and its low-balance alert worker (decision 014). Every process runs
+ * one: both claim their rows with `FOR UPDATE SKIP LOCKED`, so however many run, each row is handled once.
+ */
 export function startInsightsJobs(
-  _db: Db,
-  _settings: MailSettings,
-  _log: FastifyBaseLogger,
-  _options: InsightsJobOptions = {},
+  db: Db,
+  settings: MailSettings,
+  log: FastifyBaseLogger,
+  { intervalMs = 5_000 }: InsightsJobOptions = {},
 ): InsightsJobs {
-  return { async stop() {} };
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | null = null;
+
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(run, intervalMs);
+    timer.unref();
+  };
+
+  function run() {
+    running = (async () => {
+      await rollUpCreditUsage(db);
+      await deliverCreditAlerts(db, settings);
+    })()
+      .catch((error: unknown) => {
+        if (!stopped) log.error({ err: error }, 'insights jobs failed');
+      })
+      .finally(() => {
+        running = null;
+        schedule();
+      });
+  }
+
+  schedule();
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
 }
