@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { intParam } from './pagination';
-import { emailOut, uuidOut } from './text';
+import { dateTimeOut, emailOut, uuidOut } from './text';
 
 /** Credit use over time (CONTRACT §10): `days` 7–365, default 90. */
 export const CREDIT_USAGE_DEFAULT_DAYS = 90;
@@ -69,10 +69,16 @@ export const CREDIT_ALERT_MESSAGES = {
   percent: 'A percentage is a whole number from 1 to 99.',
   credits: 'A number of credits is a whole number from 1 to 1000000000.',
   duplicate: 'This threshold is already set.',
+  kind: 'Choose percent_of_last_topup or credits.',
+  value: 'Enter a whole number.',
+  list: 'Give the list of thresholds (an empty list turns the alerts off).',
 } as const;
 
 export const creditAlertThresholdSchema = z
-  .object({ kind: z.enum(CREDIT_ALERT_KINDS), value: z.number() })
+  .object({
+    kind: z.enum(CREDIT_ALERT_KINDS, { error: CREDIT_ALERT_MESSAGES.kind }),
+    value: z.number({ error: CREDIT_ALERT_MESSAGES.value }),
+  })
   .superRefine((t, ctx) => {
     const ok =
       Number.isInteger(t.value) &&
@@ -90,7 +96,7 @@ export type CreditAlertThreshold = z.infer<typeof creditAlertThresholdSchema>;
 export const creditAlertsSchema = z
   .object({
     thresholds: z
-      .array(creditAlertThresholdSchema)
+      .array(creditAlertThresholdSchema, { error: CREDIT_ALERT_MESSAGES.list })
       .max(MAX_CREDIT_ALERTS, CREDIT_ALERT_MESSAGES.tooMany)
       .refine(
         (list) => new Set(list.map((t) => `${t.kind}:${t.value}`)).size === list.length,
@@ -99,6 +105,42 @@ export const creditAlertsSchema = z
   })
   .meta({ id: 'CreditAlerts' });
 export type CreditAlerts = z.infer<typeof creditAlertsSchema>;
+
+/**
+ * The credits a threshold stands for: its number, or its percentage of the shared pool right after the last
+ * top-up, rounded down (as the database's alert trigger computes it). 0 never fires.
+ */
+export function creditAlertLevel(threshold: CreditAlertThreshold, referenceBalance: number | null): number {
+  if (threshold.kind === 'credits') return threshold.value;
+  return Math.floor(((referenceBalance ?? 0) * threshold.value) / 100);
+}
+
+/**
+ * What `GET`/`PUT /api/organization/{id}/credit-alerts` answer: `thresholds` as CONTRACT §10 has them, and
+ * what the screen needs to explain them (decision 014, "Low-balance alerts: the calls and the mail").
+ */
+export const creditAlertSettingsSchema = z
+  .object({
+    thresholds: z.array(z.object({ kind: z.enum(CREDIT_ALERT_KINDS), value: z.number().int() })),
+    organizationId: uuidOut(),
+    /** The shared pool now. */
+    sharedCredits: z.number().int(),
+    /** The shared pool right after its last top-up (or when the thresholds were set); null: never set. */
+    referenceBalance: z.number().int().nullable(),
+    /** One per threshold, in the same order: its level in credits and whether it fired since the last top-up. */
+    levels: z.array(
+      z.object({
+        kind: z.enum(CREDIT_ALERT_KINDS),
+        value: z.number().int(),
+        level: z.number().int(),
+        fired: z.boolean(),
+      }),
+    ),
+    /** When the thresholds were last saved; null: never. */
+    updatedAt: dateTimeOut().nullable(),
+  })
+  .meta({ id: 'CreditAlertSettings' });
+export type CreditAlertSettings = z.infer<typeof creditAlertSettingsSchema>;
 
 /**
  * Seat use of an organization's own licences (issue 16; decision 014): per licence and UTC day, the seats
@@ -118,9 +160,13 @@ export const licenseUsageSchema = z
       z.object({
         licenseId: uuidOut(),
         licenseType: z.string(),
+        /** One per UTC day from `from` to `to`, leaving out the days before the licence's first record. */
         days: z.array(z.object({ date: dateOut(), used: z.number().int(), maxUsers: z.number().int() })),
         idle: z.object({
-          /** Every seat holder (member or invited) with no consumption in the last IDLE_SEAT_DAYS days. */
+          /**
+           * Every member holding a seat of the licence, a member for at least IDLE_SEAT_DAYS days, with no
+           * consumption in this organization in the last IDLE_SEAT_DAYS days (pending invitations are not counted).
+           */
           count: z.number().int(),
           /** The first IDLE_SEAT_LIST_LIMIT of them, longest idle first (never used first). */
           users: z.array(
