@@ -8,6 +8,7 @@ export const NAV_ITEMS = [
   'users',
   'sub_organizations',
   'credit_log',
+  'audit_log',
   'sign_out',
 ] as const;
 export type NavItem = (typeof NAV_ITEMS)[number];
@@ -21,6 +22,7 @@ export const NAV_RULES: Record<NavItem, Rule> = {
   users: { all: ['manage_users'] },
   sub_organizations: { any: ['create_child_org', 'update_org', 'delete_org'] },
   credit_log: { all: ['view_audit_logs'] },
+  audit_log: { all: ['view_audit_logs'] },
   sign_out: { all: [] },
 };
 

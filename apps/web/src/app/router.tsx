@@ -139,6 +139,13 @@ export const router = createBrowserRouter([
                 }),
               },
               {
+                path: 'audit-log',
+                lazy: async () => ({
+                  Component: (await import('../features/audit-log/components/audit-log-screen'))
+                    .AuditLogScreen,
+                }),
+              },
+              {
                 path: '*',
                 lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundRoute }),
               },

@@ -74,6 +74,46 @@ const creditLog = {
   all: () => ['credit-log'] as const,
   /** GET /organization/{id}/credit-log, every page loaded ("Load more"). */
   of: (organizationId: string) => ['credit-log', organizationId] as const,
+  /** GET /organization/{id}/credit-log?from=&to=: one date range of it, every page loaded. */
+  range: (organizationId: string, range: DateRange) => ['credit-log', organizationId, range] as const,
+};
+
+/** A date range of a log's filter: `YYYY-MM-DD` days, both included; empty: open on that side. */
+export interface DateRange {
+  readonly from: string;
+  readonly to: string;
+}
+
+/** What an audit log is filtered on (CONTRACT §10); empty strings and lists: no filter. */
+export interface AuditLogFilters extends DateRange {
+  readonly actorId: string;
+  readonly actions: readonly string[];
+  readonly organizationId: string;
+}
+
+const auditLog = {
+  /** The audit log of every organization. */
+  all: () => ['audit-log'] as const,
+  /** Every filter of one organization's audit log. */
+  of: (organizationId: string) => ['audit-log', organizationId] as const,
+  /** GET /organization/{id}/audit-log with these filters, every page loaded ("Load more"). */
+  filtered: (organizationId: string, filters: AuditLogFilters) =>
+    ['audit-log', organizationId, filters] as const,
+};
+
+const insights = {
+  /** Every insight query below (credit use, alerts, seat use). */
+  all: () => ['insights'] as const,
+  /** Every insight of one organization. */
+  of: (organizationId: string) => ['insights', organizationId] as const,
+  /** GET /organization/{id}/credit-usage?days=: the chart and the forecast. */
+  creditUsage: (organizationId: string, days: number) =>
+    ['insights', organizationId, 'credit-usage', days] as const,
+  /** GET /organization/{id}/credit-alerts: the low-balance thresholds. */
+  creditAlerts: (organizationId: string) => ['insights', organizationId, 'credit-alerts'] as const,
+  /** GET /organization/{id}/license-usage?days=: seat use per licence and the idle seats. */
+  licenseUsage: (organizationId: string, days: number) =>
+    ['insights', organizationId, 'license-usage', days] as const,
 };
 
 const invoices = {
@@ -106,7 +146,16 @@ const integration = {
   settingsOf: (organizationId: string) => ['integration', organizationId, 'settings'] as const,
 };
 
-export const queryKeys = { organizations, users, creditLog, invoices, priceList, integration };
+export const queryKeys = {
+  organizations,
+  users,
+  creditLog,
+  auditLog,
+  insights,
+  invoices,
+  priceList,
+  integration,
+};
 
 /**
  * An organization as a mutation knows it. `parentOrganizationId` undefined: not known here (see

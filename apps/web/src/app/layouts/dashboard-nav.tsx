@@ -3,6 +3,7 @@ import { NavLink, Stack } from '@mantine/core';
 import {
   IconBuildingCommunity,
   IconCertificate,
+  IconHistory,
   IconHome,
   IconInfoCircle,
   IconListDetails,
@@ -35,6 +36,7 @@ const LINKS: readonly LinkItem[] = [
     icon: IconBuildingCommunity,
   },
   { item: 'credit_log', label: 'Credit log', path: 'credit-log', icon: IconListDetails },
+  { item: 'audit_log', label: 'Audit log', path: 'audit-log', icon: IconHistory },
 ];
 
 function trimSlash(path: string): string {

@@ -16,6 +16,8 @@ import { useNavigate } from 'react-router';
 import { ReasonedButton } from '../../components/reasoned-button';
 import { AllocateSystemCreditsModal } from '../../features/credits/components/allocate-system-credits-modal';
 import { ManagePoolsModal } from '../../features/credits/components/manage-pools-modal';
+import { CreditAlertsSection } from '../../features/insights/components/credit-alerts-section';
+import { CreditUseSection } from '../../features/insights/components/credit-use-section';
 import { IntegrationsSection } from '../../features/integration/components/integrations-section';
 import { BuyCreditsModal } from '../../features/invoices/components/buy-credits-modal';
 import { useOrganizations } from '../../features/organizations/api/get-organizations';
@@ -231,6 +233,13 @@ export function GeneralInformationScreen() {
           <Text c="dimmed">The credit pools of this organization could not be loaded.</Text>
         )}
       </Stack>
+
+      {can('view_audit_logs') && (
+        <>
+          <CreditUseSection organization={{ id: organization.id, name: organization.name }} />
+          <CreditAlertsSection organization={{ id: organization.id, name: organization.name }} />
+        </>
+      )}
 
       {can('manage_org_integration') && (
         <IntegrationsSection organization={{ id: organization.id, name: organization.name }} />

@@ -1,11 +1,16 @@
 import { Button, Card, EmptyState, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { IconListDetails, IconLock } from '@tabler/icons-react';
+import { notifications } from '@mantine/notifications';
+import { IconDownload, IconFilterOff, IconListDetails, IconLock } from '@tabler/icons-react';
+import { useState } from 'react';
+import { DateRangeFilter, readDay, validRange } from '../../../components/date-range-filter';
 import { LoadError } from '../../../components/load-error';
+import { errorText } from '../../../lib/api-error';
 import { formatCount, formatCountOf } from '../../../lib/format';
+import { useListUrl } from '../../../lib/use-list-url';
 import { useCurrentOrganization } from '../../organizations/api/use-current-organization';
 import { useOrganizationPermissions } from '../../organizations/hooks/use-organization-permissions';
-import { useCreditLog } from '../api/get-credit-log';
+import { exportCreditLog, useCreditLog } from '../api/get-credit-log';
 import { CreditLogTable } from './credit-log-table';
 
 function Loading() {
@@ -26,6 +31,12 @@ export function CreditLogScreen() {
   useDocumentTitle(`Credit log · ${organization.name} · Allot`);
   const { can } = useOrganizationPermissions(organization);
   const allowed = can('view_audit_logs');
+  // The date range of the URL (decision 012, Lists): `from` and `to`, days both included.
+  const { params, write } = useListUrl();
+  const range = { from: readDay(params.get('from')), to: readDay(params.get('to')) };
+  const rangeOk = validRange(range);
+  const dated = range.from !== '' || range.to !== '';
+  const [exporting, setExporting] = useState(false);
   const {
     data,
     isPending,
@@ -36,17 +47,41 @@ export function CreditLogScreen() {
     hasNextPage,
     fetchNextPage,
     isFetchingNextPage,
-  } = useCreditLog(organization.id, allowed);
+  } = useCreditLog(organization.id, allowed && rangeOk, range);
+
+  async function download() {
+    setExporting(true);
+    try {
+      await exportCreditLog(organization.id, range);
+    } catch (cause) {
+      notifications.show({ color: 'red', title: 'The export could not be made', message: errorText(cause) });
+    } finally {
+      setExporting(false);
+    }
+  }
 
   const title = (
-    <Stack gap={4}>
-      <Title order={1} fz="h2">
-        Credit log
-      </Title>
-      <Text c="dimmed" size="sm">
-        Every move of credits into, out of and within {organization.name}, newest first.
-      </Text>
-    </Stack>
+    <Group justify="space-between" align="flex-end">
+      <Stack gap={4}>
+        <Title order={1} fz="h2">
+          Credit log
+        </Title>
+        <Text c="dimmed" size="sm">
+          Every move of credits into, out of and within {organization.name}, newest first.
+        </Text>
+      </Stack>
+      {allowed && (
+        <Button
+          variant="default"
+          leftSection={<IconDownload size={16} aria-hidden="true" />}
+          onClick={() => void download()}
+          loading={exporting}
+          disabled={!rangeOk}
+        >
+          Export CSV
+        </Button>
+      )}
+    </Group>
   );
 
   if (!allowed) {
@@ -70,7 +105,20 @@ export function CreditLogScreen() {
   return (
     <Stack gap="lg">
       {title}
-      {isPending ? (
+      <Group gap="sm" align="flex-start" component="section" aria-label="Filters">
+        <DateRangeFilter range={range} onChange={(next) => write(next, 'push')} />
+        {dated && (
+          <Button
+            variant="subtle"
+            mt={25}
+            leftSection={<IconFilterOff size={16} aria-hidden="true" />}
+            onClick={() => write({ from: null, to: null }, 'push')}
+          >
+            Clear dates
+          </Button>
+        )}
+      </Group>
+      {!rangeOk ? null : isPending ? (
         <Loading />
       ) : isError && entries.length === 0 ? (
         <LoadError
@@ -83,8 +131,12 @@ export function CreditLogScreen() {
         <Card py="xl">
           <EmptyState
             icon={<IconListDetails />}
-            title="No credit moves yet"
-            description={`Credits allocated to, reclaimed from or moved within ${organization.name} will be listed here.`}
+            title={dated ? 'No credit moves on these days' : 'No credit moves yet'}
+            description={
+              dated
+                ? 'Try other dates, or clear them to see every move.'
+                : `Credits allocated to, reclaimed from or moved within ${organization.name} will be listed here.`
+            }
             variant="light"
           />
         </Card>

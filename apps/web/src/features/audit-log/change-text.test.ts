@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { changeLines, fieldLabel } from './change-text';
+
+describe('an audit entry in words', () => {
+  it('names fields in words', () => {
+    expect(fieldLabel('maxUsers')).toBe('max users');
+    expect(fieldLabel('license_type')).toBe('license type');
+  });
+
+  it('shows each changed field before → after', () => {
+    expect(changeLines({ role: 'organization_admin' }, { role: 'user' })).toEqual([
+      'role: organization admin → user',
+    ]);
+    expect(changeLines({ maxUsers: 1000 }, { maxUsers: 1500 })).toEqual(['max users: 1,000 → 1,500']);
+  });
+
+  it('lists what a creation made and what a removal took', () => {
+    expect(changeLines(null, { name: 'Maple', credits: 20 })).toEqual(['name: Maple', 'credits: 20']);
+    expect(changeLines({ name: 'Maple' }, null)).toEqual(['name: Maple → —']);
+    expect(changeLines(null, null)).toEqual([]);
+  });
+});

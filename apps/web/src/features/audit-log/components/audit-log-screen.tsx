@@ -1,0 +1,302 @@
+import { AUDIT_ACTION_LABEL, AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '@allot/domain/audit';
+import {
+  Button,
+  Card,
+  EmptyState,
+  Group,
+  MultiSelect,
+  Select,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { IconDownload, IconFilterOff, IconHistory, IconLock } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { DateRangeFilter, readDay, validRange } from '../../../components/date-range-filter';
+import { LoadError } from '../../../components/load-error';
+import { errorText } from '../../../lib/api-error';
+import { formatCount, formatCountOf } from '../../../lib/format';
+import type { AuditLogFilters } from '../../../lib/query-keys';
+import { useListUrl } from '../../../lib/use-list-url';
+import { useCurrentOrganization } from '../../organizations/api/use-current-organization';
+import { useOrganizationPermissions } from '../../organizations/hooks/use-organization-permissions';
+import { organizationUsersQueryOptions } from '../../users/api/get-organization-users';
+import { exportAuditLog, useAuditLog } from '../api/get-audit-log';
+import { AuditLogTable } from './audit-log-table';
+
+/** The action filter's choices, grouped as the things they are about (some labels repeat across groups). */
+const ACTION_GROUPS: { group: string; prefix: string }[] = [
+  { group: 'Organizations', prefix: 'organization_' },
+  { group: 'Members', prefix: 'member_' },
+  { group: 'Licences', prefix: 'licence_' },
+  { group: 'Invoices', prefix: 'invoice_' },
+  { group: 'Credits', prefix: 'credits_' },
+  { group: 'Integration keys', prefix: 'integration_key_' },
+];
+const ACTION_OPTIONS = ACTION_GROUPS.map(({ group, prefix }) => ({
+  group,
+  items: AUDIT_ACTIONS.filter((a) => a.startsWith(prefix)).map((a) => ({
+    value: a,
+    label: AUDIT_ACTION_LABEL[a],
+  })),
+}));
+const isAction = (value: string): value is AuditAction =>
+  (AUDIT_ACTIONS as readonly string[]).includes(value);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const readId = (value: string | null) => (value && UUID.test(value) ? value : '');
+
+/** The filters of the URL (decision 012, Lists): `actor`, `action` (comma-separated), `org`, `from`, `to`. */
+function readFilters(params: URLSearchParams): AuditLogFilters {
+  return {
+    actorId: readId(params.get('actor')),
+    actions: (params.get('action') ?? '').split(',').filter(isAction),
+    organizationId: readId(params.get('org')),
+    from: readDay(params.get('from')),
+    to: readDay(params.get('to')),
+  };
+}
+
+function Loading() {
+  return (
+    <Card role="status" aria-busy="true" aria-label="Loading the audit log">
+      <Stack gap="md">
+        {[0, 1, 2, 3, 4].map((row) => (
+          <Skeleton key={row} height={18} radius="sm" />
+        ))}
+      </Stack>
+    </Card>
+  );
+}
+
+/** Options of a picker: what is known (members, organizations) plus what the loaded entries name. */
+function withSeen(options: { value: string; label: string }[], seen: { value: string; label: string }[]) {
+  const known = new Set(options.map((o) => o.value));
+  const added = [];
+  for (const option of seen) {
+    if (known.has(option.value)) continue;
+    known.add(option.value);
+    added.push(option);
+  }
+  return [...options, ...added];
+}
+
+/**
+ * Audit log (issue 16; CONTRACT §10): every change made in the organization and below, newest first, with
+ * "Load more"; filtered by who, what, when and where (kept in the URL), and exported as CSV with the same
+ * filters.
+ */
+export function AuditLogScreen() {
+  const organization = useCurrentOrganization();
+  useDocumentTitle(`Audit log · ${organization.name} · Allot`);
+  const { can } = useOrganizationPermissions(organization);
+  const allowed = can('view_audit_logs');
+  const { params, write } = useListUrl();
+  const filters = useMemo(() => readFilters(params), [params]);
+  const rangeOk = validRange(filters);
+  const filtered =
+    filters.actorId !== '' ||
+    filters.actions.length > 0 ||
+    filters.organizationId !== '' ||
+    filters.from !== '' ||
+    filters.to !== '';
+  const {
+    data,
+    isPending,
+    isError,
+    error,
+    refetch,
+    isRefetching,
+    hasNextPage,
+    fetchNextPage,
+    isFetchingNextPage,
+  } = useAuditLog(organization.id, filters, allowed && rangeOk);
+  // The people to pick: the organization's members (by name), when the caller may list them.
+  const members = useQuery({
+    ...organizationUsersQueryOptions(organization.id, {
+      page: 1,
+      limit: 100,
+      search: '',
+      key: 'name',
+      order: 'asc',
+    }),
+    enabled: allowed && can('manage_users'),
+  });
+  const [exporting, setExporting] = useState(false);
+
+  const entries: AuditEntry[] = data?.pages.flatMap((page) => page.data) ?? [];
+  const actorOptions = withSeen(
+    (members.data?.data ?? []).map((m) => ({ value: m.id, label: `${m.name} (${m.email})` })),
+    entries.flatMap((e) =>
+      e.actor ? [{ value: e.actor.id, label: `${e.actor.name} (${e.actor.email})` }] : [],
+    ),
+  );
+  const organizationOptions = withSeen(
+    [
+      { value: organization.id, label: organization.name },
+      ...(organization.subOrganizations ?? []).map((o) => ({ value: o.id, label: o.name })),
+    ],
+    entries.map((e) => ({ value: e.organization.id, label: e.organization.name })),
+  );
+
+  const set = (changes: Record<string, string | null>) => write(changes, 'push');
+
+  async function download() {
+    setExporting(true);
+    try {
+      await exportAuditLog(organization.id, filters);
+    } catch (cause) {
+      notifications.show({ color: 'red', title: 'The export could not be made', message: errorText(cause) });
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  const title = (
+    <Group justify="space-between" align="flex-end">
+      <Stack gap={4}>
+        <Title order={1} fz="h2">
+          Audit log
+        </Title>
+        <Text c="dimmed" size="sm">
+          Every change made in {organization.name} and the organizations below it, newest first.
+        </Text>
+      </Stack>
+      {allowed && (
+        <Button
+          variant="default"
+          leftSection={<IconDownload size={16} aria-hidden="true" />}
+          onClick={() => void download()}
+          loading={exporting}
+          disabled={!rangeOk}
+        >
+          Export CSV
+        </Button>
+      )}
+    </Group>
+  );
+
+  if (!allowed) {
+    return (
+      <Stack gap="lg">
+        {title}
+        <Card py="xl">
+          <EmptyState
+            icon={<IconLock />}
+            title="No access"
+            description={`The audit log of ${organization.name} needs the view audit logs permission.`}
+            variant="light"
+          />
+        </Card>
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack gap="lg">
+      {title}
+      <Card component="section" aria-label="Filters" py="sm">
+        <Group gap="sm" align="flex-start">
+          <Select
+            label="By"
+            placeholder="Anyone"
+            data={actorOptions}
+            value={filters.actorId || null}
+            onChange={(value) => set({ actor: value })}
+            searchable
+            clearable
+            nothingFoundMessage="Nobody by that name"
+            w={260}
+            comboboxProps={{ width: 320, position: 'bottom-start' }}
+          />
+          <MultiSelect
+            label="Action"
+            placeholder={filters.actions.length ? undefined : 'Any action'}
+            data={ACTION_OPTIONS}
+            value={filters.actions as string[]}
+            onChange={(values) => set({ action: values.join(',') })}
+            searchable
+            clearable
+            w={280}
+            maxDropdownHeight={320}
+            comboboxProps={{ width: 300, position: 'bottom-start' }}
+          />
+          <Select
+            label="Organization"
+            placeholder="All"
+            data={organizationOptions}
+            value={filters.organizationId || null}
+            onChange={(value) => set({ org: value })}
+            searchable
+            clearable
+            nothingFoundMessage="No organization by that name"
+            w={220}
+          />
+          <DateRangeFilter range={filters} onChange={(next) => set(next)} />
+          {filtered && (
+            <Button
+              variant="subtle"
+              mt={25}
+              leftSection={<IconFilterOff size={16} aria-hidden="true" />}
+              onClick={() => set({ actor: null, action: null, org: null, from: null, to: null })}
+            >
+              Clear filters
+            </Button>
+          )}
+        </Group>
+      </Card>
+      {!rangeOk ? null : isPending ? (
+        <Loading />
+      ) : isError && entries.length === 0 ? (
+        <LoadError
+          title="The audit log could not be loaded"
+          error={error}
+          onRetry={() => void refetch()}
+          retrying={isRefetching}
+        />
+      ) : entries.length === 0 ? (
+        <Card py="xl">
+          <EmptyState
+            icon={<IconHistory />}
+            title={filtered ? 'No changes match these filters' : 'No changes yet'}
+            description={
+              filtered
+                ? 'Try another person, action, organization or dates, or clear the filters.'
+                : `Changes to organizations, members, licences, invoices, credits and integration keys of ${organization.name} will be listed here.`
+            }
+            variant="light"
+          />
+        </Card>
+      ) : (
+        <Stack gap="sm">
+          {isError && (
+            <LoadError
+              title="The audit log could not be refreshed"
+              error={error}
+              onRetry={() => void (hasNextPage ? fetchNextPage() : refetch())}
+              retrying={isRefetching || isFetchingNextPage}
+            />
+          )}
+          <Card p={0}>
+            <AuditLogTable entries={entries} />
+          </Card>
+          <Group justify="space-between">
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {hasNextPage
+                ? `Showing the latest ${formatCount(entries.length)} changes`
+                : `All ${formatCountOf(entries.length, 'change', 'changes')} shown`}
+            </Text>
+            {hasNextPage && (
+              <Button variant="default" onClick={() => void fetchNextPage()} loading={isFetchingNextPage}>
+                Load more
+              </Button>
+            )}
+          </Group>
+        </Stack>
+      )}
+    </Stack>
+  );
+}

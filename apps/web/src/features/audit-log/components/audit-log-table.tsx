@@ -1,0 +1,94 @@
+import { AUDIT_ACTION_LABEL, type AuditEntry } from '@allot/domain/audit';
+import { Anchor, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Link } from 'react-router';
+import { formatDateLong, formatDateShort } from '../../../lib/format';
+import { changeLines } from '../change-text';
+
+function Change({ entry }: { entry: AuditEntry }) {
+  const lines = changeLines(entry.before, entry.after);
+  if (lines.length === 0)
+    return (
+      <Text size="sm" c="dimmed" aria-label="No details">
+        —
+      </Text>
+    );
+  return (
+    <Stack gap={0}>
+      {lines.map((line) => (
+        <Text key={line} size="sm" style={{ overflowWrap: 'anywhere' }}>
+          {line}
+        </Text>
+      ))}
+    </Stack>
+  );
+}
+
+/** The audit log's rows, newest first: date, action in words, organization, who, target and what changed. */
+export function AuditLogTable({ entries }: { entries: AuditEntry[] }) {
+  return (
+    <Table.ScrollContainer minWidth={980}>
+      <Table aria-label="Audit log" verticalSpacing="xs" highlightOnHover>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th w={170}>Date</Table.Th>
+            <Table.Th w={170}>Action</Table.Th>
+            <Table.Th w={170}>Organization</Table.Th>
+            <Table.Th w={150}>By</Table.Th>
+            <Table.Th w={190}>Target</Table.Th>
+            <Table.Th>Change</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {entries.map((entry) => (
+            <Table.Tr key={entry.id}>
+              <Table.Td>
+                <Tooltip label={formatDateLong(entry.date)} openDelay={250}>
+                  <Text component="time" dateTime={entry.date} size="sm" style={{ whiteSpace: 'nowrap' }}>
+                    {formatDateShort(entry.date)}
+                  </Text>
+                </Tooltip>
+              </Table.Td>
+              <Table.Td>
+                {entry.action === 'credits_moved' ? (
+                  <Anchor
+                    component={Link}
+                    to={`/${encodeURIComponent(entry.organization.id)}/credit-log`}
+                    size="sm"
+                  >
+                    {AUDIT_ACTION_LABEL[entry.action]}
+                  </Anchor>
+                ) : (
+                  <Text size="sm">{AUDIT_ACTION_LABEL[entry.action]}</Text>
+                )}
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                  {entry.organization.name || '—'}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                {entry.actor ? (
+                  <Tooltip label={entry.actor.email} openDelay={250}>
+                    <Text size="sm">{entry.actor.name || entry.actor.email}</Text>
+                  </Tooltip>
+                ) : (
+                  <Text size="sm" c="dimmed" aria-label="Nobody (made by the system)">
+                    —
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                  {entry.target.label}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Change entry={entry} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
