@@ -1,9 +1,154 @@
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { rows } from '../../db/rows';
+
+export interface RollUpOptions {
+  /** Journal transactions claimed per database transaction (default 2,000). */
+  batchSize?: number;
+  /** Stop after this many batches (default: until the queue is empty). */
+  maxBatches?: number;
+  /**
+   * Skip the run when another caller holding the same flag is rolling up right now (a transaction-level
+   * advisory try-lock): readers that roll up before they read never wait for one another (decision 014).
+   */
+  skipIfBusy?: boolean;
+}
+
+const READER_LOCK = sql`hashtext('allot:credit-usage-rollup:reader')`;
+
+/*
+ * One batch in one statement (decision 014, "Roll-up"): claim up to N queued transactions (SKIP LOCKED, so
+ * concurrent roll-ups claim disjoint sets and each transaction is counted once), read their lines, work out
+ * received / handed down / consumed per organization concerned and UTC day, add them in, and record who
+ * consumed where. The claim's delete commits with the sums, or neither does.
+ */
+function batchStatement(batchSize: number) {
+  return sql`
+    with claimed as (
+      delete from credit_usage_queue q
+      where q.transaction_id in (
+        select transaction_id from credit_usage_queue for update skip locked limit ${batchSize})
+      returning q.transaction_id
+    ),
+    lines as materialized (
+      select t.id as tx, t.action, t.actor_id, (t.created_at at time zone 'UTC')::date as day,
+        e.amount, a.kind, a.organization_id as org, a.user_id,
+        a.kind in ('shared', 'protected') as pool
+      from claimed c
+      join credit_transactions t on t.id = c.transaction_id
+      join credit_entries e on e.transaction_id = t.id
+      join credit_accounts a on a.id = e.account_id
+    ),
+    debited_pools as (
+      select tx, day, org, -sum(amount) as amount from lines where pool and amount < 0 group by tx, day, org
+    ),
+    -- Credits into B's pools count for each ancestor-or-self of B that is not an ancestor-or-self of an
+    -- organization whose pool the same transaction debits (a move inside X's subtree is not received by X),
+    -- nor when they come from people's balances (a reclaim from members stays inside).
+    received as (
+      select l.day, c.ancestor_id as org, sum(l.amount) as amount
+      from lines l
+      join organization_closure c on c.descendant_id = l.org
+      where l.pool and l.amount > 0
+        and not exists (select 1 from lines u where u.tx = l.tx and u.kind = 'user' and u.amount < 0)
+        and not exists (
+          select 1 from debited_pools d
+          join organization_closure dc on dc.descendant_id = d.org and dc.ancestor_id = c.ancestor_id
+          where d.tx = l.tx)
+      group by l.day, c.ancestor_id
+    ),
+    -- A debit of A's pools going to people's balances or to pools strictly below A: gross, for every
+    -- ancestor-or-self of A.
+    handed as (
+      select d.day, d.org, least(d.amount, coalesce((
+        select sum(l.amount) from lines l
+        where l.tx = d.tx and l.amount > 0
+          and (l.kind = 'user' or (l.pool and exists (
+            select 1 from organization_closure b
+            where b.ancestor_id = d.org and b.descendant_id = l.org and b.depth > 0)))), 0)) as amount
+      from debited_pools d
+    ),
+    handed_down as (
+      select h.day, c.ancestor_id as org, sum(h.amount) as amount
+      from handed h join organization_closure c on c.descendant_id = h.org
+      where h.amount > 0
+      group by h.day, c.ancestor_id
+    ),
+    consumed as (
+      select l.day, c.ancestor_id as org, sum(l.amount) as amount
+      from lines l join organization_closure c on c.descendant_id = l.org
+      where l.kind = 'consumed' and l.amount > 0
+      group by l.day, c.ancestor_id
+    ),
+    sums as (
+      select org, day, sum(r) as received, sum(h) as handed_down, sum(k) as consumed from (
+        select org, day, amount as r, 0 as h, 0 as k from received
+        union all select org, day, 0, amount, 0 from handed_down
+        union all select org, day, 0, 0, amount from consumed) s
+      group by org, day
+    ),
+    added as (
+      insert into credit_usage_days (organization_id, day, received, handed_down, consumed)
+      select org, day, received, handed_down, consumed from sums order by org, day
+      on conflict (organization_id, day) do update set
+        received = credit_usage_days.received + excluded.received,
+        handed_down = credit_usage_days.handed_down + excluded.handed_down,
+        consumed = credit_usage_days.consumed + excluded.consumed
+      returning 1
+    ),
+    -- Who consumed: the member whose balance the consumption drew on, else the posting's actor.
+    consumers as (
+      select coalesce(
+          (select u.user_id from lines u where u.tx = k.tx and u.kind = 'user' and u.amount < 0 limit 1),
+          case when k.action = 'consumption' then k.actor_id end) as user_id,
+        k.org, max(k.day) as day
+      from lines k where k.kind = 'consumed' and k.amount > 0
+      group by 1, 2
+    ),
+    last_used as (
+      insert into member_consumption (user_id, organization_id, last_consumed_on)
+      select user_id, org, max(day) from consumers where user_id is not null
+      group by user_id, org order by user_id, org
+      on conflict (user_id, organization_id) do update set
+        last_consumed_on = greatest(member_consumption.last_consumed_on, excluded.last_consumed_on)
+      returning 1
+    )
+    select (select count(*) from claimed)::int as claimed,
+      (select count(*) from added)::int as days, (select count(*) from last_used)::int as members`;
+}
 
 /**
  * Rolls the queued journal transactions up into `credit_usage_days` and `member_consumption` (decision 014,
- * "Roll-up"). Answers how many transactions it rolled up.
+ * "Roll-up"), a batch per database transaction, until the queue is empty (or `maxBatches`). Answers how many
+ * transactions it rolled up.
  */
-export async function rollUpCreditUsage(_db: Db): Promise<number> {
-  return 0;
+export async function rollUpCreditUsage(db: Db, options: RollUpOptions = {}): Promise<number> {
+  const batchSize = Math.max(1, Math.floor(options.batchSize ?? 2_000));
+  const maxBatches = options.maxBatches ?? Number.POSITIVE_INFINITY;
+  let total = 0;
+  for (let batch = 0; batch < maxBatches; batch++) {
+    const claimed = await db.transaction(async (tx) => {
+      if (options.skipIfBusy) {
+        const [lock] = await rows<{ ok: boolean }>(
+          tx,
+          sql`select pg_try_advisory_xact_lock(${READER_LOCK}) as ok`,
+        );
+        if (!lock?.ok) return 0;
+      }
+      const [row] = await rows<{ claimed: number }>(tx, batchStatement(batchSize));
+      return Number(row?.claimed ?? 0);
+    });
+    total += claimed;
+    if (claimed < batchSize) break;
+  }
+  return total;
+}
+
+/** Whether any journal transaction waits for the roll-up: one index probe, no lock. */
+export async function creditUsageQueued(db: Db): Promise<boolean> {
+  const [row] = await rows<{ queued: boolean }>(
+    db,
+    sql`select exists (select 1 from credit_usage_queue) as queued`,
+  );
+  return row?.queued === true;
 }
