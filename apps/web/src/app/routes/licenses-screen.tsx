@@ -23,6 +23,7 @@ import { CreateLicenceModal } from '../../features/licenses/components/create-li
 import { DeleteLicenceModal } from '../../features/licenses/components/delete-licence-modal';
 import { EditLicenceModal } from '../../features/licenses/components/edit-licence-modal';
 import { type LicenceActions, LicenceCard } from '../../features/licenses/components/licence-card';
+import { SeatUseSection } from '../../features/licenses/components/seat-use-section';
 import { useCurrentOrganization } from '../../features/organizations/api/use-current-organization';
 import { useOrganizationPermissions } from '../../features/organizations/hooks/use-organization-permissions';
 import { usePagedList } from '../../lib/use-paged-list';
@@ -121,6 +122,10 @@ export function LicensesScreen() {
           </SimpleGrid>
         )}
       </Stack>
+
+      {can('view_audit_logs') && licenses && licenses.length > 0 && (
+        <SeatUseSection organization={{ id: organization.id, name: organization.name }} />
+      )}
 
       {mayBuy && (
         <InvoicesSection

@@ -26,6 +26,41 @@ function CreditsCell({ credits }: { credits: OrganizationSummary['credits'] }) {
   );
 }
 
+/** `daysLeft` of a row (issue 16): the days until its credits run out at its recent rate; null: no forecast. */
+type WithDaysLeft = OrganizationSummary & { daysLeft?: number | null };
+
+/**
+ * Days left, as General information's forecast (decision 014): the credits held in the organization and below
+ * divided by its mean consumption of the last 28 days. None: nothing consumed, or more than a year.
+ */
+function DaysLeftCell({ organization }: { organization: WithDaysLeft }) {
+  const days = organization.daysLeft;
+  if (days === undefined) return null;
+  if (days === null) {
+    return (
+      <Tooltip
+        label="Nothing consumed in the last 28 days, or the credits last more than a year"
+        multiline
+        w={240}
+      >
+        <Text
+          size="sm"
+          c="dimmed"
+          tabIndex={0}
+          aria-label="No forecast: nothing consumed in the last 28 days, or more than a year"
+        >
+          —
+        </Text>
+      </Tooltip>
+    );
+  }
+  return (
+    <Text size="sm" fw={days <= 14 ? 700 : undefined} c={days <= 14 ? 'red.9' : undefined}>
+      {formatCount(days)}
+    </Text>
+  );
+}
+
 /** The direct children of an organization: server-side search, sort and pagination. */
 export function SubOrganizationsTable({ onEdit, onDelete, ...state }: SubOrganizationsTableProps) {
   const columns: DataTableColumn<OrganizationSummary>[] = [
@@ -65,6 +100,13 @@ export function SubOrganizationsTable({ onEdit, onDelete, ...state }: SubOrganiz
       sortable: true,
       textAlign: 'right',
       render: (organization) => <CreditsCell credits={organization.credits} />,
+    },
+    {
+      accessor: 'daysLeft',
+      title: 'Days left',
+      sortable: true,
+      textAlign: 'right',
+      render: (organization) => <DaysLeftCell organization={organization} />,
     },
   ];
   if (onEdit || onDelete) {
