@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DATE_RANGE_MESSAGE, dateRangeShape, refineDateRange } from './audit';
 import { MSG } from './messages';
 import { DEFAULT_PAGE_SIZE, intParam, MAX_PAGE_SIZE } from './pagination';
 import { dateTimeOut, emailOut, idSchema, text, uuidOut } from './text';
@@ -235,11 +236,31 @@ export type CreditMoveResponse = z.infer<typeof creditMoveResponseSchema>;
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 export const IDEMPOTENCY_KEY_MESSAGE = 'An Idempotency-Key is 1 to 255 printable ASCII characters.';
 
-export const creditLogQuerySchema = z.object({
-  limit: intParam(1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
-  pageToken: text().max(200, 'This page token is not valid.').optional(),
-});
+export const creditLogQuerySchema = z
+  .object({
+    limit: intParam(1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
+    pageToken: text().max(200, 'This page token is not valid.').optional(),
+    ...dateRangeShape,
+  })
+  .refine(refineDateRange, { message: DATE_RANGE_MESSAGE, path: ['from'] });
 export type CreditLogQuery = z.infer<typeof creditLogQuerySchema>;
+
+/** The credit log's CSV export (CONTRACT §10): the list's date range, every page. */
+export const creditLogExportQuerySchema = z
+  .object(dateRangeShape)
+  .refine(refineDateRange, { message: DATE_RANGE_MESSAGE, path: ['from'] });
+export type CreditLogExportQuery = z.infer<typeof creditLogExportQuerySchema>;
+
+/** The credit log CSV's columns, in order (the file's header row). */
+export const CREDIT_LOG_CSV_HEADER = [
+  'Date (UTC)',
+  'Action',
+  'Credits',
+  'Description',
+  'By',
+  'By email',
+  'Entry ID',
+] as const;
 
 export const creditLogEntrySchema = z
   .object({

@@ -1,38 +1,52 @@
-import type { CreditAction, CreditLogPage, CreditLogQuery } from '@allot/domain/credits';
+import {
+  CREDIT_ACTION_LABEL,
+  CREDIT_LOG_CSV_HEADER,
+  type CreditAction,
+  type CreditLogEntry,
+  type CreditLogExportQuery,
+  type CreditLogPage,
+  type CreditLogQuery,
+} from '@allot/domain/credits';
+import { csvLine } from '@allot/domain/csv';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { rows } from '../../db/rows';
 import type { AuthUser } from '../../http/authenticate';
+import { EXPORT_BATCH } from '../../http/csv-download';
 import { cursorPage, decodePageToken } from '../../lib/cursor';
 import { requireOrganizationAccess } from '../organization-access/access';
 
+type CreditLogRow = {
+  id: string;
+  seq: string;
+  date: Date | string;
+  action: CreditAction;
+  description: string;
+  pools: string | null;
+  received: string | null;
+  net: string;
+  actor_id: string | null;
+  actor_name: string | null;
+  actor_email: string | null;
+};
+
 /**
- * GET /api/organization/{id}/credit-log (CONTRACT §5; needs view_audit_logs): the journal transactions that
- * touched the organization's pools or its members' balances, newest first, by cursor. `credits` is the
- * signed change of the organization's pools; for a move inside it (between its pools, between its members)
- * the amount moved; for a consumption, what it used up (the member's balance and the shared pool together).
+ * Up to `limit` credit log rows of the organization, newest first, in the date range (UTC days, both
+ * included), strictly older than `beforeSeq` and not newer than `atMostSeq` when given.
  */
-export async function listCreditLog(
-  db: Db,
-  user: AuthUser,
+function readCreditLogRows(
+  db: Tx,
   organizationId: string,
-  query: CreditLogQuery,
-): Promise<CreditLogPage> {
-  await requireOrganizationAccess(db, user, organizationId, ['view_audit_logs']);
-  const before = decodePageToken(query.pageToken);
-  const found = await rows<{
-    id: string;
-    seq: string;
-    date: Date | string;
-    action: CreditAction;
-    description: string;
-    pools: string | null;
-    received: string | null;
-    net: string;
-    actor_id: string | null;
-    actor_name: string | null;
-    actor_email: string | null;
-  }>(
+  filter: CreditLogExportQuery,
+  page: { limit: number; beforeSeq?: string | null; atMostSeq?: string | null },
+): Promise<CreditLogRow[]> {
+  const where = [
+    page.beforeSeq ? sql`t.seq < ${page.beforeSeq}::bigint` : null,
+    page.atMostSeq ? sql`t.seq <= ${page.atMostSeq}::bigint` : null,
+    filter.from ? sql`t.created_at >= (${filter.from}::date)::timestamp at time zone 'UTC'` : null,
+    filter.to ? sql`t.created_at < (${filter.to}::date + 1)::timestamp at time zone 'UTC'` : null,
+  ].filter((w) => w !== null);
+  return rows<CreditLogRow>(
     db,
     sql`with accounts as (
           select id, true as pool from credit_accounts
@@ -53,31 +67,90 @@ export async function listCreditLog(
         from touched x
         join credit_transactions t on t.id = x.transaction_id
         left join users u on u.id = t.actor_id
-        ${before ? sql`where t.seq < ${before}::bigint` : sql``}
+        ${where.length > 0 ? sql`where ${sql.join(where, sql` and `)}` : sql``}
         order by t.seq desc
-        limit ${query.limit + 1}`,
+        limit ${page.limit}`,
   );
-  const { page, pagination } = cursorPage(found, query.limit);
+}
+
+function toCreditLogEntry(r: CreditLogRow): CreditLogEntry {
+  const pools = Number(r.pools ?? 0);
+  const received = Number(r.received ?? 0);
   return {
-    data: page.map((r) => {
-      const pools = Number(r.pools ?? 0);
-      const received = Number(r.received ?? 0);
-      return {
-        id: r.id,
-        date: new Date(r.date).toISOString(),
-        action: r.action,
-        credits:
-          r.action === 'consumption'
-            ? Number(r.net)
-            : pools !== 0
-              ? pools
-              : received > 0
-                ? received
-                : Number(r.net),
-        description: r.description,
-        by: r.actor_id ? { id: r.actor_id, name: r.actor_name ?? '', email: r.actor_email ?? '' } : null,
-      };
-    }),
-    pagination,
+    id: r.id,
+    date: new Date(r.date).toISOString(),
+    action: r.action,
+    credits:
+      r.action === 'consumption'
+        ? Number(r.net)
+        : pools !== 0
+          ? pools
+          : received > 0
+            ? received
+            : Number(r.net),
+    description: r.description,
+    by: r.actor_id ? { id: r.actor_id, name: r.actor_name ?? '', email: r.actor_email ?? '' } : null,
   };
+}
+
+/**
+ * GET /api/organization/{id}/credit-log (CONTRACT §5; needs view_audit_logs): the journal transactions that
+ * touched the organization's pools or its members' balances, newest first, by cursor, in `from`–`to` when
+ * given (CONTRACT §10). `credits` is the
+ * signed change of the organization's pools; for a move inside it (between its pools, between its members)
+ * the amount moved; for a consumption, what it used up (the member's balance and the shared pool together).
+ */
+export async function listCreditLog(
+  db: Db,
+  user: AuthUser,
+  organizationId: string,
+  query: CreditLogQuery,
+): Promise<CreditLogPage> {
+  await requireOrganizationAccess(db, user, organizationId, ['view_audit_logs']);
+  const beforeSeq = decodePageToken(query.pageToken);
+  const found = await readCreditLogRows(db, organizationId, query, { limit: query.limit + 1, beforeSeq });
+  const { page, pagination } = cursorPage(found, query.limit);
+  return { data: page.map(toCreditLogEntry), pagination };
+}
+
+/**
+ * GET /api/organization/{id}/credit-log/export (CONTRACT §10): access first (a 403/404 is a JSON answer),
+ * then the rows the list shows for the same range, every page, read by batches; as the log was when the
+ * export began.
+ */
+export async function exportCreditLog(
+  db: Db,
+  user: AuthUser,
+  organizationId: string,
+  filter: CreditLogExportQuery,
+): Promise<AsyncIterable<string>> {
+  await requireOrganizationAccess(db, user, organizationId, ['view_audit_logs']);
+  const [top] = await rows<{ seq: string | null }>(
+    db,
+    sql`select max(seq)::text as seq from credit_transactions`,
+  );
+  const atMostSeq = top?.seq ?? '0';
+  return (async function* () {
+    yield `${csvLine(CREDIT_LOG_CSV_HEADER)}\r\n`;
+    let beforeSeq: string | null = null;
+    for (;;) {
+      const batch = await readCreditLogRows(db, organizationId, filter, {
+        limit: EXPORT_BATCH,
+        beforeSeq,
+        atMostSeq,
+      });
+      if (batch.length > 0) {
+        yield batch
+          .map(toCreditLogEntry)
+          .map(
+            (e) =>
+              `${csvLine([e.date, CREDIT_ACTION_LABEL[e.action], e.credits, e.description, e.by?.name ?? '', e.by?.email ?? '', e.id])}\r\n`,
+          )
+          .join('');
+      }
+      const last = batch.at(-1);
+      if (!last || batch.length < EXPORT_BATCH) return;
+      beforeSeq = last.seq;
+    }
+  })();
 }

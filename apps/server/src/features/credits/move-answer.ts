@@ -3,6 +3,7 @@ import { MSG } from '@allot/domain/messages';
 import type { Tx } from '../../db/client';
 import { AppError } from '../../http/app-error';
 import { InsufficientCreditsError, type JournalLine, postCreditTransactionReporting } from './journal';
+import { auditMove } from './move-audit';
 import type { OrganizationParty, UserParty } from './parties';
 
 /** The spec's refusals of a move (`422`). */
@@ -53,6 +54,7 @@ export async function postMove(tx: Tx, move: Move): Promise<CreditMoveResponse> 
     if (error instanceof InsufficientCreditsError) throw move.refusal(error.accountId, error.balance);
     throw error;
   }
+  await auditMove(tx, move, posted);
   const balanceOf = posted.balances;
   const seen = new Set<string>();
   const once = <T extends { id: string }>(parties: T[]) =>

@@ -2,6 +2,7 @@ import {
   allocateSystemCreditsRequestSchema,
   assignOrganizationsRequestSchema,
   assignUsersRequestSchema,
+  creditLogExportQuerySchema,
   creditLogPageSchema,
   creditLogQuerySchema,
   creditMoveResponseSchema,
@@ -17,7 +18,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
-import { listCreditLog } from './credit-log';
+import { csvFileName, sendCsv } from '../../http/csv-download';
+import { exportCreditLog, listCreditLog } from './credit-log';
 import { idempotencyHeader, replyIdempotently } from './idempotency';
 import {
   allocateSystemCredits,
@@ -138,13 +140,39 @@ export function creditRoutes(db: Db): FastifyPluginAsyncZod {
           tags,
           summary: 'Read the credit log of an organization',
           description:
-            'Every move that touched its pools or its members’ balances, newest first; pass `nextPageToken` as `pageToken` for the next page. Permission: `view_audit_logs` on the organization.',
+            'Every move that touched its pools or its members’ balances, newest first, between `from` and `to` (UTC days `YYYY-MM-DD`, both included) when given; pass `nextPageToken` as `pageToken` for the next page. Permission: `view_audit_logs` on the organization.',
           params: organizationIdParamsSchema,
           querystring: creditLogQuerySchema,
           response: { 200: creditLogPageSchema, 403: errorBodySchema, 404: errorBodySchema },
         },
       },
       async (request) => listCreditLog(db, authOf(request), request.params.id, request.query),
+    );
+
+    app.get(
+      '/api/organization/:id/credit-log/export',
+      {
+        schema: {
+          operationId: 'exportCreditLog',
+          tags,
+          summary: 'Export the credit log as CSV',
+          description:
+            'A CSV file (streamed) with a header row, then exactly the entries the credit log lists for the same `from` and `to` (UTC days `YYYY-MM-DD`, both included), every page, newest first. Permission: `view_audit_logs` on the organization.',
+          params: organizationIdParamsSchema,
+          querystring: creditLogExportQuerySchema,
+          response: {
+            200: { description: 'The CSV file.', content: { 'text/csv': { schema: z.string() } } },
+            403: errorBodySchema,
+            404: errorBodySchema,
+          },
+        },
+      },
+      async (request, reply) =>
+        sendCsv(
+          reply,
+          csvFileName('credit-log'),
+          await exportCreditLog(db, authOf(request), request.params.id, request.query),
+        ),
     );
   };
 }

@@ -13,6 +13,7 @@ import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
+import { recordAudit } from '../audit/record';
 import { requireOrganizationAccess } from '../organization-access/access';
 import { lockOrganization } from '../organization-access/locks';
 import { hashIntegrationKey } from './key-auth';
@@ -105,6 +106,13 @@ export async function createIntegrationKey(
           returning id, created_at`,
     );
     if (!created) throw new Error('integration key insert returned nothing');
+    await recordAudit(tx, {
+      organizationId,
+      actorId: user.userId,
+      action: 'integration_key_created',
+      target: { type: 'integration_key', id: created.id, label: input.name },
+      after: { name: input.name, prefix: key.slice(0, INTEGRATION_KEY_SHOWN_LENGTH) },
+    });
     return {
       id: created.id,
       name: input.name,
@@ -129,13 +137,20 @@ export async function revokeIntegrationKey(
   return writeTransaction(db, async (tx) => {
     await requireOrganizationAccess(tx, user, organizationId, PERMISSION);
     if (!isUuid(keyId)) throw AppError.notFound();
-    const [revoked] = await rows<{ id: string }>(
+    const [revoked] = await rows<{ id: string; name: string; prefix: string }>(
       tx,
       sql`update integration_keys set revoked_at = now(), revoked_by = ${user.userId}
           where id = ${keyId} and organization_id = ${organizationId} and revoked_at is null
-          returning id`,
+          returning id, name, prefix`,
     );
     if (!revoked) throw AppError.notFound();
+    await recordAudit(tx, {
+      organizationId,
+      actorId: user.userId,
+      action: 'integration_key_revoked',
+      target: { type: 'integration_key', id: revoked.id, label: revoked.name },
+      before: { name: revoked.name, prefix: revoked.prefix },
+    });
     return { success: true as const };
   });
 }

@@ -20,6 +20,7 @@ import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
+import { recordAudit } from '../audit/record';
 import { type LicenseRow, licenseColumns, licenseSourceJoins, toLicense } from '../licenses/queries';
 import { queueMail } from '../mail/outbox';
 import type { MailSettings } from '../mail/public-links';
@@ -203,6 +204,18 @@ export async function createInvoice(
   );
   const invoice = row && (await selectInvoice(tx, row.id));
   if (!invoice) throw new Error('invoice insert returned no row');
+  await recordAudit(tx, {
+    organizationId: org.id,
+    actorId: user.userId,
+    action: 'invoice_created',
+    target: { type: 'invoice', id: invoice.id, label: `Invoice ${number}: ${purchase.description}` },
+    after: {
+      kind: input.kind,
+      amount: purchase.amount,
+      currency: list.currency,
+      customerEmail: input.customerEmail,
+    },
+  });
   await queueMail(tx, invoiceMail(invoice, mail));
   return invoice;
 }

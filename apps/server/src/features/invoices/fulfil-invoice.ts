@@ -14,6 +14,7 @@ import { rows } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
+import { recordAudit } from '../audit/record';
 import { organizationPoolAccountId, postCreditTransaction, systemAccountId } from '../credits/journal';
 import { changeExpiry, changeLicense, type LicenseEntry, openLicense } from '../licenses/ledger';
 import { requireOrganizationAccess } from '../organization-access/access';
@@ -138,6 +139,15 @@ export async function fulfilInvoice(
         fulfilled_at = now(), fulfilled_by = ${user.userId}, license_event_id = ${applied.licenseEventId},
         credit_transaction_id = ${applied.creditTransactionId}
       where id = ${invoice.id}`);
+    await recordAudit(tx, {
+      organizationId: invoice.organizationId,
+      actorId: user.userId,
+      action: 'invoice_fulfilled',
+      target: { type: 'invoice', id: invoice.id, label: `Invoice ${invoice.number}: ${invoice.description}` },
+      before: { status: 'open' },
+      after: { status: 'fulfilled', fulfilmentMethod: method },
+      creditTransactionId: applied.creditTransactionId,
+    });
     return (await selectInvoice(tx, invoice.id)) as Invoice;
   });
 }
@@ -151,6 +161,14 @@ export async function voidInvoice(db: Db, user: AuthUser, id: string): Promise<I
     });
     await tx.execute(sql`update invoices set status = 'void', voided_at = now(), voided_by = ${user.userId}
       where id = ${invoice.id}`);
+    await recordAudit(tx, {
+      organizationId: invoice.organizationId,
+      actorId: user.userId,
+      action: 'invoice_voided',
+      target: { type: 'invoice', id: invoice.id, label: `Invoice ${invoice.number}: ${invoice.description}` },
+      before: { status: 'open' },
+      after: { status: 'void' },
+    });
     return (await selectInvoice(tx, invoice.id)) as Invoice;
   });
 }

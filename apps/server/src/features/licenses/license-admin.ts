@@ -7,6 +7,8 @@ import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
+import { changedFields } from '../audit/changes';
+import { recordAudit } from '../audit/record';
 import { requireOrganizationAccess } from '../organization-access/access';
 import { changeExpiry, changeLicense, closeLicense, type LicenseEntry, openLicense } from './ledger';
 import { type LicenseRow, licenseColumns, licenseSourceJoins, toLicense } from './queries';
@@ -58,6 +60,13 @@ export async function createLicense(db: Db, user: AuthUser, input: CreateLicense
       },
     );
     if (!opened) throw AppError.of('conflict', LICENSE_MSG.duplicate(input.licenseType));
+    await recordAudit(tx, {
+      organizationId: org.id,
+      actorId: user.userId,
+      action: 'licence_created',
+      target: { type: 'licence', id: opened.id, label: LICENSE_TYPE_LABEL[input.licenseType] },
+      after: { licenseType: input.licenseType, maxUsers: input.maxUsers, expireAt },
+    });
     return readLicense(tx, opened.id);
   });
 }
@@ -107,6 +116,23 @@ export async function updateLicense(
       await tx.execute(sql`update licenses set metadata = ${JSON.stringify(input.metadata)}::jsonb, updated_at = now()
         where id = ${licence.id}`);
     }
+    const change = changedFields(
+      {
+        maxUsers: licence.maxUsers,
+        expireAt: licence.expireAt,
+        ...(input.metadata ? { metadata: licence.metadata } : {}),
+      },
+      { maxUsers: input.maxUsers, expireAt, ...(input.metadata ? { metadata: input.metadata } : {}) },
+    );
+    if (change) {
+      await recordAudit(tx, {
+        organizationId: licence.organizationId,
+        actorId: user.userId,
+        action: 'licence_updated',
+        target: { type: 'licence', id: licence.id, label: LICENSE_TYPE_LABEL[licence.licenseType] },
+        ...change,
+      });
+    }
     return readLicense(tx, licence.id);
   });
 }
@@ -121,6 +147,13 @@ export async function deleteLicense(db: Db, user: AuthUser, id: string): Promise
       action: 'deleted',
       description: `${LICENSE_TYPE_LABEL[licence.licenseType]}: ${licence.maxUsers} seats`,
       actorId: user.userId,
+    });
+    await recordAudit(tx, {
+      organizationId: licence.organizationId,
+      actorId: user.userId,
+      action: 'licence_deleted',
+      target: { type: 'licence', id: licence.id, label: LICENSE_TYPE_LABEL[licence.licenseType] },
+      before: { licenseType: licence.licenseType, maxUsers: licence.maxUsers, expireAt: licence.expireAt },
     });
     return { success: true };
   });

@@ -13,6 +13,7 @@ import { rows } from '../../db/rows';
 import { RetryTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
+import { type AuditRecord, recordAudit } from '../audit/record';
 import { organizationsActedOn, organizationsBelow } from '../organization-access/acted-on';
 import { changeLicense, openLicense } from './ledger';
 import { usedSeatsSql } from './queries';
@@ -76,6 +77,23 @@ async function lockLicenses(tx: Tx, organizationIds: readonly string[], type: Li
 
 const names = (orgs: readonly Named[]) => orgs.map((o) => o.name).join(', ');
 
+/** One `licence_seats_moved` entry per organization whose licence of the type moved, with its seats (decision 014). */
+function seatsMoved(
+  actorId: string,
+  type: LicenseType,
+  description: string,
+  moves: readonly { organizationId: string; licenseId: string; before: number | null; after: number }[],
+): AuditRecord[] {
+  return moves.map((m) => ({
+    organizationId: m.organizationId,
+    actorId,
+    action: 'licence_seats_moved',
+    target: { type: 'licence', id: m.licenseId, label: `${label(type)}: ${description}` },
+    before: m.before === null ? null : { maxUsers: m.before },
+    after: { maxUsers: m.after },
+  }));
+}
+
 async function answer(tx: Tx, licenseIds: readonly string[]): Promise<LicenseMoveResponse> {
   const found = await rows<{
     id: string;
@@ -123,6 +141,7 @@ export async function assignLicenses(
     LICENSE_MSG.notBelow(source.name),
   );
   const changed: string[] = [];
+  const audit: AuditRecord[] = [];
   for (const [type, amount] of itemsOf(input.licenses)) {
     // The upper licence first, then the lower ones in id order: the lock order of every seat move.
     const from = (await lockLicenses(tx, [source.id], type)).get(source.id);
@@ -139,11 +158,20 @@ export async function assignLicenses(
       description: `From ${source.name}`,
       actorId: user.userId,
     };
+    const moved: Parameters<typeof seatsMoved>[3][number][] = [
+      { organizationId: source.id, licenseId: from.id, before: from.maxUsers, after: from.maxUsers - needed },
+    ];
     for (const target of targets) {
       const existing = held.get(target.id);
       if (existing) {
         await changeLicense(tx, existing.id, { seats: amount }, received);
         changed.push(existing.id);
+        moved.push({
+          organizationId: target.id,
+          licenseId: existing.id,
+          before: existing.maxUsers,
+          after: existing.maxUsers + amount,
+        });
         continue;
       }
       const opened = await openLicense(
@@ -159,7 +187,11 @@ export async function assignLicenses(
       );
       if (!opened) throw new RetryTransaction(`a ${type} licence of ${target.id} was written meanwhile`);
       changed.push(opened.id);
+      moved.push({ organizationId: target.id, licenseId: opened.id, before: null, after: amount });
     }
+    audit.push(
+      ...seatsMoved(user.userId, type, `${amount} each from ${source.name} to ${names(targets)}`, moved),
+    );
     await changeLicense(
       tx,
       from.id,
@@ -168,6 +200,7 @@ export async function assignLicenses(
     );
     changed.push(from.id);
   }
+  await recordAudit(tx, audit);
   return answer(tx, changed);
 }
 
@@ -192,6 +225,7 @@ export async function reclaimLicenses(
     LICENSE_MSG.notBelow(target.name),
   );
   const changed: string[] = [];
+  const audit: AuditRecord[] = [];
   for (const [type, amount] of itemsOf(input.licenses)) {
     const into = (await lockLicenses(tx, [target.id], type)).get(target.id);
     if (!into) throw AppError.of('business_rule', MSG.targetMissing(label(type)));
@@ -225,6 +259,27 @@ export async function reclaimLicenses(
       { action: 'reclaimed', description: `From ${names(sources)} (${amount} each)`, actorId: user.userId },
     );
     changed.push(into.id);
+    const total = amount * sources.length;
+    audit.push(
+      ...seatsMoved(user.userId, type, `${amount} each from ${names(sources)} to ${target.name}`, [
+        {
+          organizationId: target.id,
+          licenseId: into.id,
+          before: into.maxUsers,
+          after: into.maxUsers + total,
+        },
+        ...sources.map((source) => {
+          const licence = held.get(source.id) as HeldLicense;
+          return {
+            organizationId: source.id,
+            licenseId: licence.id,
+            before: licence.maxUsers,
+            after: licence.maxUsers - amount,
+          };
+        }),
+      ]),
+    );
   }
+  await recordAudit(tx, audit);
   return answer(tx, changed);
 }

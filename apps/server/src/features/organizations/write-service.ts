@@ -7,6 +7,8 @@ import { rows } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
+import { changedFields } from '../audit/changes';
+import { recordAudit } from '../audit/record';
 import { organizationPoolAccountId, postCreditTransaction, systemAccountId } from '../credits/journal';
 import { returnLicensesToParent } from '../licenses/ledger';
 import type { MailSettings } from '../mail/public-links';
@@ -52,6 +54,13 @@ export async function createOrganization(
       phoneNumber: input.phoneNumber,
       parentId,
     });
+    await recordAudit(tx, {
+      organizationId: created,
+      actorId: user.userId,
+      action: 'organization_created',
+      target: { type: 'organization', id: created, label: input.name },
+      after: { name: input.name, type: input.type, phoneNumber: input.phoneNumber },
+    });
     if (input.adminEmail) {
       const owner = {
         row: 1,
@@ -75,9 +84,25 @@ export async function updateOrganization(
 ) {
   await requireOrganizationAccess(db, user, id, ['update_org']);
   await writeTransaction(db, async (tx) => {
+    const [old] = await rows<{ name: string; type: string; phoneNumber: string }>(
+      tx,
+      sql`select name, type, phone_number as "phoneNumber" from organizations
+          where id = ${id} and deleted_at is null for update`,
+    );
+    if (!old) throw AppError.notFound();
     await tx.execute(sql`update organizations set name = ${input.name}, type = ${input.type},
       phone_number = ${input.phoneNumber}, updated_at = now() where id = ${id} and deleted_at is null`);
     await renameInTree(tx, id, input.name);
+    const change = changedFields(old, { name: input.name, type: input.type, phoneNumber: input.phoneNumber });
+    if (change) {
+      await recordAudit(tx, {
+        organizationId: id,
+        actorId: user.userId,
+        action: 'organization_updated',
+        target: { type: 'organization', id, label: input.name },
+        ...change,
+      });
+    }
   });
   return getOrganization(db, user, id, FULL);
 }
@@ -132,6 +157,13 @@ export async function deleteOrganization(db: Db, user: AuthUser, id: string) {
     await returnLicensesToParent(tx, { id, name: org.name, parentId: org.parentId }, user.userId);
     await tx.execute(sql`delete from organization_closure where descendant_id = ${id}`);
     await tx.execute(sql`update organizations set deleted_at = now(), updated_at = now() where id = ${id}`);
+    await recordAudit(tx, {
+      organizationId: id,
+      actorId: user.userId,
+      action: 'organization_deleted',
+      target: { type: 'organization', id, label: org.name },
+      before: { name: org.name },
+    });
   });
   return { success: true };
 }

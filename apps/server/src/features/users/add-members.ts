@@ -5,6 +5,7 @@ import { jsonParam } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { RetryTransaction } from '../../db/transaction';
 import type { AuthUser } from '../../http/authenticate';
+import { recordAudit } from '../audit/record';
 import { queueInvitations } from '../auth/verification-service';
 import {
   allocateSeats,
@@ -180,6 +181,21 @@ export async function applyMemberPlan(
         })),
       )}) as x(user_id uuid, role text, license_id uuid, name text, email text)`);
   }
+  await recordAudit(
+    tx,
+    withIds.map(({ member, userId }) => ({
+      organizationId,
+      actorId: context.caller.userId,
+      action: 'member_added' as const,
+      target: { type: 'member' as const, id: userId, label: `${member.name} <${member.email}>` },
+      after: {
+        email: member.email,
+        role: member.role,
+        licence: member.license?.licenseType ?? null,
+        ...(member.joins === 'invitation' ? { invited: true } : {}),
+      },
+    })),
+  );
   await queueInvitations(
     tx,
     {

@@ -12,6 +12,7 @@ import { organizationPoolAccountId, postCreditTransaction } from '../credits/jou
 import { requireOrganizationAccess } from '../organization-access/access';
 import { lockOrganization } from '../organization-access/locks';
 import { cancelInvitations } from './invitations';
+import { auditMemberChanges } from './member-audit';
 import { lockMembers, requireNotAbove } from './member-guards';
 
 /**
@@ -63,6 +64,23 @@ export async function removeUsers(db: Db, user: AuthUser, input: RemoveUsersRequ
         ],
       });
     }
+    // Before the rows go: an invited person is labelled with what the inviter typed.
+    await auditMemberChanges(
+      tx,
+      { organizationId: input.organizationId, actorId: user.userId, action: 'member_removed' },
+      people.map((p) => {
+        const credits = held.find((a) => a.user_id === p.userId);
+        return {
+          userId: p.userId,
+          before: {
+            role: p.role,
+            ...(p.kind === 'invitation' ? { invited: true } : {}),
+            ...(credits ? { creditsReturned: Number(credits.balance) } : {}),
+          },
+          after: null,
+        };
+      }),
+    );
     if (userIds.length > 0) {
       await tx.execute(sql`delete from memberships where organization_id = ${input.organizationId}
         and user_id in ${uuidsIn(userIds)}`);

@@ -8,6 +8,7 @@ import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { requireOrganizationAccess } from '../organization-access/access';
 import { lockOrganization } from '../organization-access/locks';
+import { auditMemberChanges } from './member-audit';
 import { lockMembers, peopleTable, requireAssignable, requireNotAbove } from './member-guards';
 
 /**
@@ -59,11 +60,29 @@ export async function updateUserRole(
       throw AppError.of('business_rule', APP_MSG.ownerRoleChanges);
     }
     // An invitation offers the new role; the ownership moves only when the invited account joins.
+    const audit = {
+      organizationId: input.organizationId,
+      actorId: user.userId,
+      action: 'member_role_changed' as const,
+    };
     if (input.role === 'organization_owner' && member.kind === 'member') {
-      return transferOwnership(tx, input.organizationId, userId);
+      const changes = await transferOwnership(tx, input.organizationId, userId);
+      await auditMemberChanges(
+        tx,
+        audit,
+        changes.map((c) => ({
+          userId: c.userId,
+          before: { role: c.userId === userId ? member.role : 'organization_owner' },
+          after: { role: c.roleName },
+        })),
+      );
+      return changes;
     }
     await tx.execute(sql`update ${peopleTable(member.kind)} set role = ${input.role}, updated_at = now()
       where organization_id = ${input.organizationId} and user_id = ${userId}`);
+    await auditMemberChanges(tx, audit, [
+      { userId, before: { role: member.role }, after: { role: input.role } },
+    ]);
     return [{ userId, organizationId: input.organizationId, roleName: input.role }];
   });
 }

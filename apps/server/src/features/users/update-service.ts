@@ -10,17 +10,19 @@ import type {
   UserEditRights,
 } from '@allot/domain/users';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
+import { changedFields } from '../audit/changes';
 import { freeSeats, lockOrganizationSeats, unknownLicense } from '../licenses/seats';
 import type { MailSettings } from '../mail/public-links';
 import { effectiveRole, requireOrganizationAccess } from '../organization-access/access';
 import { pendingEmailOf, requestEmailChange } from './email-change-service';
+import { auditMemberChanges } from './member-audit';
 import { lockMembers, peopleTable, requireNotAbove } from './member-guards';
 import { findMembers } from './queries';
 
@@ -142,6 +144,11 @@ export async function updateUser(
 
   if (reach.kind === 'invitations') {
     return writeTransaction(db, async (tx) => {
+      const typedBefore = await rows<{ organization_id: string; invited_name: string }>(
+        tx,
+        sql`select organization_id, invited_name from membership_invitations
+            where user_id = ${userId} and organization_id in ${uuidsIn(reach.organizationIds)} for update`,
+      );
       const [typed] = await rows<{ invited_email: string }>(
         tx,
         sql`update membership_invitations set invited_name = ${input.name}, updated_at = now()
@@ -150,6 +157,13 @@ export async function updateUser(
       );
       if (!typed) throw AppError.notFound();
       if (input.email.toLowerCase() !== typed.invited_email.toLowerCase()) throw invitedAddressFixed();
+      for (const t of typedBefore) {
+        await auditMemberChanges(
+          tx,
+          { organizationId: t.organization_id, actorId: user.userId, action: 'member_updated' },
+          [{ userId, before: { name: t.invited_name }, after: { name: input.name } }],
+        );
+      }
       return {
         id: userId,
         name: input.name,
@@ -162,6 +176,10 @@ export async function updateUser(
   const newAddress = input.email.toLowerCase() !== target.email.toLowerCase();
   if (newAddress && !target.set_up && userId !== user.userId) throw invitedAddressFixed();
   return writeTransaction(db, async (tx) => {
+    const [old] = await rows<{ name: string; locale: string; email: string }>(
+      tx,
+      sql`select name, locale, email from users where id = ${userId} for update`,
+    );
     const [row] = await rows<{ id: string; name: string; email: string; locale: string }>(
       tx,
       sql`update users set name = ${input.name}, locale = ${input.locale},
@@ -176,8 +194,43 @@ export async function updateUser(
         mail,
       );
     }
+    if (old) await auditAccountChange(tx, user, userId, old, row, newAddress ? input.email : null);
     return { ...row, pendingEmail: await pendingEmailOf(tx, userId) };
   });
+}
+
+/**
+ * A change of an account, in the log of every organization it is a member of (each sees the person). An
+ * address change is only asked for here: the entry says which address was asked for.
+ */
+async function auditAccountChange(
+  tx: Tx,
+  user: AuthUser,
+  userId: string,
+  old: { name: string; locale: string; email: string },
+  now: { name: string; locale: string; email: string },
+  emailAskedFor: string | null,
+) {
+  const change = changedFields(
+    { name: old.name, locale: old.locale, email: old.email },
+    { name: now.name, locale: now.locale, email: now.email },
+  ) ?? { before: {}, after: {} };
+  if (emailAskedFor) {
+    change.before.email = old.email;
+    change.after.emailChangeRequestedTo = emailAskedFor;
+  }
+  if (Object.keys(change.after).length === 0) return;
+  const memberOf = await rows<{ organization_id: string }>(
+    tx,
+    sql`select organization_id from memberships where user_id = ${userId}`,
+  );
+  for (const m of memberOf) {
+    await auditMemberChanges(
+      tx,
+      { organizationId: m.organization_id, actorId: user.userId, action: 'member_updated' },
+      [{ userId, before: change.before, after: change.after }],
+    );
+  }
 }
 
 /**
@@ -207,6 +260,16 @@ export async function updateUserLicenses(
       await tx.execute(sql`update ${peopleTable(kind)} set license_id = ${license.id}, updated_at = now()
         where organization_id = ${input.organizationId} and user_id in ${uuidsIn(ids)}`);
     }
+    const typeOf = new Map(licenses.map((l) => [l.id, l.licenseType]));
+    await auditMemberChanges(
+      tx,
+      { organizationId: input.organizationId, actorId: user.userId, action: 'member_licence_changed' },
+      moving.map((m) => ({
+        userId: m.userId,
+        before: { licence: m.licenseId ? (typeOf.get(m.licenseId) ?? null) : null },
+        after: { licence: license.licenseType },
+      })),
+    );
   });
   return findMembers(db, input.organizationId, userIds);
 }
