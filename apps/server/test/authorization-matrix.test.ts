@@ -511,6 +511,30 @@ const MATRIX: Row[] = [
     expect: inAlpha(200),
   },
   {
+    method: 'GET',
+    path: '/api/organization/{id}/credit-usage',
+    url: (w) => `/api/organization/${w.orgs.schoolA}/credit-usage?days=30`,
+    expect: inAlpha(200),
+  },
+  {
+    method: 'GET',
+    path: '/api/organization/{id}/credit-log/export',
+    url: (w) => `/api/organization/${w.orgs.schoolA}/credit-log/export`,
+    expect: inAlpha(200),
+  },
+  {
+    method: 'GET',
+    path: '/api/organization/{id}/audit-log',
+    url: (w) => `/api/organization/${w.orgs.schoolA}/audit-log`,
+    expect: inAlpha(200),
+  },
+  {
+    method: 'GET',
+    path: '/api/organization/{id}/audit-log/export',
+    url: (w) => `/api/organization/${w.orgs.schoolA}/audit-log/export`,
+    expect: inAlpha(200),
+  },
+  {
     method: 'POST',
     path: '/api/license/create',
     url: () => '/api/license/create',
