@@ -534,6 +534,26 @@ const MATRIX: Row[] = [
     url: (w) => `/api/organization/${w.orgs.schoolA}/audit-log/export`,
     expect: inAlpha(200),
   },
+  // Low-balance alerts and seat use (CONTRACT §10; decision 014): `view_audit_logs`.
+  {
+    method: 'GET',
+    path: '/api/organization/{id}/credit-alerts',
+    url: (w) => `/api/organization/${w.orgs.schoolA}/credit-alerts`,
+    expect: inAlpha(200),
+  },
+  {
+    method: 'PUT',
+    path: '/api/organization/{id}/credit-alerts',
+    url: (w) => `/api/organization/${w.orgs.schoolA}/credit-alerts`,
+    body: () => ({ thresholds: [{ kind: 'percent_of_last_topup', value: 10 }] }),
+    expect: inAlpha(200),
+  },
+  {
+    method: 'GET',
+    path: '/api/organization/{id}/license-usage',
+    url: (w) => `/api/organization/${w.orgs.schoolA}/license-usage?days=30`,
+    expect: inAlpha(200),
+  },
   {
     method: 'POST',
     path: '/api/license/create',
