@@ -30,6 +30,10 @@ const TAGS = [
     description:
       'The classroom product’s side: integration keys and the daily limit (panel calls), and the entitlement and consumption calls that take an integration key',
   },
+  {
+    name: 'insights',
+    description: 'Credit use over time and its forecast, seat use, low-balance alert thresholds',
+  },
   { name: 'health', description: 'Liveness' },
 ];
 
