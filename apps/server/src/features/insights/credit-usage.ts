@@ -1,0 +1,98 @@
+import {
+  type CreditUsage,
+  type CreditUsageQuery,
+  FORECAST_WINDOW_DAYS,
+  runsOutOn,
+} from '@allot/domain/insights';
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { rows } from '../../db/rows';
+import type { AuthUser } from '../../http/authenticate';
+import { requireOrganizationAccess } from '../organization-access/access';
+import { usageDaySeries } from './credit-usage-days';
+import { creditUsageQueued, rollUpCreditUsage } from './usage-rollup';
+
+/** What a read rolls up first, at most: a chart right after a move shows it, and a reader never waits long. */
+const READ_ROLLUP_BATCH = 1_000;
+
+/**
+ * Every credit held in the organization's subtree now: its own pools, the pools below it (`subtree_credits`,
+ * kept by the journal) and the balances of the members of every organization of the subtree, each person
+ * once (decision 014). SQL, so that the sub-organization list can use it per row.
+ */
+export function creditsAvailableSql(organizationId: ReturnType<typeof sql> | string) {
+  return sql`(select o.shared_credits + o.protected_credits + o.subtree_credits + coalesce((
+      select sum(a.balance) from credit_accounts a
+      where a.kind = 'user' and a.user_id in (
+        select m.user_id from organization_closure c
+        join memberships m on m.organization_id = c.descendant_id
+        where c.ancestor_id = ${organizationId})), 0)
+    from organizations o where o.id = ${organizationId})`;
+}
+
+/** The consumption of the forecast's window: the `FORECAST_WINDOW_DAYS` complete UTC days before today. */
+export function windowConsumedSql(organizationId: ReturnType<typeof sql> | string) {
+  return sql`(select coalesce(sum(u.consumed), 0) from credit_usage_days u
+    where u.organization_id = ${organizationId}
+      and u.day >= (now() at time zone 'UTC')::date - ${FORECAST_WINDOW_DAYS}::int
+      and u.day < (now() at time zone 'UTC')::date)`;
+}
+
+/**
+ * GET /api/organization/{id}/credit-usage (CONTRACT §10, decision 014): the days of `credit_usage_days` and the
+ * forecast, never a scan of the journal. When journal transactions wait for the roll-up it first rolls up one
+ * bounded batch, unless another reader is doing so right now (it then reads what is committed).
+ */
+export async function readCreditUsage(
+  db: Db,
+  user: AuthUser,
+  organizationId: string,
+  query: CreditUsageQuery,
+): Promise<CreditUsage> {
+  await requireOrganizationAccess(db, user, organizationId, ['view_audit_logs']);
+  if (await creditUsageQueued(db)) {
+    await rollUpCreditUsage(db, { batchSize: READ_ROLLUP_BATCH, maxBatches: 1, skipIfBusy: true });
+  }
+  return creditUsageOf(db, organizationId, query.days);
+}
+
+export async function creditUsageOf(db: Tx, organizationId: string, count: number): Promise<CreditUsage> {
+  const [head] = await rows<{ today: string; available: string; window: string }>(
+    db,
+    sql`select to_char((now() at time zone 'UTC')::date, 'YYYY-MM-DD') as today,
+          ${creditsAvailableSql(organizationId)}::text as available,
+          ${windowConsumedSql(organizationId)}::text as window`,
+  );
+  const today = head?.today as string;
+  const found = await rows<{ date: string; received: string; handed_down: string; consumed: string }>(
+    db,
+    sql`select to_char(day, 'YYYY-MM-DD') as date, received::text, handed_down::text, consumed::text
+        from credit_usage_days
+        where organization_id = ${organizationId}
+          and day > (now() at time zone 'UTC')::date - ${count}::int
+          and day <= (now() at time zone 'UTC')::date
+        order by day`,
+  );
+  const series = usageDaySeries(
+    today,
+    count,
+    found.map((r) => ({
+      date: r.date,
+      received: Number(r.received),
+      handedDown: Number(r.handed_down),
+      consumed: Number(r.consumed),
+    })),
+  );
+  const creditsAvailable = Number(head?.available ?? 0);
+  const meanDailyConsumption = Number(head?.window ?? 0) / FORECAST_WINDOW_DAYS;
+  return {
+    organizationId,
+    ...series,
+    forecast: {
+      runsOutOn: runsOutOn(today, creditsAvailable, meanDailyConsumption),
+      windowDays: FORECAST_WINDOW_DAYS,
+      meanDailyConsumption,
+      creditsAvailable,
+    },
+  };
+}
