@@ -41,3 +41,11 @@ describe('credit use in words', () => {
     expect(formatShortDay('2026-03-01')).toBe('Mar 1');
   });
 });
+
+describe('a chart passing its own values', () => {
+  it('shows what is not a day as it is, never throws', () => {
+    expect(formatShortDay(0)).toBe('0');
+    expect(formatShortDay(undefined)).toBe('');
+    expect(formatShortDay('auto')).toBe('auto');
+  });
+});

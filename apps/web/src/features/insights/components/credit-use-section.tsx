@@ -202,7 +202,7 @@ export function CreditUseSection({ organization }: { organization: { id: string;
                   valueFormatter={formatCount}
                   xAxisProps={{ tickFormatter: formatShortDay, minTickGap: 24 }}
                   tooltipProps={{ labelFormatter: (label) => formatMediumDay(String(label)) }}
-                  gridAxis="y"
+                  gridAxis="x"
                   tickLine="y"
                   barProps={{ radius: 1 }}
                 />

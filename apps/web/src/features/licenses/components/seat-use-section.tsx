@@ -112,23 +112,29 @@ function LicenceUseCard({ use, organizationId }: { use: LicenceUse; organization
               <b>{formatCount(used)}</b> of {formatCountOf(max, 'seat', 'seats')} used today (
               {percent(used, max)} %)
             </Text>
-            {peak && (
+            {use.days.length > 1 && peak && peak.used > 0 ? (
               <Text size="xs" c="dimmed">
                 Most in the last {DAYS} days: {formatCount(peak.used)} on {formatMediumDay(peak.date)}
               </Text>
-            )}
+            ) : use.days.length === 1 && use.days[0] ? (
+              <Text size="xs" c="dimmed">
+                The daily history starts on {formatMediumDay(use.days[0].date)}.
+              </Text>
+            ) : null}
           </Stack>
-          <Sparkline
-            w={180}
-            h={48}
-            data={use.days.map((d) => d.used)}
-            curveType="linear"
-            color="blue.6"
-            fillOpacity={0.25}
-            strokeWidth={1.5}
-            role="img"
-            aria-label={`Seats used per day of ${label}, last ${DAYS} days: from ${formatCount(use.days[0]?.used ?? 0)} to ${formatCount(used)}`}
-          />
+          {use.days.length > 1 && (
+            <Sparkline
+              w={180}
+              h={48}
+              data={use.days.map((d) => d.used)}
+              curveType="linear"
+              color="blue.6"
+              fillOpacity={0.25}
+              strokeWidth={1.5}
+              role="img"
+              aria-label={`Seats used per day of ${label}, last ${DAYS} days: from ${formatCount(use.days[0]?.used ?? 0)} to ${formatCount(used)}`}
+            />
+          )}
         </Group>
         <IdleList use={use} organizationId={organizationId} />
       </Stack>
