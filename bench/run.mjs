@@ -6,6 +6,7 @@ const benches = [
   'bench/user-import.ts',
   'bench/credits.ts',
   'bench/organizations.ts',
+  'bench/audit-export.ts',
 ];
 for (const bench of benches) {
   console.log(`\n== ${bench}`);
