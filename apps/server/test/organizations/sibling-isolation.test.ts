@@ -36,16 +36,17 @@ const BODIES: Record<string, (id: string) => object> = {
   'POST /api/organization/create': (id) => ({ ...orgBody, parentOrganizationId: id }),
   'POST /api/organization/{id}/integration-keys': () => ({ name: 'Classroom' }),
   'POST /api/organization/{id}/integration-settings': () => ({ dailyConsumptionLimit: 100 }),
+  'PUT /api/organization/{id}/credit-alerts': () => ({ thresholds: [{ kind: 'credits', value: 100 }] }),
 };
 
 async function organizationCalls() {
   const docs = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
     paths: Record<string, Record<string, unknown>>;
   }>();
-  const calls: { method: 'GET' | 'POST' | 'DELETE'; path: string }[] = [];
+  const calls: { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string }[] = [];
   for (const [path, methods] of Object.entries(docs.paths)) {
     for (const method of Object.keys(methods)) {
-      const call = { method: method.toUpperCase() as 'GET' | 'POST' | 'DELETE', path };
+      const call = { method: method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'DELETE', path };
       if (path.includes('{id}') && path.startsWith('/api/organization/')) calls.push(call);
       else if (BODIES[`${call.method} ${path}`]) calls.push(call);
     }
@@ -53,7 +54,7 @@ async function organizationCalls() {
   return calls;
 }
 
-const send = (call: { method: 'GET' | 'POST' | 'DELETE'; path: string }, id: string) =>
+const send = (call: { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string }, id: string) =>
   t.app.inject({
     method: call.method,
     url: call.path
@@ -61,7 +62,7 @@ const send = (call: { method: 'GET' | 'POST' | 'DELETE'; path: string }, id: str
       .replace('{userId}', invited)
       .replace('{keyId}', '00000000-0000-4000-8000-000000000000'),
     headers: bearer(schoolAdmin),
-    ...(call.method === 'POST'
+    ...(call.method === 'POST' || call.method === 'PUT'
       ? { payload: (BODIES[`${call.method} ${call.path}`] ?? (() => ({})))(id) }
       : {}),
   });
