@@ -1,0 +1,199 @@
+import { readFileSync } from 'node:fs';
+import { AUDIT_ACTION_LABEL, AUDIT_CSV_HEADER } from '@allot/domain/audit';
+import Papa from 'papaparse';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, inject, test } from 'vitest';
+import { DEMO_PASSWORD, DEMO_ROOT } from '../apps/server/src/seed/demo-accounts';
+import { apiToken, callApi } from './support/api';
+import { screenshot } from './support/browser';
+import { browserSuite, signIn } from './support/suite';
+import './support/context';
+
+/*
+ * Issue 16, web side, the audit log: an admin of the district changes a teacher's role (and back) through the
+ * API; the owner filters the log to that admin's role changes (the filters kept in the URL), and the CSV export
+ * holds exactly the rows the table shows. The credit log's date range narrows the list.
+ *
+ * Demo data touched: Omar Haddad is made an admin of Northside Elementary and a teacher again.
+ */
+const baseUrl = inject('baseUrl');
+const { newPage } = browserSuite(baseUrl);
+
+const OWNER = 'owner@riverside.test';
+const ADMIN = { email: 'admin@riverside.test', name: 'Adam Reyes' };
+const OMAR = 'teacher2@northside.test';
+let riversideId: string;
+let northsideId: string;
+let adminToken: string;
+
+beforeAll(async () => {
+  const ownerToken = await apiToken(baseUrl, OWNER, DEMO_PASSWORD);
+  adminToken = await apiToken(baseUrl, ADMIN.email, DEMO_PASSWORD);
+  const mine = await callApi<{ id: string; name: string }[]>(baseUrl, 'GET', '/organization', {
+    token: ownerToken,
+  });
+  riversideId = mine.body.find((o) => o.name === DEMO_ROOT)?.id ?? '';
+  const children = await callApi<{ data: { id: string; name: string }[] }>(
+    baseUrl,
+    'GET',
+    `/organization/${riversideId}/sub-organizations?limit=100`,
+    { token: ownerToken },
+  );
+  northsideId = children.body.data.find((o) => o.name === 'Northside Elementary')?.id ?? '';
+  expect([riversideId, northsideId]).not.toContain('');
+});
+
+async function ownerOn(path: string): Promise<Page> {
+  const { page } = await newPage();
+  await signIn(page, OWNER, DEMO_PASSWORD);
+  await page.goto(`${baseUrl}/${riversideId}${path}`);
+  return page;
+}
+
+/** The table's rows as cells' text. */
+function tableRows(page: Page, name: string): Promise<string[][]> {
+  return page
+    .getByRole('table', { name })
+    .locator('tbody tr')
+    .evaluateAll((rows) =>
+      rows.map((row) => [...row.querySelectorAll('td')].map((cell) => (cell.textContent ?? '').trim())),
+    );
+}
+
+const utcDay = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+describe('audit log', () => {
+  test("the owner filters to one admin's role changes, and the export holds exactly those rows", async () => {
+    // The admin changes a teacher's role and back.
+    const members = await callApi<{ data: { id: string; email: string }[] }>(
+      baseUrl,
+      'GET',
+      `/organization/${northsideId}/users?search=${encodeURIComponent('teacher2')}`,
+      { token: adminToken },
+    );
+    const omarId = members.body.data.find((m) => m.email === OMAR)?.id ?? '';
+    expect(omarId).not.toBe('');
+    for (const role of ['organization_admin', 'user']) {
+      const answer = await callApi(baseUrl, 'POST', `/user/${omarId}/update/role`, {
+        token: adminToken,
+        body: { role, organizationId: northsideId },
+      });
+      expect(answer.status).toBe(200);
+    }
+
+    const page = await ownerOn('');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
+    await page.getByRole('table', { name: 'Audit log' }).locator('tbody tr').first().waitFor();
+
+    const filters = page.getByRole('region', { name: 'Filters' });
+    await filters.getByLabel('By', { exact: true }).fill('Adam');
+    await page.getByRole('option', { name: /^Adam Reyes/ }).click();
+    await filters.getByLabel('Action', { exact: true }).fill('Role');
+    await page.getByRole('option', { name: AUDIT_ACTION_LABEL.member_role_changed }).click();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => new URL(page.url()).searchParams.get('action')).toBe('member_role_changed');
+    expect(new URL(page.url()).searchParams.get('actor')).toMatch(/^[0-9a-f-]{36}$/);
+
+    const expectFiltered = async () => {
+      await expect
+        .poll(async () => {
+          const rows = await tableRows(page, 'Audit log');
+          return rows.length >= 2 && rows.every((r) => r[1] === 'Role changed' && r[3] === ADMIN.name);
+        })
+        .toBe(true);
+    };
+    await expectFiltered();
+    let rows: string[][] = [];
+    await expect
+      .poll(async () => {
+        rows = await tableRows(page, 'Audit log');
+        return rows.length >= 2 && rows.every((r) => r.length === 6);
+      })
+      .toBe(true);
+    // Newest first: back to a teacher, after being made an admin.
+    expect(rows[0]?.[4]).toContain('Omar Haddad');
+    expect(rows[0]?.[5]).toMatch(/role: .*admin.* → user/);
+    expect(rows[1]?.[5]).toMatch(/role: user → .*admin/);
+    await page.getByText(/^All \d+ changes? shown$/).waitFor();
+    await screenshot(page, 'audit-log-filtered');
+
+    // The filters are the URL's: a reload shows the same rows.
+    await page.reload();
+    await expectFiltered();
+
+    // Export CSV: a header row, then exactly the rows of the table, in its order.
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/\.csv$/);
+    const text = readFileSync(await file.path(), 'utf8').replace(/^\uFEFF/, '');
+    const parsed = Papa.parse<string[]>(text.trimEnd(), { skipEmptyLines: true }).data;
+    expect(parsed[0]).toEqual([...AUDIT_CSV_HEADER]);
+    const csvRows = parsed.slice(1);
+    const shown = await tableRows(page, 'Audit log');
+    expect(csvRows.length).toBe(shown.length);
+    const col = (name: (typeof AUDIT_CSV_HEADER)[number]) => AUDIT_CSV_HEADER.indexOf(name);
+    csvRows.forEach((cells, i) => {
+      expect(cells[col('Actor')]).toBe(ADMIN.name);
+      expect(cells[col('Actor email')]).toBe(ADMIN.email);
+      expect([AUDIT_ACTION_LABEL.member_role_changed, 'member_role_changed']).toContain(cells[col('Action')]);
+      expect(cells[col('Organization')]).toBe(shown[i]?.[2]);
+      expect(cells[col('Target')]).toBe(shown[i]?.[4]);
+    });
+
+    // Nothing matches a day to come: the empty state says so.
+    await page.getByLabel('From', { exact: true }).fill(utcDay(2));
+    await page.getByText('No changes match these filters').waitFor();
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect.poll(() => new URL(page.url()).search).toBe('');
+  });
+});
+
+describe('credit log dates', () => {
+  test('the date range narrows the credit log, and its export downloads', async () => {
+    const page = await ownerOn('/credit-log');
+    const table = page.getByRole('table', { name: 'Credit log' });
+    await table.locator('tbody tr').first().waitFor();
+    const yesterday = utcDay(-1);
+
+    const days = () =>
+      table
+        .locator('tbody tr time')
+        .evaluateAll((times) => times.map((t) => (t.getAttribute('datetime') ?? '').slice(0, 10)));
+    const today = utcDay(0);
+    // From today: only today's moves (the demo's and the tests'); up to yesterday: none of them.
+    await page.getByLabel('From', { exact: true }).fill(today);
+    await expect
+      .poll(async () => {
+        const shown = await days();
+        return shown.length > 0 && shown.every((d) => d === today);
+      })
+      .toBe(true);
+    await page.getByLabel('From', { exact: true }).fill('');
+    await page.getByLabel('To', { exact: true }).fill(yesterday);
+    await expect.poll(() => new URL(page.url()).searchParams.get('to')).toBe(yesterday);
+    await expect.poll(() => new URL(page.url()).searchParams.get('from')).toBe(null);
+    await expect
+      .poll(async () => {
+        if (await page.getByText('No credit moves on these days').isVisible()) return true;
+        const shown = await days();
+        return shown.length > 0 && shown.every((d) => d <= yesterday);
+      })
+      .toBe(true);
+    await screenshot(page, 'credit-log-dates');
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/\.csv$/);
+    const lines = readFileSync(await file.path(), 'utf8')
+      .trim()
+      .split(/\r?\n/);
+    expect(lines.length).toBeGreaterThan(0);
+
+    await page.getByLabel('From', { exact: true }).fill(utcDay(2));
+    await page.getByLabel('To', { exact: true }).fill(utcDay(3));
+    await page.getByText('No credit moves on these days').waitFor();
+  });
+});
