@@ -142,6 +142,7 @@ describe('days left and seat use', () => {
     for (const cell of cells) expect(cell).toMatch(/^(—|[\d,]+)$/);
     await header.click();
     await expect.poll(() => new URL(page.url()).searchParams.get('sort')).toBe('daysLeft');
+    await expect.poll(() => header.getAttribute('aria-sort')).toBe('ascending');
     await table.locator('tbody tr').first().waitFor();
     await screenshot(page, 'insights-days-left');
   });

@@ -33,6 +33,8 @@ import { usePagedList } from '../../lib/use-paged-list';
 const NO_CREDITS = { shared: 0, protected: 0 };
 const NO_LICENCES: never[] = [];
 const INITIAL_SORT: DataTableSortStatus<OrganizationSummary> = { columnAccessor: 'name', direction: 'asc' };
+/** The organization lists' columns and, on this list only, Days left (issue 16, server key `daysLeft`). */
+const SORT_KEYS = [...ORGANIZATION_SORT_KEYS, 'daysLeft'] as const;
 
 /** Sub organizations (spec §2): the direct children of the current organization. */
 export function SubOrganizationsScreen() {
@@ -45,8 +47,8 @@ export function SubOrganizationsScreen() {
   const canMoveCredits = can('transfer_org_credits');
   const canMoveLicences = can('manage_org_license');
 
-  const list = usePagedList<OrganizationSummary, OrganizationSortKey>(INITIAL_SORT, {
-    sortKeys: ORGANIZATION_SORT_KEYS,
+  const list = usePagedList<OrganizationSummary, OrganizationSortKey | 'daysLeft'>(INITIAL_SORT, {
+    sortKeys: SORT_KEYS,
   });
   const { selected, setSelected } = list;
   const [creating, { open: openCreate, close: closeCreate }] = useDisclosure(false);

@@ -3,21 +3,26 @@ import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 import type { OrganizationListParams, OrganizationPage } from '../../organizations/api/search-organizations';
 
+/** The list's query: an organization list's, and Days left as a sort (issue 16, server key `daysLeft`). */
+export type SubOrganizationListParams = Omit<OrganizationListParams, 'key'> & {
+  key?: OrganizationListParams['key'] | 'daysLeft';
+};
+
 /** GET /api/organization/{id}/sub-organizations: the direct children, paginated, searched, sorted. */
-export function getSubOrganizations(id: string, params: OrganizationListParams, signal?: AbortSignal) {
+export function getSubOrganizations(id: string, params: SubOrganizationListParams, signal?: AbortSignal) {
   return api.get<OrganizationPage>(`/organization/${encodeURIComponent(id)}/sub-organizations`, {
     query: { ...params },
     signal,
   });
 }
 
-export const subOrganizationsQueryOptions = (id: string, params: OrganizationListParams) =>
+export const subOrganizationsQueryOptions = (id: string, params: SubOrganizationListParams) =>
   queryOptions({
     queryKey: queryKeys.organizations.subOrganizationsPage(id, params),
     queryFn: ({ signal }) => getSubOrganizations(id, params, signal),
     placeholderData: keepPreviousData,
   });
 
-export function useSubOrganizations(id: string, params: OrganizationListParams) {
+export function useSubOrganizations(id: string, params: SubOrganizationListParams) {
   return useQuery(subOrganizationsQueryOptions(id, params));
 }
