@@ -78,6 +78,24 @@ describe('low-balance alert delivery', () => {
     expect(await calls.alertMails(ADMIN)).toHaveLength(1);
   });
 
+  it('re-arms a number of credits only once a top-up brings the pool back above it', async () => {
+    const alpha = t.world.orgs.alpha; // shared 50, the 100-credit threshold fired
+    await calls.topUp(alpha, 5); // 55: still below 100
+    await calls.debit(alpha, 10); // 45
+    expect(await deliverCreditAlerts(t.db, settings)).toBe(0);
+    expect(await calls.alertMails(OWNER)).toHaveLength(0);
+
+    await calls.topUp(alpha, 100); // 145: re-armed
+    expect((await calls.get(alpha)).json().levels).toEqual([
+      { kind: 'credits', value: 100, level: 100, fired: false },
+    ]);
+    await calls.debit(alpha, 50); // 95
+    expect(await deliverCreditAlerts(t.db, settings)).toBe(1);
+    expect(await calls.alertMails(OWNER)).toHaveLength(1);
+    expect(await calls.alertMails(ADMIN)).toHaveLength(1);
+    await calls.debit(alpha, 45); // back to 50
+  });
+
   it('sends again after a top-up re-armed the threshold; a percentage is of the pool after the top-up', async () => {
     const alpha = t.world.orgs.alpha; // shared 50
     await calls.settings(alpha, [

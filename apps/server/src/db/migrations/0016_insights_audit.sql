@@ -178,8 +178,9 @@ INSERT INTO license_seat_days (license_id, day, used, max_users)
 --> statement-breakpoint
 -- Low-balance alerts (CONTRACT §10): run under the organization's row lock that every posting takes, so
 -- of any number of server processes exactly one posting crosses a threshold. A growing shared pool is a
--- top-up: it sets the reference and re-arms every threshold. A threshold fires when the pool is at or below
--- its level (> 0), once until the next top-up; the alert worker turns the event into mails.
+-- top-up: it sets the reference and re-arms every threshold the pool is now above. A threshold fires when
+-- the pool is at or below its level (> 0), once until a top-up re-arms it; the alert worker turns the event
+-- into mails.
 CREATE FUNCTION credit_alerts_check() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   s record;
@@ -192,7 +193,18 @@ BEGIN
     RETURN NULL;
   END IF;
   IF NEW.shared_credits > OLD.shared_credits THEN
-    UPDATE credit_alert_settings SET reference_balance = NEW.shared_credits, fired = '[]'::jsonb
+    -- A threshold re-arms once the pool is back above its level: a few credits reclaimed into a pool below a
+    -- number of credits do not make its mail go again at the next debit. A percentage is of the new
+    -- reference, which the pool is above: it always re-arms.
+    v_fired := '[]'::jsonb;
+    FOR i IN 0 .. jsonb_array_length(s.thresholds) - 1 LOOP
+      t := s.thresholds -> i;
+      IF s.fired @> to_jsonb(i) AND t ->> 'kind' = 'credits'
+         AND NEW.shared_credits <= (t ->> 'value')::bigint THEN
+        v_fired := v_fired || to_jsonb(i);
+      END IF;
+    END LOOP;
+    UPDATE credit_alert_settings SET reference_balance = NEW.shared_credits, fired = v_fired
       WHERE organization_id = NEW.id;
     RETURN NULL;
   END IF;
