@@ -171,6 +171,28 @@ export const ORGANIZATION_SORT_KEYS = [
 ] as const;
 export type OrganizationSortKey = (typeof ORGANIZATION_SORT_KEYS)[number];
 
+/**
+ * Sortable columns of the sub-organizations list: those of every organization list and `daysLeft` (issue 16;
+ * decision 014, "Days left"), which the organization search does not offer.
+ */
+export const SUB_ORGANIZATION_SORT_KEYS = [...ORGANIZATION_SORT_KEYS, 'daysLeft'] as const;
+export type SubOrganizationSortKey = (typeof SUB_ORGANIZATION_SORT_KEYS)[number];
+
+/** A row of the sub-organizations list: a summary and the days its subtree's credits last at its burn rate. */
+export const subOrganizationSummarySchema = organizationSummarySchema
+  .extend({
+    daysLeft: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        'floor(credits held in its subtree / mean daily consumption of the last 28 complete UTC days), as the forecast of `credit-usage` counts them; null when nothing was consumed or when that is more than 365 days',
+      ),
+  })
+  .meta({ id: 'SubOrganizationSummary' });
+export const subOrganizationPageSchema = pageOf(subOrganizationSummarySchema, 'SubOrganizationPage');
+export type SubOrganizationSummary = z.infer<typeof subOrganizationSummarySchema>;
+
 export const organizationCreditsSchema = z
   .object({
     shared: z.number().int(),

@@ -21,21 +21,22 @@ const READ_ROLLUP_BATCH = 1_000;
  * once (decision 014). SQL, so that the sub-organization list can use it per row.
  */
 export function creditsAvailableSql(organizationId: ReturnType<typeof sql> | string) {
-  return sql`(select o.shared_credits + o.protected_credits + o.subtree_credits + coalesce((
-      select sum(a.balance) from credit_accounts a
-      where a.kind = 'user' and a.user_id in (
-        select m.user_id from organization_closure c
-        join memberships m on m.organization_id = c.descendant_id
-        where c.ancestor_id = ${organizationId})), 0)
-    from organizations o where o.id = ${organizationId})`;
+  // Aliases of their own: the caller may pass a column of its own query's `o`.
+  return sql`(select held_o.shared_credits + held_o.protected_credits + held_o.subtree_credits + coalesce((
+      select sum(held_a.balance) from credit_accounts held_a
+      where held_a.kind = 'user' and held_a.user_id in (
+        select held_m.user_id from organization_closure held_c
+        join memberships held_m on held_m.organization_id = held_c.descendant_id
+        where held_c.ancestor_id = ${organizationId})), 0)
+    from organizations held_o where held_o.id = ${organizationId})`;
 }
 
 /** The consumption of the forecast's window: the `FORECAST_WINDOW_DAYS` complete UTC days before today. */
 export function windowConsumedSql(organizationId: ReturnType<typeof sql> | string) {
-  return sql`(select coalesce(sum(u.consumed), 0) from credit_usage_days u
-    where u.organization_id = ${organizationId}
-      and u.day >= (now() at time zone 'UTC')::date - ${FORECAST_WINDOW_DAYS}::int
-      and u.day < (now() at time zone 'UTC')::date)`;
+  return sql`(select coalesce(sum(window_u.consumed), 0) from credit_usage_days window_u
+    where window_u.organization_id = ${organizationId}
+      and window_u.day >= (now() at time zone 'UTC')::date - ${FORECAST_WINDOW_DAYS}::int
+      and window_u.day < (now() at time zone 'UTC')::date)`;
 }
 
 /**
@@ -50,10 +51,19 @@ export async function readCreditUsage(
   query: CreditUsageQuery,
 ): Promise<CreditUsage> {
   await requireOrganizationAccess(db, user, organizationId, ['view_audit_logs']);
+  await rollUpBeforeRead(db);
+  return creditUsageOf(db, organizationId, query.days);
+}
+
+/**
+ * What a reader of `credit_usage_days` does first: when journal transactions wait, it rolls up one bounded
+ * batch, unless another reader is doing so right now (it then reads what is committed). With nothing queued it
+ * costs one index probe.
+ */
+export async function rollUpBeforeRead(db: Db): Promise<void> {
   if (await creditUsageQueued(db)) {
     await rollUpCreditUsage(db, { batchSize: READ_ROLLUP_BATCH, maxBatches: 1, skipIfBusy: true });
   }
-  return creditUsageOf(db, organizationId, query.days);
 }
 
 export async function creditUsageOf(db: Tx, organizationId: string, count: number): Promise<CreditUsage> {

@@ -1,4 +1,8 @@
-import type { OrganizationRef, OrganizationSortKey } from '@allot/domain/organizations';
+import type {
+  OrganizationRef,
+  OrganizationSortKey,
+  SubOrganizationSortKey,
+} from '@allot/domain/organizations';
 import { buildPagination, type PaginationQuery } from '@allot/domain/pagination';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -8,22 +12,36 @@ import type { AuthUser } from '../../http/authenticate';
 import { accessFromRoles, rolesHeldSql } from '../organization-access/access';
 import { managedScope, rootCondition } from '../organization-access/scope';
 import { allOrganizations, childrenOf, pageOrganizationSummaries, subtreesOf } from './queries';
+import { pageSubOrganizationsByDaysLeft, withDaysLeft } from './sub-organizations-days-left';
 
-/** Direct children of an organization, paginated (CONTRACT §4). */
+/**
+ * Direct children of an organization, paginated (CONTRACT §4), each with its days left (decision 014, "Days
+ * left"): read for the page's rows, or for every child when the list is sorted by it.
+ */
 export async function listSubOrganizations(
   db: Db,
   user: AuthUser,
   id: string,
-  query: PaginationQuery<OrganizationSortKey>,
+  query: PaginationQuery<SubOrganizationSortKey>,
 ) {
+  if (query.key === 'daysLeft') {
+    const { data, total, rolesHeld } = await pageSubOrganizationsByDaysLeft(
+      db,
+      id,
+      query,
+      rolesHeldSql(user, id),
+    );
+    accessFromRoles(rolesHeld);
+    return { data, pagination: buildPagination(query, total) };
+  }
   const { data, total, capped, rolesHeld } = await pageOrganizationSummaries(
     db,
     childrenOf(id),
-    query,
+    { ...query, key: query.key },
     rolesHeldSql(user, id),
   );
   accessFromRoles(rolesHeld);
-  return { data, pagination: buildPagination(query, total, capped) };
+  return { data: await withDaysLeft(db, data), pagination: buildPagination(query, total, capped) };
 }
 
 /**

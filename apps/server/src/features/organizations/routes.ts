@@ -5,12 +5,13 @@ import {
   ORGANIZATION_SORT_KEYS,
   organizationCreditsSchema,
   organizationIdParamsSchema,
-  organizationPageSchema,
   organizationQuerySchema,
   organizationSchema,
   organizationSearchPageSchema,
   organizationSummarySchema,
   parentOrganizationsSchema,
+  SUB_ORGANIZATION_SORT_KEYS,
+  subOrganizationPageSchema,
   updateOrganizationRequestSchema,
 } from '@allot/domain/organizations';
 import { paginationQuerySchema } from '@allot/domain/pagination';
@@ -31,6 +32,7 @@ import { createOrganization, deleteOrganization, updateOrganization } from './wr
 const tags = ['organizations'];
 const errors = { 403: errorBodySchema, 404: errorBodySchema };
 const organizationListQuery = paginationQuerySchema(ORGANIZATION_SORT_KEYS);
+const subOrganizationListQuery = paginationQuerySchema(SUB_ORGANIZATION_SORT_KEYS);
 
 export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
   return async (app) => {
@@ -89,10 +91,10 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
           tags,
           summary: 'List the sub-organizations of an organization',
           description:
-            'Direct children, paginated, searched by name, sorted. Permission: a role in the organization or above it; otherwise `404`.',
+            'Direct children, paginated, searched by name, sorted. Each carries `daysLeft`: how many days the credits held in its subtree last at the mean daily consumption of its last 28 complete UTC days (as the `credit-usage` forecast counts them), `null` when nothing was consumed or when that is more than 365 days; sorted by `daysLeft`, the nulls come last in both orders. Permission: a role in the organization or above it; otherwise `404`.',
           params: organizationIdParamsSchema,
-          querystring: organizationListQuery,
-          response: { 200: organizationPageSchema, ...errors },
+          querystring: subOrganizationListQuery,
+          response: { 200: subOrganizationPageSchema, ...errors },
         },
       },
       async (request) => listSubOrganizations(db, authOf(request), request.params.id, request.query),
