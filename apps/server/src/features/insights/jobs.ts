@@ -35,13 +35,14 @@ export function startInsightsJobs(
   };
 
   function run() {
-    running = (async () => {
-      await rollUpCreditUsage(db);
-      await deliverCreditAlerts(db, settings);
-    })()
-      .catch((error: unknown) => {
-        if (!stopped) log.error({ err: error }, 'insights jobs failed');
-      })
+    // Each on its own: a failed roll-up must not hold back the alerts, nor the other way round.
+    const each = (label: string, work: () => Promise<unknown>) =>
+      work().catch((error: unknown) => {
+        if (!stopped) log.error({ err: error }, `${label} failed`);
+      });
+    running = each('credit usage roll-up', () => rollUpCreditUsage(db))
+      .then(() => each('low-balance alert delivery', () => deliverCreditAlerts(db, settings)))
+      .then(() => undefined)
       .finally(() => {
         running = null;
         schedule();
