@@ -151,7 +151,7 @@ describe('days left and seat use', () => {
     // Northside holds seats its teachers use (the district's seats are all handed down).
     const page = await ownerOn('/licenses', northsideId);
     const section = page.getByRole('region', { name: 'Seat use' });
-    const card = section.getByRole('article').first();
+    const card = section.getByRole('region', { name: /^Seat use of / }).first();
     await card.waitFor();
     await card.getByText(/^[\d,]+ of [\d,]+ seats? used today \(\d+ %\)$/).waitFor();
     await card

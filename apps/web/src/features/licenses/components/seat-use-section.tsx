@@ -101,7 +101,7 @@ function LicenceUseCard({ use, organizationId }: { use: LicenceUse; organization
   const max = today?.maxUsers ?? 0;
   const label = labelOf(use.licenseType);
   return (
-    <Card withBorder component="article" aria-label={`Seat use of ${label}`}>
+    <Card withBorder component="section" aria-label={`Seat use of ${label}`}>
       <Stack gap="sm">
         <Group justify="space-between" align="flex-start" wrap="nowrap">
           <Stack gap={0}>
