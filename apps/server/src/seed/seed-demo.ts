@@ -9,9 +9,11 @@ import {
   systemAccountId,
   userAccountId,
 } from '../features/credits/journal';
+import { rollUpCreditUsage } from '../features/insights/usage-rollup';
 import { openLicense } from '../features/licenses/ledger';
 import { insertOrganization } from '../features/organizations/tree';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_ROOT } from './demo-accounts';
+import { seedDemoHistory } from './seed-demo-history';
 
 const inAYear = () => new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString();
 
@@ -75,7 +77,7 @@ const TEACHER_CREDITS = 40;
 /** Loads the demo hierarchy once; answers false when it is already there. */
 export async function seedDemo(db: Db): Promise<boolean> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
-  return db.transaction(async (tx) => {
+  const created = await db.transaction(async (tx) => {
     const existing = await rows(
       tx,
       sql`select 1 from organizations where name = ${DEMO_ROOT} and parent_id is null`,
@@ -131,8 +133,12 @@ export async function seedDemo(db: Db): Promise<boolean> {
         });
       }
     }
+    await seedDemoHistory(tx, ids);
     return true;
   });
+  // The history's days and the forecast are read from the roll-up: done now, not 5 seconds after start.
+  if (created) await rollUpCreditUsage(db);
+  return created;
 }
 
 async function mintInto(tx: Tx, system: string, organizationId: string, credits: DemoOrg['credits']) {
