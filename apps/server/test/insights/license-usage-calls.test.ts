@@ -179,6 +179,7 @@ describe('idle seats', () => {
     const gus = await member('gus', 60); // last consumed 45 days ago
     await member('hal', 40, null); // holds no seat
     const ivy = await member('ivy', 90); // last consumed 31 days ago
+    const joy = await member('joy', 40); // consumes today, paid by the school's shared pool alone
 
     // Eli's consumption: the integration call, then the roll-up the jobs run.
     const key = await insertIntegrationKey(t.db, school);
@@ -190,6 +191,15 @@ describe('idle seats', () => {
       payload: { email: eli.email, credits: 5, reference: 'lesson' },
     });
     expect(consumed.statusCode, consumed.body).toBe(200);
+    // Joy has no credits of her own: the journal's lines name only the pool; the posting's actor names her.
+    await mint(t.db, { sharedOf: school }, 10);
+    const fromPool = await t.app.inject({
+      method: 'POST',
+      url: '/api/integration/consume',
+      headers: { ...bearer(key.key), 'idempotency-key': 'idle-joy' },
+      payload: { email: joy.email, credits: 3, reference: 'lesson' },
+    });
+    expect(fromPool.json()).toMatchObject({ fromOwn: 0, fromShared: 3 });
     await rollUpCreditUsage(t.db);
     const [eliRow] = await rows<{ day: string }>(
       t.db,

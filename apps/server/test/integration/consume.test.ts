@@ -152,7 +152,8 @@ describe('drawing the credits', () => {
       t.db,
       sql`select action, actor_id, description from credit_transactions where id = ${entry?.id}`,
     );
-    expect(header).toEqual({ action: 'consumption', actor_id: null, description: 'r-1: Essay feedback' });
+    // The teacher who consumed is the posting's actor (decision 014, "Seat use").
+    expect(header).toEqual({ action: 'consumption', actor_id: tia.id, description: 'r-1: Essay feedback' });
   });
 
   it('a teacher without a credit account: own 0, everything from the shared pool', async () => {
@@ -181,7 +182,8 @@ describe('drawing the credits', () => {
       action: 'consumption',
       credits: -15,
       description: 'quiz-77: Quiz generator',
-      by: null,
+      // By the teacher who used the product.
+      by: { id: tia.id, name: tia.email.split('@')[0], email: tia.email },
     });
   });
 });

@@ -167,7 +167,9 @@ export async function consumeCredits(
       tx,
       {
         action: 'consumption',
-        actorId: null,
+        // The teacher who used the product: the credit log says who consumed, and the idle seats of the
+        // licences screen know it even when the shared pool alone paid (decision 014, "Seat use").
+        actorId: userId,
         description: input.description ? `${input.reference}: ${input.description}` : input.reference,
         lines,
       },
