@@ -1,8 +1,8 @@
 import 'mantine-datatable/styles.css';
 import {
-  ORGANIZATION_SORT_KEYS,
-  type OrganizationSortKey,
   type OrganizationSummary,
+  SUB_ORGANIZATION_SORT_KEYS,
+  type SubOrganizationSortKey,
 } from '@allot/domain/organizations';
 import { Button, Card, EmptyState, Group, Stack, Title } from '@mantine/core';
 import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
@@ -33,8 +33,6 @@ import { usePagedList } from '../../lib/use-paged-list';
 const NO_CREDITS = { shared: 0, protected: 0 };
 const NO_LICENCES: never[] = [];
 const INITIAL_SORT: DataTableSortStatus<OrganizationSummary> = { columnAccessor: 'name', direction: 'asc' };
-/** The organization lists' columns and, on this list only, Days left (issue 16, server key `daysLeft`). */
-const SORT_KEYS = [...ORGANIZATION_SORT_KEYS, 'daysLeft'] as const;
 
 /** Sub organizations (spec §2): the direct children of the current organization. */
 export function SubOrganizationsScreen() {
@@ -47,8 +45,8 @@ export function SubOrganizationsScreen() {
   const canMoveCredits = can('transfer_org_credits');
   const canMoveLicences = can('manage_org_license');
 
-  const list = usePagedList<OrganizationSummary, OrganizationSortKey | 'daysLeft'>(INITIAL_SORT, {
-    sortKeys: SORT_KEYS,
+  const list = usePagedList<OrganizationSummary, SubOrganizationSortKey>(INITIAL_SORT, {
+    sortKeys: SUB_ORGANIZATION_SORT_KEYS,
   });
   const { selected, setSelected } = list;
   const [creating, { open: openCreate, close: closeCreate }] = useDisclosure(false);

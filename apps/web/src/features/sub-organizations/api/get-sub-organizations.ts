@@ -1,11 +1,12 @@
+import type { SubOrganizationSortKey } from '@allot/domain/organizations';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 import type { OrganizationListParams, OrganizationPage } from '../../organizations/api/search-organizations';
 
-/** The list's query: an organization list's, and Days left as a sort (issue 16, server key `daysLeft`). */
+/** The list's query: an organization list's, with this list's own sort keys (Days left, issue 16). */
 export type SubOrganizationListParams = Omit<OrganizationListParams, 'key'> & {
-  key?: OrganizationListParams['key'] | 'daysLeft';
+  key?: SubOrganizationSortKey;
 };
 
 /** GET /api/organization/{id}/sub-organizations: the direct children, paginated, searched, sorted. */
