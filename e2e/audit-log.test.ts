@@ -171,6 +171,7 @@ describe('credit log dates', () => {
       })
       .toBe(true);
     await page.getByLabel('From', { exact: true }).fill('');
+    await expect.poll(() => new URL(page.url()).searchParams.get('from')).toBe(null);
     await page.getByLabel('To', { exact: true }).fill(yesterday);
     await expect.poll(() => new URL(page.url()).searchParams.get('to')).toBe(yesterday);
     await expect.poll(() => new URL(page.url()).searchParams.get('from')).toBe(null);

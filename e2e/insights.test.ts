@@ -150,7 +150,7 @@ describe('days left and seat use', () => {
   test("a school's licences screen shows seat use per licence and the idle seats", async () => {
     // Northside holds seats its teachers use (the district's seats are all handed down).
     const page = await ownerOn('/licenses', northsideId);
-    const section = page.getByRole('region', { name: 'Seat use' });
+    const section = page.getByRole('region', { name: 'Seat use', exact: true });
     const card = section.getByRole('region', { name: /^Seat use of / }).first();
     await card.waitFor();
     await card.getByText(/^[\d,]+ of [\d,]+ seats? used today \(\d+ %\)$/).waitFor();

@@ -1,5 +1,6 @@
 import { DATE_RANGE_MESSAGE } from '@allot/domain/audit';
-import { Group, TextInput } from '@mantine/core';
+import { Group, TextInput, type TextInputProps } from '@mantine/core';
+import { useEffect, useState } from 'react';
 import type { DateRange } from '../lib/query-keys';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -17,6 +18,33 @@ export function validRange(range: DateRange): boolean {
 }
 
 /**
+ * A day field whose text is its own state, following the URL when the URL changes (Back, a link, Clear).
+ * Bound to the URL alone, the field showed the URL of the render before the write landed: the browser's
+ * date field then kept an old day on screen, and clearing it wrote nothing (the browser test caught it).
+ */
+function DayInput({
+  day,
+  onDay,
+  ...props
+}: { day: string; onDay: (day: string) => void } & Omit<TextInputProps, 'value' | 'onChange'>) {
+  const [text, setText] = useState(day);
+  useEffect(() => setText(day), [day]);
+  return (
+    <TextInput
+      type="date"
+      value={text}
+      onChange={(event) => {
+        const next = event.currentTarget.value;
+        setText(next);
+        onDay(readDay(next));
+      }}
+      w={160}
+      {...props}
+    />
+  );
+}
+
+/**
  * 'From' and 'To' of a log, both days included (CONTRACT §10, UTC days). The browser's date field: typed or
  * picked, with the keyboard or a calendar.
  */
@@ -30,23 +58,19 @@ export function DateRangeFilter({
   const wrong = !validRange(range);
   return (
     <Group gap="xs" align="flex-start" wrap="nowrap">
-      <TextInput
-        type="date"
+      <DayInput
         label="From"
-        value={range.from}
+        day={range.from}
         max={range.to || undefined}
-        onChange={(event) => onChange({ from: readDay(event.currentTarget.value) })}
+        onDay={(from) => onChange({ from })}
         error={wrong ? DATE_RANGE_MESSAGE : undefined}
-        w={160}
       />
-      <TextInput
-        type="date"
+      <DayInput
         label="To"
-        value={range.to}
+        day={range.to}
         min={range.from || undefined}
-        onChange={(event) => onChange({ to: readDay(event.currentTarget.value) })}
+        onDay={(to) => onChange({ to })}
         error={wrong ? true : undefined}
-        w={160}
       />
     </Group>
   );
