@@ -32,12 +32,18 @@ function seeded(seed: number) {
   };
 }
 
-const dayOf = (daysAgo: number, hour: number, minute = 0) => {
+/**
+ * When the demo's starting credits are dated: the day before its history begins, so the chart's "received"
+ * shows them there, not as one bar of today that dwarfs the months of use.
+ */
+export const demoStartDate = () => dayOf(DEMO_HISTORY_DAYS + 1, 6);
+
+function dayOf(daysAgo: number, hour: number, minute = 0) {
   const d = new Date();
   d.setUTCHours(hour, minute, 0, 0);
   d.setUTCDate(d.getUTCDate() - daysAgo);
   return d;
-};
+}
 
 /**
  * The demo's credit use over the last `DEMO_HISTORY_DAYS` complete UTC days (decision 014, "Demo data"): every

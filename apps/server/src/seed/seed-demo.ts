@@ -13,7 +13,7 @@ import { rollUpCreditUsage } from '../features/insights/usage-rollup';
 import { openLicense } from '../features/licenses/ledger';
 import { insertOrganization } from '../features/organizations/tree';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_ROOT } from './demo-accounts';
-import { seedDemoHistory } from './seed-demo-history';
+import { demoStartDate, seedDemoHistory } from './seed-demo-history';
 
 const inAYear = () => new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString();
 
@@ -126,6 +126,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
           action: 'assign_users',
           actorId: null,
           description: 'Demo data: starting credits',
+          createdAt: demoStartDate(),
           lines: [
             { accountId: shared, amount: -TEACHER_CREDITS },
             { accountId: await userAccountId(tx, user.id), amount: TEACHER_CREDITS },
@@ -148,6 +149,7 @@ async function mintInto(tx: Tx, system: string, organizationId: string, credits:
       action: 'system_allocation',
       actorId: null,
       description: 'Demo data: starting credits',
+      createdAt: demoStartDate(),
       lines: [
         { accountId: system, amount: -credits[pool] },
         { accountId: await organizationPoolAccountId(tx, organizationId, pool), amount: credits[pool] },

@@ -62,6 +62,55 @@ function Figure({ label, value, hint }: { label: string; value: string; hint?: s
   );
 }
 
+/**
+ * Consumption has its own chart: the top-ups a pool receives are often a hundred times a day's consumption,
+ * and on one scale with them the bars that say "when do we run out" were too small to see.
+ */
+const CONSUMPTION = SERIES.filter((s) => s.name === 'consumed');
+const MOVES = SERIES.filter((s) => s.name !== 'consumed');
+
+function UsageChart({
+  days,
+  series,
+  height,
+  title,
+  description,
+}: {
+  days: CreditUsageDay[];
+  series: readonly (typeof SERIES)[number][];
+  height: number;
+  title: string;
+  description: string;
+}) {
+  const id = useId();
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={600} id={`${id}-title`}>
+        {title}
+      </Text>
+      <div role="img" aria-labelledby={`${id}-title`} aria-describedby={`${id}-description`}>
+        <span id={`${id}-description`} hidden>
+          {`Chart: ${description} Choose "Show as table" for the figures.`}
+        </span>
+        <BarChart
+          h={height}
+          data={days}
+          dataKey="date"
+          series={series.map((s) => ({ ...s }))}
+          withLegend={series.length > 1}
+          legendProps={{ verticalAlign: 'top', height: 28 }}
+          valueFormatter={formatCount}
+          xAxisProps={{ tickFormatter: formatShortDay, minTickGap: 24 }}
+          tooltipProps={{ labelFormatter: (label) => formatMediumDay(String(label)) }}
+          gridAxis="x"
+          tickLine="y"
+          barProps={{ radius: 1 }}
+        />
+      </div>
+    </Stack>
+  );
+}
+
 function UsageTable({ usage, caption }: { usage: CreditUsage; caption: string }) {
   // Newest first, as every log of the app; days without any activity are left out of the table.
   const rows = usage.days.filter((d) => d.received || d.handedDown || d.consumed).reverse();
@@ -125,7 +174,6 @@ export function CreditUseSection({ organization }: { organization: { id: string;
     organization.id,
     Number(period),
   );
-  const chartId = useId();
   const days = Number(period);
   const caption = `Credits received, handed down and consumed per day in ${organization.name} and below, last ${days} days.`;
 
@@ -188,25 +236,22 @@ export function CreditUseSection({ organization }: { organization: { id: string;
             {asTable ? (
               <UsageTable usage={data} caption={caption} />
             ) : (
-              <div role="img" aria-labelledby={chartId}>
-                <span id={chartId} hidden>
-                  {`Chart: ${caption} Choose "Show as table" for the figures.`}
-                </span>
-                <BarChart
-                  h={280}
-                  data={data.days}
-                  dataKey="date"
-                  series={SERIES.map((s) => ({ ...s }))}
-                  withLegend
-                  legendProps={{ verticalAlign: 'top', height: 36 }}
-                  valueFormatter={formatCount}
-                  xAxisProps={{ tickFormatter: formatShortDay, minTickGap: 24 }}
-                  tooltipProps={{ labelFormatter: (label) => formatMediumDay(String(label)) }}
-                  gridAxis="x"
-                  tickLine="y"
-                  barProps={{ radius: 1 }}
+              <Stack gap="md">
+                <UsageChart
+                  days={data.days}
+                  series={CONSUMPTION}
+                  height={200}
+                  title="Consumed per day"
+                  description={`Credits consumed per day in ${organization.name} and below, last ${days} days.`}
                 />
-              </div>
+                <UsageChart
+                  days={data.days}
+                  series={MOVES}
+                  height={160}
+                  title="Received and handed down per day"
+                  description={`Credits received by ${organization.name} and below, and handed down inside it, per day, last ${days} days.`}
+                />
+              </Stack>
             )}
             <Group justify="flex-end">
               <Button
