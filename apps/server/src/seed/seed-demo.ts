@@ -13,6 +13,7 @@ import { rollUpCreditUsage } from '../features/insights/usage-rollup';
 import { openLicense } from '../features/licenses/ledger';
 import { insertOrganization } from '../features/organizations/tree';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_ROOT } from './demo-accounts';
+import { seedDemoAudit } from './seed-demo-audit';
 import { demoStartDate, seedDemoHistory } from './seed-demo-history';
 
 const inAYear = () => new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString();
@@ -135,6 +136,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
       }
     }
     await seedDemoHistory(tx, ids);
+    await seedDemoAudit(tx, ids);
     return true;
   });
   // The history's days and the forecast are read from the roll-up: done now, not 5 seconds after start.

@@ -16,6 +16,8 @@ export interface AuditRecord {
   after?: Record<string, unknown> | null;
   /** For `credits_moved`: the journal transaction (the credit log entry with the same id). */
   creditTransactionId?: string | null;
+  /** A change of the past: only seeds date one (the demo's history); every change of a person is dated now. */
+  createdAt?: Date;
 }
 
 /**
@@ -26,9 +28,10 @@ export async function recordAudit(tx: Tx, records: AuditRecord | readonly AuditR
   const list = Array.isArray(records) ? records : [records as AuditRecord];
   if (list.length === 0) return;
   await tx.execute(sql`insert into audit_events
-      (organization_id, actor_id, action, target_type, target_id, target_label, before, after, credit_transaction_id)
+      (organization_id, actor_id, action, target_type, target_id, target_label, before, after, credit_transaction_id,
+       created_at)
     select r.organization_id, r.actor_id, r.action, r.target_type, r.target_id, coalesce(r.target_label, ''),
-      r.before, r.after, r.credit_transaction_id
+      r.before, r.after, r.credit_transaction_id, coalesce(r.created_at, now())
     from json_to_recordset(${jsonParam(
       list.map((r) => ({
         organization_id: r.organizationId,
@@ -40,7 +43,8 @@ export async function recordAudit(tx: Tx, records: AuditRecord | readonly AuditR
         before: r.before ?? null,
         after: r.after ?? null,
         credit_transaction_id: r.creditTransactionId ?? null,
+        created_at: r.createdAt?.toISOString() ?? null,
       })),
     )}) as r(organization_id uuid, actor_id uuid, action text, target_type text, target_id text,
-      target_label text, before jsonb, after jsonb, credit_transaction_id uuid)`);
+      target_label text, before jsonb, after jsonb, credit_transaction_id uuid, created_at timestamptz)`);
 }
