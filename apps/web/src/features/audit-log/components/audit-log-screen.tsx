@@ -1,23 +1,13 @@
 import { AUDIT_ACTION_LABEL, AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '@allot/domain/audit';
-import {
-  Button,
-  Card,
-  EmptyState,
-  Group,
-  MultiSelect,
-  Select,
-  Skeleton,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Button, Card, EmptyState, Group, MultiSelect, Select, Skeleton, Stack, Text } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconDownload, IconFilterOff, IconHistory, IconLock } from '@tabler/icons-react';
+import { IconFilterOff, IconHistory } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { DateRangeFilter, readDay, validRange } from '../../../components/date-range-filter';
 import { LoadError } from '../../../components/load-error';
+import { LogHeading, LogNoAccess } from '../../../components/log-screen-parts';
 import { errorText } from '../../../lib/api-error';
 import { formatCount, formatCountOf } from '../../../lib/format';
 import type { AuditLogFilters } from '../../../lib/query-keys';
@@ -156,42 +146,22 @@ export function AuditLogScreen() {
   }
 
   const title = (
-    <Group justify="space-between" align="flex-end">
-      <Stack gap={4}>
-        <Title order={1} fz="h2">
-          Audit log
-        </Title>
-        <Text c="dimmed" size="sm">
-          Every change made in {organization.name} and the organizations below it, newest first.
-        </Text>
-      </Stack>
-      {allowed && (
-        <Button
-          variant="default"
-          leftSection={<IconDownload size={16} aria-hidden="true" />}
-          onClick={() => void download()}
-          loading={exporting}
-          disabled={!rangeOk}
-        >
-          Export CSV
-        </Button>
-      )}
-    </Group>
+    <LogHeading
+      title="Audit log"
+      description={`Every change made in ${organization.name} and the organizations below it, newest first.`}
+      exportable={allowed}
+      onExport={() => void download()}
+      exporting={exporting}
+      exportDisabled={!rangeOk}
+    />
   );
 
   if (!allowed) {
     return (
-      <Stack gap="lg">
-        {title}
-        <Card py="xl">
-          <EmptyState
-            icon={<IconLock />}
-            title="No access"
-            description={`The audit log of ${organization.name} needs the view audit logs permission.`}
-            variant="light"
-          />
-        </Card>
-      </Stack>
+      <LogNoAccess
+        heading={title}
+        description={`The audit log of ${organization.name} needs the view audit logs permission.`}
+      />
     );
   }
 

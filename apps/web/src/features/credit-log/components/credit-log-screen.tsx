@@ -1,10 +1,11 @@
-import { Button, Card, EmptyState, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, EmptyState, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconDownload, IconFilterOff, IconListDetails, IconLock } from '@tabler/icons-react';
+import { IconFilterOff, IconListDetails } from '@tabler/icons-react';
 import { useState } from 'react';
 import { DateRangeFilter, readDay, validRange } from '../../../components/date-range-filter';
 import { LoadError } from '../../../components/load-error';
+import { LogHeading, LogNoAccess } from '../../../components/log-screen-parts';
 import { errorText } from '../../../lib/api-error';
 import { formatCount, formatCountOf } from '../../../lib/format';
 import { useListUrl } from '../../../lib/use-list-url';
@@ -61,42 +62,22 @@ export function CreditLogScreen() {
   }
 
   const title = (
-    <Group justify="space-between" align="flex-end">
-      <Stack gap={4}>
-        <Title order={1} fz="h2">
-          Credit log
-        </Title>
-        <Text c="dimmed" size="sm">
-          Every move of credits into, out of and within {organization.name}, newest first.
-        </Text>
-      </Stack>
-      {allowed && (
-        <Button
-          variant="default"
-          leftSection={<IconDownload size={16} aria-hidden="true" />}
-          onClick={() => void download()}
-          loading={exporting}
-          disabled={!rangeOk}
-        >
-          Export CSV
-        </Button>
-      )}
-    </Group>
+    <LogHeading
+      title="Credit log"
+      description={`Every move of credits into, out of and within ${organization.name}, newest first.`}
+      exportable={allowed}
+      onExport={() => void download()}
+      exporting={exporting}
+      exportDisabled={!rangeOk}
+    />
   );
 
   if (!allowed) {
     return (
-      <Stack gap="lg">
-        {title}
-        <Card py="xl">
-          <EmptyState
-            icon={<IconLock />}
-            title="No access"
-            description={`The credit log of ${organization.name} needs the view audit logs permission.`}
-            variant="light"
-          />
-        </Card>
-      </Stack>
+      <LogNoAccess
+        heading={title}
+        description={`The credit log of ${organization.name} needs the view audit logs permission.`}
+      />
     );
   }
 
