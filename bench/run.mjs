@@ -7,6 +7,7 @@ const benches = [
   'bench/credits.ts',
   'bench/organizations.ts',
   'bench/audit-export.ts',
+  'bench/insights.ts',
 ];
 for (const bench of benches) {
   console.log(`\n== ${bench}`);
