@@ -1,5 +1,6 @@
 import { Button, Card, EmptyState, Group, Stack, Text, Title } from '@mantine/core';
 import { IconDownload, IconLock } from '@tabler/icons-react';
+import { formatCount, formatCountOf } from '../lib/format';
 
 /** The heading of a log screen (credit log, audit log): its title, what it lists, and "Export CSV". */
 export function LogHeading({
@@ -51,5 +52,37 @@ export function LogNoAccess({ heading, description }: { heading: React.ReactNode
         <EmptyState icon={<IconLock />} title="No access" description={description} variant="light" />
       </Card>
     </Stack>
+  );
+}
+
+/** Under a log's table: how much of it is shown, and "Load more" while the cursor has another page. */
+export function LogMore({
+  shown,
+  hasNextPage,
+  onMore,
+  loading,
+  one,
+  many,
+}: {
+  shown: number;
+  hasNextPage: boolean;
+  onMore: () => void;
+  loading: boolean;
+  one: string;
+  many: string;
+}) {
+  return (
+    <Group justify="space-between">
+      <Text size="sm" c="dimmed" aria-live="polite">
+        {hasNextPage
+          ? `Showing the latest ${formatCount(shown)} ${many}`
+          : `All ${formatCountOf(shown, one, many)} shown`}
+      </Text>
+      {hasNextPage && (
+        <Button variant="default" onClick={onMore} loading={loading}>
+          Load more
+        </Button>
+      )}
+    </Group>
   );
 }

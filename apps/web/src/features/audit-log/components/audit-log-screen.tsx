@@ -1,5 +1,5 @@
 import { AUDIT_ACTION_LABEL, AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '@allot/domain/audit';
-import { Button, Card, EmptyState, Group, MultiSelect, Select, Skeleton, Stack, Text } from '@mantine/core';
+import { Button, Card, EmptyState, Group, MultiSelect, Select, Skeleton, Stack } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconFilterOff, IconHistory } from '@tabler/icons-react';
@@ -7,9 +7,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { DateRangeFilter, readDay, validRange } from '../../../components/date-range-filter';
 import { LoadError } from '../../../components/load-error';
-import { LogHeading, LogNoAccess } from '../../../components/log-screen-parts';
+import { LogHeading, LogMore, LogNoAccess } from '../../../components/log-screen-parts';
 import { errorText } from '../../../lib/api-error';
-import { formatCount, formatCountOf } from '../../../lib/format';
 import type { AuditLogFilters } from '../../../lib/query-keys';
 import { useListUrl } from '../../../lib/use-list-url';
 import { useCurrentOrganization } from '../../organizations/api/use-current-organization';
@@ -253,18 +252,14 @@ export function AuditLogScreen() {
           <Card p={0}>
             <AuditLogTable entries={entries} />
           </Card>
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {hasNextPage
-                ? `Showing the latest ${formatCount(entries.length)} changes`
-                : `All ${formatCountOf(entries.length, 'change', 'changes')} shown`}
-            </Text>
-            {hasNextPage && (
-              <Button variant="default" onClick={() => void fetchNextPage()} loading={isFetchingNextPage}>
-                Load more
-              </Button>
-            )}
-          </Group>
+          <LogMore
+            shown={entries.length}
+            hasNextPage={hasNextPage}
+            onMore={() => void fetchNextPage()}
+            loading={isFetchingNextPage}
+            one="change"
+            many="changes"
+          />
         </Stack>
       )}
     </Stack>

@@ -1,13 +1,12 @@
-import { Button, Card, EmptyState, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { Button, Card, EmptyState, Group, Skeleton, Stack } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconFilterOff, IconListDetails } from '@tabler/icons-react';
 import { useState } from 'react';
 import { DateRangeFilter, readDay, validRange } from '../../../components/date-range-filter';
 import { LoadError } from '../../../components/load-error';
-import { LogHeading, LogNoAccess } from '../../../components/log-screen-parts';
+import { LogHeading, LogMore, LogNoAccess } from '../../../components/log-screen-parts';
 import { errorText } from '../../../lib/api-error';
-import { formatCount, formatCountOf } from '../../../lib/format';
 import { useListUrl } from '../../../lib/use-list-url';
 import { useCurrentOrganization } from '../../organizations/api/use-current-organization';
 import { useOrganizationPermissions } from '../../organizations/hooks/use-organization-permissions';
@@ -134,18 +133,14 @@ export function CreditLogScreen() {
           <Card p={0}>
             <CreditLogTable entries={entries} />
           </Card>
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {hasNextPage
-                ? `Showing the latest ${formatCount(entries.length)} moves`
-                : `All ${formatCountOf(entries.length, 'move', 'moves')} shown`}
-            </Text>
-            {hasNextPage && (
-              <Button variant="default" onClick={() => void fetchNextPage()} loading={isFetchingNextPage}>
-                Load more
-              </Button>
-            )}
-          </Group>
+          <LogMore
+            shown={entries.length}
+            hasNextPage={hasNextPage}
+            onMore={() => void fetchNextPage()}
+            loading={isFetchingNextPage}
+            one="move"
+            many="moves"
+          />
         </Stack>
       )}
     </Stack>
