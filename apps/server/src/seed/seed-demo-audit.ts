@@ -2,13 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../db/client';
 import { rows } from '../db/rows';
 import { type AuditRecord, recordAudit } from '../features/audit/record';
-
-function daysAgo(days: number, hour: number, minute: number): Date {
-  const d = new Date();
-  d.setUTCHours(hour, minute, 0, 0);
-  d.setUTCDate(d.getUTCDate() - days);
-  return d;
-}
+import { dayOf } from './seed-demo-history';
 
 /**
  * A week of the demo's audit log (decision 014, "Demo data"): changes whose end state is the demo as seeded,
@@ -56,8 +50,8 @@ export async function seedDemoAudit(tx: Tx, organizations: ReadonlyMap<string, s
     sql`select phone_number as phone from organizations where id = ${organization('Lakeside Middle')}`,
   );
   const records: AuditRecord[] = [
-    roleChange(omar, 'Northside Elementary', 'user', 'organization_admin', daysAgo(9, 9, 12)),
-    roleChange(leo, 'Lakeside Middle', 'user', 'organization_admin', daysAgo(8, 13, 40)),
+    roleChange(omar, 'Northside Elementary', 'user', 'organization_admin', dayOf(9, 9, 12)),
+    roleChange(leo, 'Lakeside Middle', 'user', 'organization_admin', dayOf(8, 13, 40)),
     {
       organizationId: organization('Lakeside Middle'),
       actorId: owner.id,
@@ -65,10 +59,10 @@ export async function seedDemoAudit(tx: Tx, organizations: ReadonlyMap<string, s
       target: { type: 'organization', id: organization('Lakeside Middle'), label: 'Lakeside Middle' },
       before: { phoneNumber: '+1 555-010-3999' },
       after: { phoneNumber: lakeside?.phone ?? '' },
-      createdAt: daysAgo(7, 15, 5),
+      createdAt: dayOf(7, 15, 5),
     },
-    roleChange(omar, 'Northside Elementary', 'organization_admin', 'user', daysAgo(6, 10, 30)),
-    roleChange(leo, 'Lakeside Middle', 'organization_admin', 'user', daysAgo(5, 16, 48)),
+    roleChange(omar, 'Northside Elementary', 'organization_admin', 'user', dayOf(6, 10, 30)),
+    roleChange(leo, 'Lakeside Middle', 'organization_admin', 'user', dayOf(5, 16, 48)),
   ];
   await recordAudit(tx, records);
   return records.length;

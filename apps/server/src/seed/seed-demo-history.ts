@@ -38,7 +38,8 @@ function seeded(seed: number) {
  */
 export const demoStartDate = () => dayOf(DEMO_HISTORY_DAYS + 1, 6);
 
-function dayOf(daysAgo: number, hour: number, minute = 0) {
+/** A moment of the demo's past: `daysAgo` UTC days before today, at `hour`:`minute` UTC. */
+export function dayOf(daysAgo: number, hour: number, minute = 0) {
   const d = new Date();
   d.setUTCHours(hour, minute, 0, 0);
   d.setUTCDate(d.getUTCDate() - daysAgo);

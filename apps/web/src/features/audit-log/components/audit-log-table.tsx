@@ -1,7 +1,7 @@
 import { AUDIT_ACTION_LABEL, type AuditEntry } from '@allot/domain/audit';
-import { Anchor, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Anchor, Stack, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { formatDateLong, formatDateShort } from '../../../lib/format';
+import { DateCell, PersonCell } from '../../../components/table-cells';
 import { changeLines } from '../change-text';
 
 function Change({ entry }: { entry: AuditEntry }) {
@@ -42,11 +42,7 @@ export function AuditLogTable({ entries }: { entries: AuditEntry[] }) {
           {entries.map((entry) => (
             <Table.Tr key={entry.id}>
               <Table.Td>
-                <Tooltip label={formatDateLong(entry.date)} openDelay={250}>
-                  <Text component="time" dateTime={entry.date} size="sm" style={{ whiteSpace: 'nowrap' }}>
-                    {formatDateShort(entry.date)}
-                  </Text>
-                </Tooltip>
+                <DateCell iso={entry.date} />
               </Table.Td>
               <Table.Td>
                 {entry.action === 'credits_moved' ? (
@@ -67,15 +63,7 @@ export function AuditLogTable({ entries }: { entries: AuditEntry[] }) {
                 </Text>
               </Table.Td>
               <Table.Td>
-                {entry.actor ? (
-                  <Tooltip label={entry.actor.email} openDelay={250}>
-                    <Text size="sm">{entry.actor.name || entry.actor.email}</Text>
-                  </Tooltip>
-                ) : (
-                  <Text size="sm" c="dimmed" aria-label="Nobody (made by the system)">
-                    —
-                  </Text>
-                )}
+                <PersonCell person={entry.actor} />
               </Table.Td>
               <Table.Td>
                 <Text size="sm" style={{ overflowWrap: 'anywhere' }}>

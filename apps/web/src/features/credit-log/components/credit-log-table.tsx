@@ -1,6 +1,7 @@
 import { CREDIT_ACTION_LABEL, type CreditLogEntry } from '@allot/domain/credits';
-import { Table, Text, Tooltip } from '@mantine/core';
-import { formatCount, formatDateLong, formatDateShort, formatSigned } from '../../../lib/format';
+import { Table, Text } from '@mantine/core';
+import { DateCell, PersonCell } from '../../../components/table-cells';
+import { formatCount, formatSigned } from '../../../lib/format';
 
 /**
  * A move within the organization (between its pools; between its members, which the server answers with the
@@ -52,11 +53,7 @@ export function CreditLogTable({ entries }: { entries: CreditLogEntry[] }) {
           {entries.map((entry) => (
             <Table.Tr key={entry.id}>
               <Table.Td>
-                <Tooltip label={formatDateLong(entry.date)} openDelay={250}>
-                  <Text component="time" dateTime={entry.date} size="sm" style={{ whiteSpace: 'nowrap' }}>
-                    {formatDateShort(entry.date)}
-                  </Text>
-                </Tooltip>
+                <DateCell iso={entry.date} />
               </Table.Td>
               <Table.Td>
                 <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
@@ -72,15 +69,7 @@ export function CreditLogTable({ entries }: { entries: CreditLogEntry[] }) {
                 </Text>
               </Table.Td>
               <Table.Td>
-                {entry.by ? (
-                  <Tooltip label={entry.by.email} openDelay={250}>
-                    <Text size="sm">{entry.by.name}</Text>
-                  </Tooltip>
-                ) : (
-                  <Text size="sm" c="dimmed" aria-label="Nobody (made by the system)">
-                    —
-                  </Text>
-                )}
+                <PersonCell person={entry.by} />
               </Table.Td>
             </Table.Tr>
           ))}

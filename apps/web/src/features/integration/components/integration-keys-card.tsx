@@ -10,13 +10,12 @@ import {
   Table,
   Text,
   Title,
-  Tooltip,
   VisuallyHidden,
 } from '@mantine/core';
 import { IconKey, IconKeyOff, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { LoadError } from '../../../components/load-error';
-import { formatDateLong, formatDateShort } from '../../../lib/format';
+import { DateCell } from '../../../components/table-cells';
 import { useIntegrationKeys } from '../api/get-integration-keys';
 import { shownKey } from '../key-text';
 import { CreateIntegrationKeyModal } from './create-integration-key-modal';
@@ -24,17 +23,6 @@ import { RevokeIntegrationKeyModal } from './revoke-integration-key-modal';
 
 interface IntegrationKeysCardProps {
   organization: { id: string; name: string };
-}
-
-/** A date in the table, in full in its tooltip. */
-function DateCell({ iso }: { iso: string }) {
-  return (
-    <Tooltip label={formatDateLong(iso)} openDelay={250}>
-      <Text component="time" dateTime={iso} size="sm" style={{ whiteSpace: 'nowrap' }}>
-        {formatDateShort(iso)}
-      </Text>
-    </Tooltip>
-  );
 }
 
 /** The organization's integration keys: the list (never a key itself), 'Create key' and 'Revoke' per key. */

@@ -13,6 +13,7 @@ import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'manti
 import { Link } from 'react-router';
 import { BreakableEmail } from '../../../components/breakable-email';
 import { emptyStateWhen, withSortButtons } from '../../../components/table-a11y';
+import { DateCell } from '../../../components/table-cells';
 import { tablePaging } from '../../../components/table-paging';
 import { formatCount, formatDateLong, formatDay } from '../../../lib/format';
 import type { ListTotals } from '../../../lib/paging';
@@ -37,16 +38,6 @@ export interface InvoicesTableProps {
   onVoid?: (invoice: Invoice) => void;
   /** The text when there is no row (a search that found nothing). */
   noRecordsText?: string;
-}
-
-function DateCell({ iso }: { iso: string }) {
-  return (
-    <Tooltip label={formatDateLong(iso)} openDelay={250}>
-      <Text component="time" dateTime={iso} size="sm" style={{ whiteSpace: 'nowrap' }}>
-        {formatDay(iso)}
-      </Text>
-    </Tooltip>
-  );
 }
 
 function CountCell({ value }: { value: number | null }) {
@@ -183,13 +174,13 @@ export function InvoicesTable({
       accessor: 'createdAt',
       title: 'Created at',
       sortable: true,
-      render: (invoice) => <DateCell iso={invoice.createdAt} />,
+      render: (invoice) => <DateCell iso={invoice.createdAt} format={formatDay} />,
     },
     {
       accessor: 'dueDate',
       title: 'Due date',
       sortable: true,
-      render: (invoice) => <DateCell iso={invoice.dueDate} />,
+      render: (invoice) => <DateCell iso={invoice.dueDate} format={formatDay} />,
     },
     {
       accessor: 'licenseExpirationDays',
