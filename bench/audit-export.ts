@@ -10,13 +10,14 @@ import { migrate } from '../apps/server/src/db/migrate';
 import { rows } from '../apps/server/src/db/rows';
 import { createSession } from '../apps/server/src/features/auth/sessions';
 import { insertOrganization } from '../apps/server/src/features/organizations/tree';
+import { databaseUrl } from './support/database-url';
 import { startServer } from './support/server';
 
 const SIZES = [10_000, 100_000];
 const url = process.env.BENCH_AUDIT_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/allot_bench_audit';
 const name = new URL(url).pathname.slice(1);
 const admin = new pg.Client({
-  connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).toString(),
+  connectionString: databaseUrl(url, 'postgres'),
 });
 try {
   await admin.connect();

@@ -1,15 +1,3 @@
-// Issue 16 item 5: a district's credit-use chart and forecast, and its sub-organizations sorted by days left,
-// on the scale data set plus a year of consumption by the district's teachers, on PostgreSQL, 20 concurrent
-// clients. Target: p99 under 100 ms. Prints the roll-up's rate (journal transactions a second) and, per
-// history size, p50, p99 and answers a second, so that the cost's growth with the history shows.
-//   BENCH_INSIGHTS_DATABASE_URL (default: allot_bench_insights on the local PostgreSQL) holds the scale data
-//   (seeded once: 18 minutes on the shared 2-core machine) and is the template of one database per history
-//   size, `<name>_<size>`: a copy of the previous size's (or of the scale data) plus the consumptions it
-//   lacks, generated and rolled up once; later runs only measure. BENCH_INSIGHTS_SIZES (default 20000,40000:
-//   posting ran at about 100–150 consumptions a second here, so 1,000,000 would take hours; see decision
-//   014, "Benchmark") sets the sizes, at most one consumption per teacher of the district (≈200,000) unless
-//   BENCH_INSIGHTS_REGENERATE=1, which drops the size databases and generates them again.
-import { existsSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { type Db, openPostgres } from '../apps/server/src/db/client';
@@ -19,6 +7,7 @@ import { createSession } from '../apps/server/src/features/auth/sessions';
 import { systemAccountId } from '../apps/server/src/features/credits/journal';
 import { rollUpCreditUsage } from '../apps/server/src/features/insights/usage-rollup';
 import { SCALE_MARKER_EMAIL, seedScale } from '../apps/server/src/seed/seed-scale';
+import { benchDatabaseUrl, databaseUrl } from './support/database-url';
 import { load } from './support/load';
 import { startServer } from './support/server';
 
@@ -26,20 +15,14 @@ const TARGET_P99_MS = 100;
 const CONCURRENCY = 20;
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const WARM_UP_SECONDS = 3;
-const SIZES = (process.env.BENCH_INSIGHTS_SIZES ?? '20000,40000').split(',').map(Number);
+const SIZES = (process.env.BENCH_INSIGHTS_SIZES ?? '20000,40000,100000').split(',').map(Number);
 /** Credits of one consumption: 1 to MAX_CREDITS. */
 const MAX_CREDITS = 5;
 /** Consumptions posted per statement (one statement, one database transaction). */
 const CHUNK = 10_000;
-// As bench/organizations.ts: PostgreSQL's Unix socket when there is one (cheaper for the server here).
-const SOCKET_DIR = '/var/run/postgresql';
-const baseUrl =
-  process.env.BENCH_INSIGHTS_DATABASE_URL ??
-  (existsSync(`${SOCKET_DIR}/.s.PGSQL.5432`)
-    ? `postgres://postgres@localhost/allot_bench_insights?host=${SOCKET_DIR}`
-    : 'postgres://postgres@127.0.0.1:5432/allot_bench_insights');
+const baseUrl = benchDatabaseUrl('BENCH_INSIGHTS_DATABASE_URL', 'allot_bench_insights');
 const baseName = new URL(baseUrl).pathname.slice(1);
-const urlOf = (name: string) => Object.assign(new URL(baseUrl), { pathname: `/${name}` }).toString();
+const urlOf = (name: string) => databaseUrl(baseUrl, name);
 const quoted = (name: string) => `"${name.replaceAll('"', '')}"`;
 const seconds = (since: number) => (performance.now() - since) / 1000;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');

@@ -11,6 +11,7 @@ import { migrate } from '../apps/server/src/db/migrate';
 import { rows } from '../apps/server/src/db/rows';
 import { openLicense } from '../apps/server/src/features/licenses/ledger';
 import { insertOrganization } from '../apps/server/src/features/organizations/tree';
+import { databaseUrl } from './support/database-url';
 import { startServer } from './support/server';
 
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 10_000);
@@ -118,7 +119,7 @@ try {
 }
 
 const admin = new pg.Client({
-  connectionString: Object.assign(new URL(PG_URL), { pathname: '/postgres' }).toString(),
+  connectionString: databaseUrl(PG_URL, 'postgres'),
 });
 const reachable = await admin.connect().then(
   () => true,

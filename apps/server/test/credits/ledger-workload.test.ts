@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCreditWorkload, type Send } from '../support/credit-workload';
-import { insertIntegrationKey } from '../support/integration';
 import { ledgerViolations } from '../support/ledger';
 import { bearer, createTestApp, type TestApp } from '../support/test-app';
-import { sessionFor } from '../support/world';
+import { type WorkloadCallers, workloadCallers } from '../support/workload-callers';
 
 /**
  * Issue 10's proof of correctness, in one process (`app.inject`), on PGlite and on PostgreSQL: a randomized
@@ -14,30 +13,20 @@ const ROUNDS = Number(process.env.LEDGER_ROUNDS ?? 50);
 const SEED = Number(process.env.LEDGER_SEED ?? 20261123);
 
 let t: TestApp;
-const tokens = { owner: '', systemAdmin: '', integration: '' };
+let callers: WorkloadCallers;
 beforeAll(async () => {
   t = await createTestApp();
-  tokens.owner = await sessionFor(t.db, t.world.users.owner.id);
-  tokens.systemAdmin = await sessionFor(t.db, t.world.users.systemAdmin.id);
-  tokens.integration = (await insertIntegrationKey(t.db, t.world.orgs.alpha)).key;
+  callers = await workloadCallers(t);
 });
 afterAll(() => t.close());
 
-const send: Send = async (who, request, key) => {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: request.url,
-    headers: { ...bearer(tokens[who]), ...(key ? { 'idempotency-key': key } : {}) },
-    payload: request.body,
-  });
-  return { status: response.statusCode, body: response.json() };
-};
+const send: Send = (who, request, key) => callers.send(who, request, key);
 
 const move = (url: string, payload: object, key?: string) =>
   t.app.inject({
     method: 'POST',
     url,
-    headers: { ...bearer(tokens.owner), ...(key ? { 'idempotency-key': key } : {}) },
+    headers: { ...bearer(callers.tokens.owner), ...(key ? { 'idempotency-key': key } : {}) },
     payload,
   });
 
@@ -45,7 +34,7 @@ async function poolsOf(organizationId: string) {
   const response = await t.app.inject({
     method: 'GET',
     url: `/api/organization/${organizationId}?credits=true`,
-    headers: bearer(tokens.owner),
+    headers: bearer(callers.tokens.owner),
   });
   return response.json<{ credits: { shared: number; protected: number } }>().credits;
 }

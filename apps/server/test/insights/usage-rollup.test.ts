@@ -8,9 +8,8 @@ import {
 } from '../../src/features/credits/journal';
 import { rollUpCreditUsage } from '../../src/features/insights/usage-rollup';
 import { runCreditWorkload, type Send } from '../support/credit-workload';
-import { insertIntegrationKey } from '../support/integration';
-import { bearer, createTestApp, type TestApp } from '../support/test-app';
-import { sessionFor } from '../support/world';
+import { createTestApp, type TestApp } from '../support/test-app';
+import { type WorkloadCallers, workloadCallers } from '../support/workload-callers';
 import { queued, referenceUsage, rolledUpUsage, sorted } from './usage-reference';
 
 /*
@@ -21,24 +20,14 @@ import { queued, referenceUsage, rolledUpUsage, sorted } from './usage-reference
 const SEED = Number(process.env.USAGE_SEED ?? 16_2026);
 
 let t: TestApp;
-const tokens = { owner: '', systemAdmin: '', integration: '' };
+let callers: WorkloadCallers;
 beforeAll(async () => {
   t = await createTestApp();
-  tokens.owner = await sessionFor(t.db, t.world.users.owner.id);
-  tokens.systemAdmin = await sessionFor(t.db, t.world.users.systemAdmin.id);
-  tokens.integration = (await insertIntegrationKey(t.db, t.world.orgs.alpha)).key;
+  callers = await workloadCallers(t);
 });
 afterAll(() => t.close());
 
-const send: Send = async (who, request, key) => {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: request.url,
-    headers: { ...bearer(tokens[who]), ...(key ? { 'idempotency-key': key } : {}) },
-    payload: request.body,
-  });
-  return { status: response.statusCode, body: response.json() };
-};
+const send: Send = (who, request, key) => callers.send(who, request, key);
 
 async function consumedAccount(organizationId: string) {
   await t.db.execute(

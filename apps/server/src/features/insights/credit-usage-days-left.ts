@@ -9,13 +9,16 @@ import { creditsAvailableSql, windowConsumedSql } from './credit-usage';
  * The days an organization's subtree lasts at its burn rate (decision 014, "Days left"): floor(creditsAvailable
  * / meanDailyConsumption) as the forecast counts them, null when nothing was consumed in the window or when
  * that is more than a year. In whole numbers, `floor(available × window / consumed)`: no rounding of the mean.
- * `id` is an SQL expression naming the organization (a column of the caller's query).
+ * `id` is an SQL expression naming the organization (a column of the caller's query); `available` its
+ * `creditsAvailableSql`, or the same from figures the caller's query already holds. `offset 0` keeps the
+ * figures a subquery of their own: pulled up, the window's sum was worked out once per use in the expression.
  */
-export function daysLeftSql(id: SQL): SQL {
+export function daysLeftSql(id: SQL, available: SQL = creditsAvailableSql(id)): SQL {
   return sql`(select case when w.consumed > 0
         and (w.available * ${FORECAST_WINDOW_DAYS}::int) / w.consumed <= ${FORECAST_HORIZON_DAYS}::int
       then ((w.available * ${FORECAST_WINDOW_DAYS}::int) / w.consumed)::int end
-    from (select ${creditsAvailableSql(id)}::bigint as available, ${windowConsumedSql(id)}::bigint as consumed) w)`;
+    from (select ${available}::bigint as available, ${windowConsumedSql(id)}::bigint as consumed
+      offset 0) w)`;
 }
 
 /** `daysLeftSql` of each organization of `ids`, in one query. */

@@ -15,19 +15,27 @@ import { creditUsageQueued, rollUpCreditUsage } from './usage-rollup';
 /** What a read rolls up first, at most: a chart right after a move shows it, and a reader never waits long. */
 const READ_ROLLUP_BATCH = 1_000;
 
+/** The credits in the pools of organization `o` (an alias of the caller's query) and of every one below it. */
+export function subtreePoolsSql(o: ReturnType<typeof sql>) {
+  return sql`(${o}.shared_credits + ${o}.protected_credits + ${o}.subtree_credits)`;
+}
+
 /**
- * Every credit held in the organization's subtree now: its own pools, the pools below it (`subtree_credits`,
- * kept by the journal) and the balances of the members of every organization of the subtree, each person
- * once (decision 014). SQL, so that the sub-organization list can use it per row.
+ * The balances of the members of the organization's subtree, each person once, as the roll-up last counted
+ * them (`subtree_member_credits`, decision 014, "Members' credits"): one row read.
+ */
+export function subtreeMemberCreditsSql(organizationId: ReturnType<typeof sql> | string) {
+  return sql`coalesce((select held_m.credits from subtree_member_credits held_m
+    where held_m.organization_id = ${organizationId}), 0)`;
+}
+
+/**
+ * Every credit held in the organization's subtree: its own pools, the pools below it (`subtree_credits`, kept by
+ * the journal) and its members' balances. Row reads only, so that the sub-organization list can use it per row.
  */
 export function creditsAvailableSql(organizationId: ReturnType<typeof sql> | string) {
   // Aliases of their own: the caller may pass a column of its own query's `o`.
-  return sql`(select held_o.shared_credits + held_o.protected_credits + held_o.subtree_credits + coalesce((
-      select sum(held_a.balance) from credit_accounts held_a
-      where held_a.kind = 'user' and held_a.user_id in (
-        select held_m.user_id from organization_closure held_c
-        join memberships held_m on held_m.organization_id = held_c.descendant_id
-        where held_c.ancestor_id = ${organizationId})), 0)
+  return sql`(select ${subtreePoolsSql(sql`held_o`)} + ${subtreeMemberCreditsSql(organizationId)}
     from organizations held_o where held_o.id = ${organizationId})`;
 }
 

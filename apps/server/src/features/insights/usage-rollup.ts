@@ -8,13 +8,13 @@ export interface RollUpOptions {
   /** Stop after this many batches (default: until the queue is empty). */
   maxBatches?: number;
   /**
-   * Skip the run when another caller holding the same flag is rolling up right now (a transaction-level
-   * advisory try-lock): readers that roll up before they read never wait for one another (decision 014).
+   * For a reader: wait at most a second for a roll-up in progress (one runs at a time, under a transaction-level
+   * advisory lock), then give up and let the caller read what is committed (decision 014).
    */
   skipIfBusy?: boolean;
 }
 
-const READER_LOCK = sql`hashtext('allot:credit-usage-rollup:reader')`;
+const ROLLUP_LOCK = sql`hashtext('allot:credit-usage-rollup')`;
 
 /*
  * One batch in one statement (decision 014, "Roll-up"): claim up to N queued transactions (SKIP LOCKED, so
@@ -112,14 +112,76 @@ function batchStatement(batchSize: number) {
       on conflict (user_id, organization_id) do update set
         last_consumed_on = greatest(member_consumption.last_consumed_on, excluded.last_consumed_on)
       returning 1
+    ),
+    -- A balance changed: its person is counted again by the members' credits step, in this same transaction.
+    people as (
+      insert into member_credits_queue (user_id)
+      select distinct user_id from lines where kind = 'user' and user_id is not null
+      returning 1
     )
-    select (select count(*) from claimed)::int as claimed,
+    select (select count(*) from claimed)::int as claimed, (select count(*) from people)::int as people,
       (select count(*) from added)::int as days, (select count(*) from last_used)::int as members`;
+}
+
+/*
+ * The members' credits step (decision 014, "Members' credits"): claim up to N queued people, take out what was
+ * counted of each (`member_credits_counted`) and put in their live balance at the live ancestors-or-self of
+ * their memberships, each organization once. Runs under the roll-up lock, a statement after the claims, so its
+ * snapshot holds every change whose person it claimed and the count left by the previous holder of the lock:
+ * whatever the order of the changes, the last count of a person is made from figures as new as their last change.
+ */
+function memberCreditsStatement(batchSize: number) {
+  return sql`
+    with queued as (
+      delete from member_credits_queue q
+      where q.id in (select id from member_credits_queue order by id for update skip locked limit ${batchSize})
+      returning q.user_id
+    ),
+    people as (select distinct user_id from queued),
+    counted as (
+      select c.user_id, c.balance, c.organization_ids from member_credits_counted c
+      where c.user_id in (select user_id from people)
+    ),
+    live as (
+      select p.user_id, coalesce(a.balance, 0) as balance, coalesce((
+          select array_agg(distinct cl.ancestor_id order by cl.ancestor_id)
+          from memberships m join organization_closure cl on cl.descendant_id = m.organization_id
+          where m.user_id = p.user_id), '{}') as organization_ids
+      from people p left join credit_accounts a on a.kind = 'user' and a.user_id = p.user_id
+    ),
+    changes as (
+      select org, sum(amount) as amount from (
+        select unnest(organization_ids) as org, -balance as amount from counted
+        union all select unnest(organization_ids), balance from live) c
+      group by org having sum(amount) <> 0
+    ),
+    applied as (
+      insert into subtree_member_credits (organization_id, credits)
+      select org, amount from changes order by org
+      on conflict (organization_id) do update set credits = subtree_member_credits.credits + excluded.credits
+      returning 1
+    ),
+    forgotten as (
+      delete from member_credits_counted c using live l
+      where c.user_id = l.user_id and (l.balance = 0 or l.organization_ids = '{}')
+      returning 1
+    ),
+    kept as (
+      insert into member_credits_counted (user_id, balance, organization_ids)
+      select user_id, balance, organization_ids from live
+      where balance <> 0 and organization_ids <> '{}' order by user_id
+      on conflict (user_id) do update set balance = excluded.balance, organization_ids = excluded.organization_ids
+      returning 1
+    )
+    select (select count(*) from queued)::int as claimed,
+      (select count(*) from applied)::int as organizations,
+      (select count(*) from forgotten)::int + (select count(*) from kept)::int as people`;
 }
 
 /**
  * Rolls the queued journal transactions up into `credit_usage_days` and `member_consumption` (decision 014,
- * "Roll-up"), a batch per database transaction, until the queue is empty (or `maxBatches`). Answers how many
+ * "Roll-up"), and counts the people queued into `subtree_member_credits` ("Members' credits"), a batch of each
+ * per database transaction, until both queues are empty (or `maxBatches`). Answers how many journal
  * transactions it rolled up.
  */
 export async function rollUpCreditUsage(db: Db, options: RollUpOptions = {}): Promise<number> {
@@ -127,28 +189,38 @@ export async function rollUpCreditUsage(db: Db, options: RollUpOptions = {}): Pr
   const maxBatches = options.maxBatches ?? Number.POSITIVE_INFINITY;
   let total = 0;
   for (let batch = 0; batch < maxBatches; batch++) {
-    const claimed = await db.transaction(async (tx) => {
-      if (options.skipIfBusy) {
-        const [lock] = await rows<{ ok: boolean }>(
-          tx,
-          sql`select pg_try_advisory_xact_lock(${READER_LOCK}) as ok`,
-        );
-        if (!lock?.ok) return 0;
-      }
-      const [row] = await rows<{ claimed: number }>(tx, batchStatement(batchSize));
-      return Number(row?.claimed ?? 0);
-    });
-    total += claimed;
-    if (claimed < batchSize) break;
+    const claimed = await db
+      .transaction(async (tx) => {
+        // One roll-up at a time (decision 014, "Members' credits": a person's count must not be made twice
+        // from the same old count). A reader waits a moment for a job's batch, then reads what is committed.
+        if (options.skipIfBusy) await tx.execute(sql`set local lock_timeout = '1s'`);
+        await tx.execute(sql`select pg_advisory_xact_lock(${ROLLUP_LOCK})`);
+        const [journal] = await rows<{ claimed: number }>(tx, batchStatement(batchSize));
+        const [people] = await rows<{ claimed: number }>(tx, memberCreditsStatement(batchSize));
+        return { transactions: Number(journal?.claimed ?? 0), people: Number(people?.claimed ?? 0) };
+      })
+      .catch((error: unknown) => {
+        if (options.skipIfBusy && isLockTimeout(error)) return { transactions: 0, people: 0 };
+        throw error;
+      });
+    total += claimed.transactions;
+    if (claimed.transactions < batchSize && claimed.people < batchSize) break;
   }
   return total;
 }
 
-/** Whether any journal transaction waits for the roll-up: one index probe, no lock. */
+function isLockTimeout(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '55P03') return true;
+  }
+  return false;
+}
+
+/** Whether any journal transaction or person waits for the roll-up: two index probes, no lock. */
 export async function creditUsageQueued(db: Db): Promise<boolean> {
   const [row] = await rows<{ queued: boolean }>(
     db,
-    sql`select exists (select 1 from credit_usage_queue) as queued`,
+    sql`select exists (select 1 from credit_usage_queue) or exists (select 1 from member_credits_queue) as queued`,
   );
   return row?.queued === true;
 }

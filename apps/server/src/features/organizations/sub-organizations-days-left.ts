@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { findsNothing, matchesTerms, searchTerms } from '../../lib/search';
-import { rollUpBeforeRead } from '../insights/credit-usage';
+import { rollUpBeforeRead, subtreeMemberCreditsSql, subtreePoolsSql } from '../insights/credit-usage';
 import { daysLeftOf, daysLeftSql } from '../insights/credit-usage-days-left';
 import { childrenOf, selectOrganizationSummaries } from './queries';
 
@@ -33,8 +33,11 @@ export async function pageSubOrganizationsByDaysLeft(
     page: { id: string; days_left: number | null }[];
   }>(
     db,
-    sql`with hits as materialized (select o.id, o.name ${source.hits} ${searched} ${nothing}),
-        ranked as materialized (select h.id, h.name, ${daysLeftSql(sql`h.id`)} as days_left from hits h)
+    sql`with hits as materialized (
+          select o.id, o.name, ${subtreePoolsSql(sql`o`)} as pools ${source.hits} ${searched} ${nothing}),
+        ranked as materialized (select h.id, h.name,
+          ${daysLeftSql(sql`h.id`, sql`(h.pools + ${subtreeMemberCreditsSql(sql`h.id`)})`)} as days_left
+          from hits h)
       select ${rolesHeld} as roles, (select count(*) from hits)::text as total,
         (select coalesce(json_agg(json_build_object('id', r.id, 'days_left', r.days_left)
             order by r.days_left ${dir} nulls last, r.name ${dir}, r.id ${dir}), '[]'::json)
