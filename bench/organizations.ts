@@ -1,8 +1,3 @@
-// Issues 3 and 13: organization and user reads on ~100,000 organizations and ~1,000,000 users, on PostgreSQL,
-// 20 concurrent clients. Target: p99 under 50 ms for each. Prints p50, p99 and requests/s.
-//   BENCH_DATABASE_URL (default: allot_bench on the local PostgreSQL, through its Unix socket when there is
-//   one) is seeded once (≈2 min).
-import { existsSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openPostgres } from '../apps/server/src/db/client';
@@ -10,6 +5,7 @@ import { migrate } from '../apps/server/src/db/migrate';
 import { rows } from '../apps/server/src/db/rows';
 import { createSession } from '../apps/server/src/features/auth/sessions';
 import { SCALE_MARKER_EMAIL, seedScale } from '../apps/server/src/seed/seed-scale';
+import { benchDatabaseUrl, databaseUrl } from './support/database-url';
 import { load } from './support/load';
 import { startServer } from './support/server';
 
@@ -17,20 +13,14 @@ const TARGET_P99_MS = 50;
 const CONCURRENCY = 20;
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
 const WARM_UP_SECONDS = 3;
-// The server's connections use PostgreSQL's Unix socket when there is one on this machine: on the
-// sandboxed 2-core machines here a loopback TCP round trip costs the server about a quarter of its CPU.
-const SOCKET_DIR = '/var/run/postgresql';
-const url =
-  process.env.BENCH_DATABASE_URL ??
-  (existsSync(`${SOCKET_DIR}/.s.PGSQL.5432`)
-    ? `postgres://postgres@localhost/allot_bench?host=${SOCKET_DIR}`
-    : 'postgres://postgres@127.0.0.1:5432/allot_bench');
+// The server's connections use PostgreSQL's Unix socket when there is one (support/database-url.ts).
+const url = benchDatabaseUrl('BENCH_DATABASE_URL', 'allot_bench');
 
 async function ensureDatabase(): Promise<boolean> {
   const target = new URL(url);
   const name = target.pathname.slice(1);
   const admin = new pg.Client({
-    connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).toString(),
+    connectionString: databaseUrl(url, 'postgres'),
   });
   try {
     await admin.connect();
