@@ -1,10 +1,3 @@
-// Issue 10: credit transfers through the HTTP API on PostgreSQL at 16 concurrent clients, next to the bare SQL
-// transaction (lock two balances in order, two updates, one journal insert, no HTTP) measured in the same run
-// on the same server. Target: HTTP / bare ≥ 0.7 (transfers a second). Prints the figures whatever they are,
-// and where a request's time goes. Issue 15: the classroom product's consumption (integration key, required
-// Idempotency-Key, 1 credit from one of 200 teachers' own balances in the 50 schools) at the same concurrency. BENCH_CREDITS_DATABASE_URL (default: allot_bench_credits on the local
-// PostgreSQL, through its Unix socket when there is one) is recreated each run.
-import { existsSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openPostgres } from '../apps/server/src/db/client';
@@ -18,6 +11,7 @@ import {
 } from '../apps/server/src/features/credits/journal';
 import { hashIntegrationKey } from '../apps/server/src/features/integration/key-auth';
 import { insertOrganization } from '../apps/server/src/features/organizations/tree';
+import { benchDatabaseUrl, databaseUrl } from './support/database-url';
 import { type LoadResult, load, measure } from './support/load';
 import { startServer } from './support/server';
 
@@ -27,16 +21,11 @@ const WARM_UP_SECONDS = 3;
 const SCHOOLS = 50;
 const TEACHERS_PER_SCHOOL = 4;
 const TARGET_RATIO = 0.7;
-const SOCKET_DIR = '/var/run/postgresql';
-const url =
-  process.env.BENCH_CREDITS_DATABASE_URL ??
-  (existsSync(`${SOCKET_DIR}/.s.PGSQL.5432`)
-    ? `postgres://postgres@localhost/allot_bench_credits?host=${SOCKET_DIR}`
-    : 'postgres://postgres@127.0.0.1:5432/allot_bench_credits');
+const url = benchDatabaseUrl('BENCH_CREDITS_DATABASE_URL', 'allot_bench_credits');
 
 const name = new URL(url).pathname.slice(1);
 const admin = new pg.Client({
-  connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).toString(),
+  connectionString: databaseUrl(url, 'postgres'),
 });
 try {
   await admin.connect();

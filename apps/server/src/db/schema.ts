@@ -677,8 +677,39 @@ export const creditUsageQueue = pgTable('credit_usage_queue', {
 });
 
 /**
+ * The members' balances of each organization's subtree, each person once (decision 014, "Members' credits"):
+ * the part of a forecast's `creditsAvailable` that is not a pool. Kept by the roll-up job, never by a credit
+ * move's transaction (a district's row would be a hot row under consumption).
+ */
+export const subtreeMemberCredits = pgTable('subtree_member_credits', {
+  organizationId: uuid('organization_id').primaryKey(),
+  credits: bigint('credits', { mode: 'number' }).notNull().default(0),
+});
+
+/**
+ * What the roll-up has counted of each person holding credits: the balance it counted and the organizations
+ * it counted it in (the ancestors-or-self of their memberships, each once). The next count of the person
+ * takes this out and puts the live figures in, so it never depends on the order of the changes.
+ */
+export const memberCreditsCounted = pgTable('member_credits_counted', {
+  userId: uuid('user_id').primaryKey(),
+  balance: bigint('balance', { mode: 'number' }).notNull(),
+  organizationIds: uuid('organization_ids').array().notNull(),
+});
+
+/**
+ * People to count again: added by a trigger on `memberships` (joined, left) and by the roll-up for the
+ * people of the journal transactions it claims (balance changed).
+ */
+export const memberCreditsQueue = pgTable('member_credits_queue', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  userId: uuid('user_id').notNull(),
+});
+
+/**
  * Credits received, handed down and consumed per organization and UTC day, **for its whole subtree**
- * (decision 014): the chart and forecast of CONTRACT §10 read at most 365 rows of it.
+ * (decision 014): the chart and forecast of CONTRACT §10 read at most 365 rows of it. Migration 0018 makes
+ * the key cover the figures (`INCLUDE`), which Drizzle cannot say: reads are index-only.
  */
 export const creditUsageDays = pgTable(
   'credit_usage_days',

@@ -7,7 +7,7 @@ import {
 import { MSG } from '@allot/domain/messages';
 import { LICENSE_TYPE_LABEL, type LicenseType } from '@allot/domain/organizations';
 import { sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client';
+import type { Tx } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { RetryTransaction } from '../../db/transaction';
