@@ -114,6 +114,16 @@ describe('audit log', () => {
       .toBe(true);
     // Newest first: back to a teacher, after being made an admin.
     expect(rows[0]?.[4]).toContain('Omar Haddad');
+    // The member's address is a line of its own under the name, not the label's "Name <email>" squeezed.
+    const target = page
+      .getByRole('table', { name: 'Audit log' })
+      .getByRole('row')
+      .nth(1)
+      .getByRole('cell')
+      .nth(4);
+    await expect
+      .poll(() => target.locator('p').allTextContents())
+      .toEqual(['Omar Haddad', 'teacher2@northside.test']);
     expect(rows[0]?.[5]).toMatch(/role: .*admin.* → user/);
     expect(rows[1]?.[5]).toMatch(/role: user → .*admin/);
     await page.getByText(/^All \d+ changes? shown$/).waitFor();
@@ -134,13 +144,23 @@ describe('audit log', () => {
     const csvRows = parsed.slice(1);
     const shown = await tableRows(page, 'Audit log');
     expect(csvRows.length).toBe(shown.length);
+    // The CSV keeps a member's label whole ("Name <email>"), which the table shows on two lines.
+    const shownTargets = await page
+      .getByRole('table', { name: 'Audit log' })
+      .locator('tbody tr td:nth-child(5)')
+      .evaluateAll((cells) =>
+        cells.map((cell) => {
+          const [name, email] = [...cell.querySelectorAll('p')].map((p) => p.textContent ?? '');
+          return email ? `${name} <${email}>` : (name ?? '');
+        }),
+      );
     const col = (name: (typeof AUDIT_CSV_HEADER)[number]) => AUDIT_CSV_HEADER.indexOf(name);
     csvRows.forEach((cells, i) => {
       expect(cells[col('Actor')]).toBe(ADMIN.name);
       expect(cells[col('Actor email')]).toBe(ADMIN.email);
       expect([AUDIT_ACTION_LABEL.member_role_changed, 'member_role_changed']).toContain(cells[col('Action')]);
       expect(cells[col('Organization')]).toBe(shown[i]?.[2]);
-      expect(cells[col('Target')]).toBe(shown[i]?.[4]);
+      expect(cells[col('Target')]).toBe(shownTargets[i]);
     });
 
     // Nothing matches a day to come: the empty state says so.

@@ -1,6 +1,7 @@
 import { AUDIT_ACTION_LABEL, type AuditEntry } from '@allot/domain/audit';
 import { Anchor, Stack, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
+import { BreakableEmail } from '../../../components/breakable-email';
 import { DateCell, PersonCell } from '../../../components/table-cells';
 import { changeLines } from '../change-text';
 
@@ -19,6 +20,28 @@ function Change({ entry }: { entry: AuditEntry }) {
           {line}
         </Text>
       ))}
+    </Stack>
+  );
+}
+
+/**
+ * What a change was made to. A member's label is "Name <email>" (the server writes it so, and the CSV keeps it):
+ * the name on its line, the address below it, broken at its parts rather than letter by letter.
+ */
+function Target({ target }: { target: AuditEntry['target'] }) {
+  const member = target.type === 'member' ? /^(.*) <([^<>]+@[^<>]+)>$/.exec(target.label) : null;
+  if (!member)
+    return (
+      <Text size="sm" style={{ overflowWrap: 'break-word' }}>
+        {target.label || '—'}
+      </Text>
+    );
+  return (
+    <Stack gap={0}>
+      <Text size="sm">{member[1] || member[2]}</Text>
+      <Text size="xs" c="dimmed" style={{ overflowWrap: 'break-word' }}>
+        <BreakableEmail email={member[2] ?? ''} />
+      </Text>
     </Stack>
   );
 }
@@ -66,9 +89,7 @@ export function AuditLogTable({ entries }: { entries: AuditEntry[] }) {
                 <PersonCell person={entry.actor} />
               </Table.Td>
               <Table.Td>
-                <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                  {entry.target.label}
-                </Text>
+                <Target target={entry.target} />
               </Table.Td>
               <Table.Td>
                 <Change entry={entry} />
