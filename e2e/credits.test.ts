@@ -294,23 +294,44 @@ describe('credits', () => {
     await subOrganizationRow(page, annex).getByText('3,000 shared · 0 protected').waitFor();
     await page.getByRole('checkbox', { name: `Select ${annex}` }).check();
 
-    // Reclaim more than the annex has: the server refuses, in the dialog, in the spec's words.
+    // Reclaim more than the annex has in its shared pool: the dialog says so before sending.
     await page.getByRole('button', { name: 'Reclaim credits' }).click();
     const reclaim = dialog(page, 'Reclaim credits');
     await reclaim.getByRole('combobox', { name: `Take from the pools of ${annex}` }).click();
     await page.getByRole('option', { name: 'Shared pool only', exact: true }).click();
     await reclaim.getByRole('textbox', { name: 'Credits to reclaim' }).fill('5000');
     await reclaim.getByRole('button', { name: 'Reclaim credits' }).click();
+    await reclaim.getByText('Number must be less than or equal to 3000.', { exact: true }).waitFor();
+    await screenshot(page, 'credits-reclaim-too-much');
+
+    // 3,000 is what the dialog shows; meanwhile somebody else takes 1,000 of them back into the school's
+    // protected pool. The server refuses, in the dialog, in the spec's words, and the balances are read again.
+    await reclaim.getByRole('textbox', { name: 'Credits to reclaim' }).fill('3000');
+    await reclaim.getByText(`3,000 credits from ${annex} into the protected pool of ${school}.`).waitFor();
+    const meanwhile = await callApi(baseUrl, 'POST', '/credit/reclaim/organizations', {
+      token: ownerToken,
+      body: {
+        amount: 1000,
+        sourceOrganizationIds: [ids[annex]],
+        reclaimFromStrategy: 'shared',
+        targetOrganizationId: ids[school],
+        toOrganizationPoolType: 'protected',
+      },
+    });
+    expect(meanwhile.status, JSON.stringify(meanwhile.body)).toBe(200);
+    await reclaim.getByRole('button', { name: 'Reclaim credits' }).click();
     const refusal = reclaim.getByRole('alert');
     await refusal.getByText('Unsuccessful', { exact: true }).waitFor();
     await refusal.getByText('Credits could not be reclaimed', { exact: true }).waitFor();
     await refusal
-      .getByText(`${annex} only has 3000 credits available. Please reduce the credits to transfer.`)
+      .getByText(`${annex} only has 2000 credits available. Please reduce the credits to transfer.`)
       .waitFor();
+    await reclaim.getByText('2,000 shared · 0 protected').waitFor();
     await screenshot(page, 'credits-reclaim-unsuccessful');
-    await reclaim.getByRole('textbox', { name: 'Credits to reclaim' }).fill('1000');
-    await reclaim.getByText(`1,000 credits from ${annex} into the protected pool of ${school}.`).waitFor();
+    await reclaim.getByRole('textbox', { name: 'Credits to reclaim' }).fill('3000');
     await reclaim.getByRole('button', { name: 'Reclaim credits' }).click();
+    await reclaim.getByText('Number must be less than or equal to 2000.', { exact: true }).waitFor();
+    await reclaim.getByRole('button', { name: 'Cancel' }).click();
     await reclaim.waitFor({ state: 'detached' });
     await subOrganizationRow(page, annex).getByText('2,000 shared · 0 protected').waitFor();
 
@@ -382,6 +403,9 @@ describe('credits', () => {
     await page.getByRole('button', { name: 'Reclaim credits' }).click();
     const reclaim = dialog(page, 'Reclaim credits');
     await reclaim.getByText('250 credits').waitFor();
+    await reclaim.getByRole('textbox', { name: 'Credits to reclaim' }).fill('300');
+    await reclaim.getByRole('button', { name: 'Reclaim credits' }).click();
+    await reclaim.getByText('Number must be less than or equal to 250.', { exact: true }).waitFor();
     await reclaim.getByRole('textbox', { name: 'Credits to reclaim' }).fill('100');
     await reclaim.getByText(`100 credits from ${uma.name} into the shared pool.`).waitFor();
     await screenshot(page, 'credits-reclaim-users-dialog');

@@ -65,6 +65,11 @@ export function poolsOf(strategy: ReclaimStrategy): CreditPool[] {
   }
 }
 
+/** What a reclaim with `strategy` can take from an organization holding `pools`: the pools it drains, summed. */
+export function reclaimableUnder(strategy: ReclaimStrategy, pools: Record<CreditPool, number>): number {
+  return poolsOf(strategy).reduce((sum, pool) => sum + pools[pool], 0);
+}
+
 /**
  * The most one call moves per target. With at most `MAX_CREDIT_TARGETS` targets, a call's total stays far
  * inside both JavaScript's safe integers and PostgreSQL's bigint.

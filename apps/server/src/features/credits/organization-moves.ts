@@ -4,6 +4,7 @@ import {
   type CreditMoveResponse,
   poolsOf,
   type ReclaimOrganizationsRequest,
+  reclaimableUnder,
   type TransferOrganizationsRequest,
   type TransferPoolsRequest,
 } from '@allot/domain/credits';
@@ -114,7 +115,10 @@ export async function reclaimOrganizations(
   );
   const balanceOf = new Map(locked.map((a) => [a.id, Number(a.balance)]));
   const lines = sources.flatMap((source) => {
-    const available = pools.reduce((sum, pool) => sum + (balanceOf.get(poolAccount(source, pool)) ?? 0), 0);
+    const available = reclaimableUnder(input.reclaimFromStrategy, {
+      shared: balanceOf.get(poolAccount(source, 'shared')) ?? 0,
+      protected: balanceOf.get(poolAccount(source, 'protected')) ?? 0,
+    });
     if (available < input.amount) throw refuse.source(source.name, available);
     let remaining = input.amount;
     return pools.flatMap((pool) => {

@@ -3,14 +3,16 @@ import {
   RECLAIM_STRATEGIES,
   RECLAIM_STRATEGY_LABEL,
   type ReclaimStrategy,
+  reclaimableUnder,
 } from '@allot/domain/credits';
 import { Select } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import { useMemo } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { formatCount } from '../../../lib/format';
 import { useReclaimOrganizations } from '../api/reclaim-organizations';
-import { amountField, credits, plural } from '../forms/amount';
+import { amountField, checkAvailable, credits, plural } from '../forms/amount';
 import { type OrganizationParty, organizationDetail, poolName } from '../forms/parties';
 import { useCreditForm } from '../hooks/use-credit-form';
 import { AmountInput } from './amount-input';
@@ -28,17 +30,12 @@ interface ReclaimOrganizationsModalProps {
   sources: OrganizationParty[];
 }
 
-const schema = z.object({
-  strategy: z.enum(RECLAIM_STRATEGIES),
-  toPool: z.enum(CREDIT_POOLS),
-  amount: amountField,
-});
-
 const STRATEGY_OPTIONS = RECLAIM_STRATEGIES.map((value) => ({ value, label: RECLAIM_STRATEGY_LABEL[value] }));
 
 /**
- * "Reclaim credits" from the selected sub-organizations (POST /api/credit/reclaim/organizations). Whether
- * each has enough in the pools the strategy drains is the server's to decide: it names the first one short.
+ * "Reclaim credits" from the selected sub-organizations (POST /api/credit/reclaim/organizations). Each must
+ * have the amount in the pools the strategy drains: checked before sending against the balances shown, and
+ * by the server, which names the first one short (the balances may have changed since).
  */
 export function ReclaimOrganizationsModal(props: ReclaimOrganizationsModalProps) {
   return (
@@ -56,6 +53,19 @@ export function ReclaimOrganizationsModal(props: ReclaimOrganizationsModalProps)
 function ReclaimOrganizationsForm({ target, sources, onClose }: ReclaimOrganizationsModalProps) {
   const count = sources.length;
   const single = count === 1 ? sources[0] : undefined;
+  const schema = useMemo(
+    () =>
+      z
+        .object({ strategy: z.enum(RECLAIM_STRATEGIES), toPool: z.enum(CREDIT_POOLS), amount: amountField })
+        .superRefine((v, ctx) =>
+          checkAvailable(
+            ctx,
+            v.amount,
+            Math.min(...sources.map((s) => reclaimableUnder(v.strategy, s.credits))),
+          ),
+        ),
+    [sources],
+  );
   const form = useCreditForm(
     useReclaimOrganizations(),
     schema,

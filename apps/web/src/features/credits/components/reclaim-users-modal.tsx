@@ -1,10 +1,11 @@
 import { CREDIT_POOLS } from '@allot/domain/credits';
 import { notifications } from '@mantine/notifications';
+import { useMemo } from 'react';
 import { useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { formatCount } from '../../../lib/format';
 import { useReclaimUsers } from '../api/reclaim-users';
-import { amountField, credits, plural } from '../forms/amount';
+import { amountField, checkAvailable, credits, plural } from '../forms/amount';
 import { type OrganizationParty, poolName, type UserParty, userDetail } from '../forms/parties';
 import { useCreditForm } from '../hooks/use-credit-form';
 import { AmountInput } from './amount-input';
@@ -24,11 +25,10 @@ interface ReclaimUsersModalProps {
   leftOut?: number;
 }
 
-const schema = z.object({ toPool: z.enum(CREDIT_POOLS), amount: amountField });
-
 /**
  * "Reclaim credits" from the selected users into a pool of the organization (POST /api/credit/reclaim/users).
- * Whether each has enough is the server's to decide: it names the first one short.
+ * Each must hold the amount: checked before sending against the balances shown, and by the server, which names
+ * the first one short (the balances may have changed since).
  */
 export function ReclaimUsersModal(props: ReclaimUsersModalProps) {
   return (
@@ -46,6 +46,13 @@ export function ReclaimUsersModal(props: ReclaimUsersModalProps) {
 function ReclaimUsersForm({ organization, users, leftOut = 0, onClose }: ReclaimUsersModalProps) {
   const count = users.length;
   const single = count === 1 ? users[0] : undefined;
+  const schema = useMemo(
+    () =>
+      z
+        .object({ toPool: z.enum(CREDIT_POOLS), amount: amountField })
+        .superRefine((v, ctx) => checkAvailable(ctx, v.amount, Math.min(...users.map((u) => u.credits)))),
+    [users],
+  );
   const form = useCreditForm(useReclaimUsers(), schema, {
     toPool: 'shared',
     amount: '',
