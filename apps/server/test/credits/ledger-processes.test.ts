@@ -1,7 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type StartedServer, startServer } from '../../../../bench/support/server';
-import { openPostgres } from '../../src/db/client';
+import { openPglite, openPostgres, type Tx } from '../../src/db/client';
 import { migrate } from '../../src/db/migrate';
 import {
   type Answer,
@@ -24,8 +27,9 @@ import {
 import { createWorld, PASSWORD, type World } from '../support/world';
 
 /**
- * The ledger across real server processes on one PostgreSQL (issue 10, item 6): the randomized workload
- * against two processes at once, and a process killed with SIGKILL in the middle of a load.
+ * The ledger across real server processes (issue 10, item 6): on one PostgreSQL, the randomized workload
+ * against two processes at once; on PostgreSQL and on the embedded PGlite of `npm start` (its data on disk),
+ * a process killed with SIGKILL in the middle of a load.
  */
 const onPostgres = process.env.ALLOT_TEST_DB === 'postgres' && Boolean(process.env.TEST_DATABASE_URL);
 const cleanups: (() => Promise<void>)[] = [];
@@ -53,6 +57,40 @@ async function preparedDatabase(label: string) {
     await admin.end();
   });
   return { url: url.toString(), db: database.db, world, integrationKey };
+}
+
+/** Where a test's servers keep their data, and the test's own way into it between them. */
+interface Prepared {
+  env: Record<string, string>;
+  world: World;
+  integrationKey: string;
+  /** Runs `read` on the database; for PGlite, only while no server has it open (one user at a time). */
+  withDb: <T>(read: (db: Tx) => Promise<T>) => Promise<T>;
+}
+
+async function preparedPostgres(label: string): Promise<Prepared> {
+  const { url, db, world, integrationKey } = await preparedDatabase(label);
+  return { env: { DATABASE_URL: url }, world, integrationKey, withDb: (read) => read(db) };
+}
+
+/** A PGlite data directory with the schema and the test world, as `npm start` keeps it. */
+async function preparedPglite(): Promise<Prepared> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'allot-ledger-kill-'));
+  cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+  const withDb = async <T>(read: (db: Tx) => Promise<T>): Promise<T> => {
+    const database = await openPglite({ dataDir });
+    try {
+      return await read(database.db);
+    } finally {
+      await database.close();
+    }
+  };
+  const database = await openPglite({ dataDir });
+  await migrate(database);
+  const world = await createWorld(database.db);
+  const integrationKey = (await insertIntegrationKey(database.db, world.orgs.alpha)).key;
+  await database.close();
+  return { env: { DATABASE_URL: '', DATA_DIR: dataDir }, world, integrationKey, withDb };
 }
 
 const nonZero = (balances: Map<string, number>) =>
@@ -95,6 +133,84 @@ function httpSend(base: () => string, tokens: Record<Who, string>): Send {
   };
 }
 
+/**
+ * A server killed with SIGKILL in the middle of a load of moves, consumptions and repeats, each with its key:
+ * every move is whole or absent, and after a restart every key is applied once.
+ */
+async function killedMidLoad(prepare: () => Promise<Prepared>) {
+  const { env, world, integrationKey, withDb } = await prepare();
+  const { startingSeq, modelAtStart } = await withDb(async (db) => ({
+    startingSeq: Math.max(0, ...(await journalSince(db, 0)).map((t) => t.seq)),
+    modelAtStart: new LedgerModel(await balancesByKey(db)),
+  }));
+  let server = await started(env);
+  const tokens = await signIn(server.url, world, integrationKey);
+  const send = httpSend(() => server.url, tokens);
+  const random = seededRandom(99);
+  const requests = Array.from({ length: 600 }, (_, i) => ({
+    ...randomMove(random, world, { consumption: true }),
+    key: `kill-${i}`,
+  }));
+  const answers = new Map<string, Answer | 'lost'>();
+
+  let next = 0;
+  const worker = async () => {
+    while (next < requests.length) {
+      const r = requests[next++] as (typeof requests)[number];
+      try {
+        answers.set(r.key, await send(r.who, r.request, r.key));
+      } catch {
+        answers.set(r.key, 'lost');
+      }
+    }
+  };
+  const load = Promise.all(Array.from({ length: 16 }, worker));
+  while ([...answers.values()].filter((a) => a !== 'lost').length < 150)
+    await new Promise((r) => setTimeout(r, 20));
+  process.kill(server.pid, 'SIGKILL');
+  await server.exited;
+  await load;
+  const lost = requests.filter((r) => answers.get(r.key) === 'lost');
+  expect(lost.length).toBeGreaterThan(0);
+  // Right after the kill, before anything else runs: the ledger is whole.
+  expect(await withDb(ledgerViolations)).toEqual([]);
+
+  // A new process on the same database: every request is sent again with its key. An answered one answers
+  // the same; a lost one either had committed (its first answer comes back) or runs now, never twice.
+  server = await started(env);
+  const final = new Map<string, Answer>();
+  for (const r of requests) {
+    const again = await send(r.who, r.request, r.key);
+    const first = answers.get(r.key);
+    if (first !== 'lost') expect({ key: r.key, ...again }).toEqual({ key: r.key, ...first });
+    expect([200, 422]).toContain(again.status);
+    final.set(r.key, again);
+  }
+  const byTransaction = new Map<string, MoveRequest>();
+  for (const r of requests) {
+    const answer = final.get(r.key);
+    const applied = answer && answeredKey(r.request, answer);
+    if (applied) byTransaction.set(applied, r.request);
+  }
+  expect(requests.some((r) => r.request.url === '/api/integration/consume')).toBe(true);
+  await server.stop();
+  const { journal, balances, violations } = await withDb(async (db) => ({
+    journal: await journalSince(db, startingSeq),
+    balances: await balancesByKey(db),
+    violations: await ledgerViolations(db),
+  }));
+  expect(journal.length).toBe(byTransaction.size);
+  for (const entry of journal) {
+    const request = byTransaction.get(journalKey(entry));
+    expect(request, `journal transaction ${entry.id} answers a request`).toBeDefined();
+    const expected = modelAtStart.linesOf(request as MoveRequest);
+    expect(expected, `the model accepts ${JSON.stringify(request)}`).not.toBeNull();
+    modelAtStart.apply(expected ?? []);
+  }
+  expect(nonZero(balances)).toEqual(nonZero(modelAtStart.balances));
+  expect(violations).toEqual([]);
+}
+
 describe.runIf(onPostgres)('the credit ledger across server processes', () => {
   it('the randomized workload, consumptions among the moves, against two server processes at once', async () => {
     const { url, db, world, integrationKey } = await preparedDatabase('ledger_two');
@@ -118,69 +234,17 @@ describe.runIf(onPostgres)('the credit ledger across server processes', () => {
     expect(report.consumed).toBeGreaterThan(20);
   }, 240_000);
 
-  it('a server process killed with SIGKILL mid-load: every move whole or absent, every key applied once', async () => {
-    const { url, db, world, integrationKey } = await preparedDatabase('ledger_kill');
-    let server = await started({ DATABASE_URL: url });
-    const tokens = await signIn(server.url, world, integrationKey);
-    const send = httpSend(() => server.url, tokens);
-    const random = seededRandom(99);
-    const requests = Array.from({ length: 600 }, (_, i) => ({
-      ...randomMove(random, world, { consumption: true }),
-      key: `kill-${i}`,
-    }));
-    const answers = new Map<string, Answer | 'lost'>();
-    const startingSeq = Math.max(0, ...(await journalSince(db, 0)).map((t) => t.seq));
-    const modelAtStart = new LedgerModel(await balancesByKey(db));
+  it(
+    'a server process killed with SIGKILL mid-load: every move whole or absent, every key applied once',
+    () => killedMidLoad(() => preparedPostgres('ledger_kill')),
+    240_000,
+  );
+});
 
-    let next = 0;
-    const worker = async () => {
-      while (next < requests.length) {
-        const r = requests[next++] as (typeof requests)[number];
-        try {
-          answers.set(r.key, await send(r.who, r.request, r.key));
-        } catch {
-          answers.set(r.key, 'lost');
-        }
-      }
-    };
-    const load = Promise.all(Array.from({ length: 16 }, worker));
-    while ([...answers.values()].filter((a) => a !== 'lost').length < 150)
-      await new Promise((r) => setTimeout(r, 20));
-    process.kill(server.pid, 'SIGKILL');
-    await load;
-    const lost = requests.filter((r) => answers.get(r.key) === 'lost');
-    expect(lost.length).toBeGreaterThan(0);
-    // Right after the kill, before anything else runs: the ledger is whole.
-    expect(await ledgerViolations(db)).toEqual([]);
-
-    // A new process on the same database: every request is sent again with its key. An answered one answers
-    // the same; a lost one either had committed (its first answer comes back) or runs now, never twice.
-    server = await started({ DATABASE_URL: url });
-    const final = new Map<string, Answer>();
-    for (const r of requests) {
-      const again = await send(r.who, r.request, r.key);
-      const first = answers.get(r.key);
-      if (first !== 'lost') expect({ key: r.key, ...again }).toEqual({ key: r.key, ...first });
-      expect([200, 422]).toContain(again.status);
-      final.set(r.key, again);
-    }
-    const byTransaction = new Map<string, MoveRequest>();
-    for (const r of requests) {
-      const answer = final.get(r.key);
-      const applied = answer && answeredKey(r.request, answer);
-      if (applied) byTransaction.set(applied, r.request);
-    }
-    expect(requests.some((r) => r.request.url === '/api/integration/consume')).toBe(true);
-    const journal = await journalSince(db, startingSeq);
-    expect(journal.length).toBe(byTransaction.size);
-    for (const entry of journal) {
-      const request = byTransaction.get(journalKey(entry));
-      expect(request, `journal transaction ${entry.id} answers a request`).toBeDefined();
-      const expected = modelAtStart.linesOf(request as MoveRequest);
-      expect(expected, `the model accepts ${JSON.stringify(request)}`).not.toBeNull();
-      modelAtStart.apply(expected ?? []);
-    }
-    expect(nonZero(await balancesByKey(db))).toEqual(nonZero(modelAtStart.balances));
-    expect(await ledgerViolations(db)).toEqual([]);
-  }, 240_000);
+describe.runIf(!onPostgres)('the credit ledger of the embedded PGlite, its data on disk', () => {
+  it(
+    'a server killed with SIGKILL mid-load: every move whole or absent, every key applied once',
+    () => killedMidLoad(preparedPglite),
+    240_000,
+  );
 });
