@@ -45,7 +45,7 @@ const db = database.db;
 // plans are not the ones a settled production database gets from autovacuum.
 if (applied.length > 0) await db.execute(sql`vacuum analyze`);
 if ((await rows(db, sql`select 1 from users where email = ${SCALE_MARKER_EMAIL}`)).length === 0) {
-  console.log('seeding the scale data set once (about two minutes)…');
+  console.log('seeding the scale data set once (about 20 minutes on a 2-core machine)…');
   await seedScale(db, { users: 1_000_000, log: (line) => console.log(line) });
 }
 const [counts] = await rows<{ orgs: string; users: string }>(
