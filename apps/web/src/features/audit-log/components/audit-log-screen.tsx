@@ -16,6 +16,7 @@ import { useOrganizationPermissions } from '../../organizations/hooks/use-organi
 import { organizationUsersQueryOptions } from '../../users/api/get-organization-users';
 import { exportAuditLog, useAuditLog } from '../api/get-audit-log';
 import { AuditLogTable } from './audit-log-table';
+import { AuditOrganizationSelect } from './audit-organization-select';
 
 /** The action filter's choices, grouped as the things they are about (some labels repeat across groups). */
 const ACTION_GROUPS: { group: string; prefix: string }[] = [
@@ -123,13 +124,6 @@ export function AuditLogScreen() {
       e.actor ? [{ value: e.actor.id, label: `${e.actor.name} (${e.actor.email})` }] : [],
     ),
   );
-  const organizationOptions = withSeen(
-    [
-      { value: organization.id, label: organization.name },
-      ...(organization.subOrganizations ?? []).map((o) => ({ value: o.id, label: o.name })),
-    ],
-    entries.map((e) => ({ value: e.organization.id, label: e.organization.name })),
-  );
 
   const set = (changes: Record<string, string | null>) => write(changes, 'push');
 
@@ -193,16 +187,11 @@ export function AuditLogScreen() {
             maxDropdownHeight={320}
             comboboxProps={{ width: 300, position: 'bottom-start' }}
           />
-          <Select
-            label="Organization"
-            placeholder="All"
-            data={organizationOptions}
+          <AuditOrganizationSelect
+            organization={organization}
+            seen={entries.map((e) => ({ value: e.organization.id, label: e.organization.name }))}
             value={filters.organizationId || null}
             onChange={(value) => set({ org: value })}
-            searchable
-            clearable
-            nothingFoundMessage="No organization by that name"
-            w={220}
           />
           <DateRangeFilter range={filters} onChange={(next) => set(next)} />
           {filtered && (

@@ -1,0 +1,103 @@
+import type { OrganizationSearchResult } from '@allot/domain/organizations';
+import { Loader, Select } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { matchesWordStarts, SEARCH_HINT } from '../../../lib/search-hints';
+import { organizationQueryOptions } from '../../organizations/api/get-organization';
+import { useSearchOrganizations } from '../../organizations/api/search-organizations';
+
+type Option = { value: string; label: string };
+
+interface AuditOrganizationSelectProps {
+  /** The organization whose log is shown: the picker offers it and the organizations below it. */
+  organization: { id: string; name: string; subOrganizations?: { id: string; name: string }[] | null };
+  /** The organizations the loaded entries name. */
+  seen: Option[];
+  value: string | null;
+  onChange: (value: string | null) => void;
+}
+
+const SEARCH_LIMIT = 20;
+
+/** "Northside Annex (Northside Elementary)": where a found organization sits below the log's organization. */
+function labelBelow(found: OrganizationSearchResult, organizationId: string): string {
+  const at = found.path.findIndex((p) => p.id === organizationId);
+  const between = found.path.slice(at + 1).map((p) => p.name);
+  return between.length > 0 ? `${found.name} (${between.join(' › ')})` : found.name;
+}
+
+/**
+ * The audit log's organization filter. Without text it offers the organization, its sub-organizations and
+ * those the loaded entries name; typed text also searches the whole subtree (GET /api/organization/search,
+ * kept to the organizations below this one), so a school three levels down can be picked by name.
+ */
+export function AuditOrganizationSelect({
+  organization,
+  seen,
+  value,
+  onChange,
+}: AuditOrganizationSelectProps) {
+  const [search, setSearch] = useState('');
+  const [selected, setSelected] = useState<Option | null>(null);
+  const [debounced] = useDebouncedValue(search, 250);
+  // Once chosen, the input shows the chosen label: offer everything again rather than only that one.
+  const term = (selected && debounced === selected.label ? '' : debounced).trim();
+  const found = useSearchOrganizations(
+    { page: 1, limit: SEARCH_LIMIT, search: term, key: 'name', order: 'asc' },
+    term !== '',
+  );
+  // A filter from the URL (a reload, a shared link) names an organization that may be in no list yet.
+  const known = [organization, ...(organization.subOrganizations ?? [])].some((o) => o.id === value);
+  const fromUrl = useQuery({
+    ...organizationQueryOptions(value ?? ''),
+    enabled: value !== null && !known && selected?.value !== value && !seen.some((o) => o.value === value),
+  });
+
+  const options = useMemo(() => {
+    const local: Option[] = [
+      { value: organization.id, label: organization.name },
+      ...(organization.subOrganizations ?? []).map((o) => ({ value: o.id, label: o.name })),
+      ...seen,
+    ].filter((o) => term === '' || matchesWordStarts(o.label, term));
+    const below: Option[] =
+      term === ''
+        ? []
+        : (found.data?.data ?? [])
+            .filter((o) => o.id === organization.id || o.path.some((p) => p.id === organization.id))
+            .map((o) => ({ value: o.id, label: labelBelow(o, organization.id) }));
+    const current: Option[] = [
+      ...(selected ? [selected] : []),
+      ...(fromUrl.data ? [{ value: fromUrl.data.id, label: fromUrl.data.name }] : []),
+    ];
+    const byValue = new Map<string, Option>();
+    for (const option of [...below, ...local, ...current])
+      if (!byValue.has(option.value)) byValue.set(option.value, option);
+    return [...byValue.values()];
+  }, [organization, seen, term, found.data, selected, fromUrl.data]);
+
+  const searching = term !== '' && found.isFetching;
+  return (
+    <Select
+      label="Organization"
+      placeholder="All"
+      data={options}
+      value={value}
+      searchable
+      searchValue={search}
+      onSearchChange={setSearch}
+      onChange={(next, option) => {
+        setSelected(next ? { value: next, label: option.label } : null);
+        onChange(next);
+      }}
+      filter={({ options: all }) => all}
+      clearable
+      nothingFoundMessage={searching ? 'Searching…' : `No organization by that name in ${organization.name}`}
+      rightSection={searching ? <Loader size={14} /> : undefined}
+      aria-description={SEARCH_HINT.organizations}
+      w={260}
+      comboboxProps={{ width: 340, position: 'bottom-start' }}
+      maxDropdownHeight={300}
+    />
+  );
+}
