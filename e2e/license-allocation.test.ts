@@ -319,6 +319,33 @@ describe('licences for sub-organizations', () => {
     await tleRow(again).getByText(`0 free in ${school} · 1 in use`).waitFor();
     await screenshot(page, 'licences-reclaim-nothing-free');
     await again.getByRole('button', { name: 'Cancel' }).click();
+    await again.waitFor({ state: 'detached' });
+
+    // While the allocation dialog is open, another allocation takes 5 of the district's free seats: the
+    // server refuses, and the dialog reads the seats again, so it shows (and checks) what is left.
+    await page.getByRole('button', { name: 'Allocate licences' }).click();
+    const stale = dialog(page, 'Allocate licences');
+    await tleRow(stale).getByText('29 free · 0 in use of 29').waitFor();
+    await stale.getByRole('textbox', { name: 'TLE Teacher: seats to allocate' }).fill('29');
+    await stale.getByRole('region', { name: 'Summary' }).getByText(`Left free in ${district}: 0.`).waitFor();
+    const meanwhile = await callApi(baseUrl, 'POST', '/license/assign/organizations', {
+      token: ownerToken,
+      body: {
+        sourceOrganizationId: ids[district],
+        targetOrganizationIds: [ids[other]],
+        licenses: [{ type: 'tle_teacher', amount: 5 }],
+      },
+    });
+    expect(meanwhile.status, JSON.stringify(meanwhile.body)).toBe(200);
+    await stale.getByRole('button', { name: 'Allocate licences' }).click();
+    await stale.getByRole('alert').getByText(NOT_ENOUGH).waitFor();
+    await tleRow(stale).getByText('24 free · 0 in use of 24').waitFor();
+    await stale
+      .getByRole('region', { name: 'Summary' })
+      .getByText(`${NOT_ENOUGH} ${district} has 24 free seats.`)
+      .waitFor();
+    await screenshot(page, 'licences-allocate-stale');
+    await stale.getByRole('button', { name: 'Cancel' }).click();
     expect(unexpectedErrors(failedResource(422))).toEqual([]);
   });
 });

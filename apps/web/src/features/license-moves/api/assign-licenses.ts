@@ -1,7 +1,12 @@
 import type { AssignLicensesRequest, LicenseMoveResponse } from '@allot/domain/licenses';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { invalidateAfterLicenceMove, type LicenceMoveVariables, withKey } from './license-move';
+import {
+  invalidateAfterLicenceMove,
+  type LicenceMoveVariables,
+  refetchAfterRefusal,
+  withKey,
+} from './license-move';
 
 /** POST /api/license/assign/organizations: `amount` free seats of each type to each organization below. */
 export function assignLicenses({
@@ -16,5 +21,7 @@ export function useAssignLicenses() {
     mutationFn: assignLicenses,
     onSuccess: (answer, { input }) =>
       invalidateAfterLicenceMove(answer, input.sourceOrganizationId, input.targetOrganizationIds),
+    onError: (error, { input }) =>
+      refetchAfterRefusal(error, input.sourceOrganizationId, input.targetOrganizationIds),
   });
 }

@@ -1,5 +1,6 @@
 import type { LicenseMoveResponse } from '@allot/domain/licenses';
 import type { QueryKey } from '@tanstack/react-query';
+import { isApiError } from '../../../lib/api-error';
 import { invalidate } from '../../../lib/query-client';
 import { queryKeys } from '../../../lib/query-keys';
 
@@ -22,7 +23,19 @@ export function invalidateAfterLicenceMove(
   upperId: string,
   lowerIds: readonly string[],
 ): Promise<void> {
-  const ids = new Set([upperId, ...lowerIds, ...answer.licenses.map((l) => l.organizationId)]);
+  return invalidateSeatsOf(upperId, [...lowerIds, ...answer.licenses.map((l) => l.organizationId)]);
+}
+
+/**
+ * After a refusal of the seats (`422`: somebody moved or used seats since the screen was read): the same
+ * figures, fetched again, so the open dialog shows what is there now. Not awaited: the dialog stays open.
+ */
+export function refetchAfterRefusal(error: unknown, upperId: string, lowerIds: readonly string[]): void {
+  if (isApiError(error) && error.status === 422) void invalidateSeatsOf(upperId, lowerIds);
+}
+
+function invalidateSeatsOf(upperId: string, lowerIds: readonly string[]): Promise<void> {
+  const ids = new Set([upperId, ...lowerIds]);
   const keys: QueryKey[] = [
     ...[...ids].map((id) => queryKeys.organizations.detail(id)),
     queryKeys.organizations.subOrganizationsOf(upperId),
