@@ -1,5 +1,16 @@
 import { AUDIT_ACTION_LABEL, AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '@allot/domain/audit';
-import { Button, Card, EmptyState, Group, MultiSelect, Select, Skeleton, Stack } from '@mantine/core';
+import {
+  Button,
+  Card,
+  type ComboboxItem,
+  EmptyState,
+  Group,
+  MultiSelect,
+  Select,
+  Skeleton,
+  Stack,
+  Text,
+} from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconFilterOff, IconHistory } from '@tabler/icons-react';
@@ -10,6 +21,7 @@ import { LoadError } from '../../../components/load-error';
 import { LogHeading, LogMore, LogNoAccess } from '../../../components/log-screen-parts';
 import { errorText } from '../../../lib/api-error';
 import type { AuditLogFilters } from '../../../lib/query-keys';
+import { matchesWordStarts } from '../../../lib/search-hints';
 import { useListUrl } from '../../../lib/use-list-url';
 import { useCurrentOrganization } from '../../organizations/api/use-current-organization';
 import { useOrganizationPermissions } from '../../organizations/hooks/use-organization-permissions';
@@ -62,18 +74,6 @@ function Loading() {
   );
 }
 
-/** Options of a picker: what is known (members, organizations) plus what the loaded entries name. */
-function withSeen(options: { value: string; label: string }[], seen: { value: string; label: string }[]) {
-  const known = new Set(options.map((o) => o.value));
-  const added = [];
-  for (const option of seen) {
-    if (known.has(option.value)) continue;
-    known.add(option.value);
-    added.push(option);
-  }
-  return [...options, ...added];
-}
-
 /**
  * Audit log (issue 16; CONTRACT §10): every change made in the organization and below, newest first, with
  * "Load more"; filtered by who, what, when and where (kept in the URL), and exported as CSV with the same
@@ -118,12 +118,12 @@ export function AuditLogScreen() {
   const [exporting, setExporting] = useState(false);
 
   const entries: AuditEntry[] = data?.pages.flatMap((page) => page.data) ?? [];
-  const actorOptions = withSeen(
-    (members.data?.data ?? []).map((m) => ({ value: m.id, label: `${m.name} (${m.email})` })),
-    entries.flatMap((e) =>
-      e.actor ? [{ value: e.actor.id, label: `${e.actor.name} (${e.actor.email})` }] : [],
-    ),
-  );
+  // The field shows the name; each option shows the email under it, and a search matches either.
+  const people = [...(members.data?.data ?? []), ...entries.flatMap((e) => (e.actor ? [e.actor] : []))];
+  const emailOf = new Map(people.map((p) => [p.id, p.email]));
+  const actorOptions = [
+    ...new Map(people.map((p) => [p.id, { value: p.id, label: p.name || p.email }])).values(),
+  ];
 
   const set = (changes: Record<string, string | null>) => write(changes, 'push');
 
@@ -171,9 +171,25 @@ export function AuditLogScreen() {
             onChange={(value) => set({ actor: value })}
             searchable
             clearable
-            nothingFoundMessage="Nobody by that name"
+            filter={({ options, search }) =>
+              (options as ComboboxItem[]).filter(
+                (o) =>
+                  search.trim() === '' ||
+                  matchesWordStarts(o.label, search) ||
+                  matchesWordStarts(emailOf.get(o.value) ?? '', search),
+              )
+            }
+            renderOption={({ option }) => (
+              <div>
+                <Text size="sm">{option.label}</Text>
+                <Text size="xs" c="dimmed">
+                  {emailOf.get(option.value)}
+                </Text>
+              </div>
+            )}
+            nothingFoundMessage="Nobody by that name or email"
             w={260}
-            comboboxProps={{ width: 320, position: 'bottom-start' }}
+            comboboxProps={{ width: 340, position: 'bottom-start' }}
           />
           <MultiSelect
             label="Action"
