@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rows } from '../../db/rows';
+import { sqlState } from '../../db/transaction';
 
 export interface RollUpOptions {
   /** Journal transactions claimed per database transaction (default 2,000). */
@@ -15,6 +16,8 @@ export interface RollUpOptions {
 }
 
 const ROLLUP_LOCK = sql`hashtext('allot:credit-usage-rollup')`;
+/** SQLSTATE of a lock wait that ran past `lock_timeout`. */
+const LOCK_NOT_AVAILABLE = '55P03';
 
 /*
  * One batch in one statement (decision 014, "Roll-up"): claim up to N queued transactions (SKIP LOCKED, so
@@ -200,20 +203,14 @@ export async function rollUpCreditUsage(db: Db, options: RollUpOptions = {}): Pr
         return { transactions: Number(journal?.claimed ?? 0), people: Number(people?.claimed ?? 0) };
       })
       .catch((error: unknown) => {
-        if (options.skipIfBusy && isLockTimeout(error)) return { transactions: 0, people: 0 };
+        if (options.skipIfBusy && sqlState(error) === LOCK_NOT_AVAILABLE)
+          return { transactions: 0, people: 0 };
         throw error;
       });
     total += claimed.transactions;
     if (claimed.transactions < batchSize && claimed.people < batchSize) break;
   }
   return total;
-}
-
-function isLockTimeout(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '55P03') return true;
-  }
-  return false;
 }
 
 /** Whether any journal transaction or person waits for the roll-up: two index probes, no lock. */
