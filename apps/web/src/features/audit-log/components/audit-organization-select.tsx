@@ -1,9 +1,9 @@
 import type { OrganizationSearchResult } from '@allot/domain/organizations';
 import { Loader, Select } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { matchesWordStarts, SEARCH_HINT } from '../../../lib/search-hints';
+import { useSelectSearch } from '../../../lib/use-select-search';
 import { organizationQueryOptions } from '../../organizations/api/get-organization';
 import { useSearchOrganizations } from '../../organizations/api/search-organizations';
 
@@ -17,8 +17,6 @@ interface AuditOrganizationSelectProps {
   value: string | null;
   onChange: (value: string | null) => void;
 }
-
-const SEARCH_LIMIT = 20;
 
 /** "Northside Annex (Northside Elementary)": where a found organization sits below the log's organization. */
 function labelBelow(found: OrganizationSearchResult, organizationId: string): string {
@@ -38,15 +36,9 @@ export function AuditOrganizationSelect({
   value,
   onChange,
 }: AuditOrganizationSelectProps) {
-  const [search, setSearch] = useState('');
   const [selected, setSelected] = useState<Option | null>(null);
-  const [debounced] = useDebouncedValue(search, 250);
-  // Once chosen, the input shows the chosen label: offer everything again rather than only that one.
-  const term = (selected && debounced === selected.label ? '' : debounced).trim();
-  const found = useSearchOrganizations(
-    { page: 1, limit: SEARCH_LIMIT, search: term, key: 'name', order: 'asc' },
-    term !== '',
-  );
+  const { search, setSearch, term, query } = useSelectSearch(selected, (o) => o.label);
+  const found = useSearchOrganizations(query, term !== '');
   // A filter from the URL (a reload, a shared link) names an organization that may be in no list yet.
   const known = [organization, ...(organization.subOrganizations ?? [])].some((o) => o.id === value);
   const fromUrl = useQuery({
@@ -54,27 +46,25 @@ export function AuditOrganizationSelect({
     enabled: value !== null && !known && selected?.value !== value && !seen.some((o) => o.value === value),
   });
 
-  const options = useMemo(() => {
-    const local: Option[] = [
-      { value: organization.id, label: organization.name },
-      ...(organization.subOrganizations ?? []).map((o) => ({ value: o.id, label: o.name })),
-      ...seen,
-    ].filter((o) => term === '' || matchesWordStarts(o.label, term));
-    const below: Option[] =
-      term === ''
-        ? []
-        : (found.data?.data ?? [])
-            .filter((o) => o.id === organization.id || o.path.some((p) => p.id === organization.id))
-            .map((o) => ({ value: o.id, label: labelBelow(o, organization.id) }));
-    const current: Option[] = [
-      ...(selected ? [selected] : []),
-      ...(fromUrl.data ? [{ value: fromUrl.data.id, label: fromUrl.data.name }] : []),
-    ];
-    const byValue = new Map<string, Option>();
-    for (const option of [...below, ...local, ...current])
-      if (!byValue.has(option.value)) byValue.set(option.value, option);
-    return [...byValue.values()];
-  }, [organization, seen, term, found.data, selected, fromUrl.data]);
+  const local: Option[] = [
+    { value: organization.id, label: organization.name },
+    ...(organization.subOrganizations ?? []).map((o) => ({ value: o.id, label: o.name })),
+    ...seen,
+  ].filter((o) => term === '' || matchesWordStarts(o.label, term));
+  const below: Option[] =
+    term === ''
+      ? []
+      : (found.data?.data ?? [])
+          .filter((o) => o.id === organization.id || o.path.some((p) => p.id === organization.id))
+          .map((o) => ({ value: o.id, label: labelBelow(o, organization.id) }));
+  const current: Option[] = [
+    ...(selected ? [selected] : []),
+    ...(fromUrl.data ? [{ value: fromUrl.data.id, label: fromUrl.data.name }] : []),
+  ];
+  const byValue = new Map<string, Option>();
+  for (const option of [...below, ...local, ...current])
+    if (!byValue.has(option.value)) byValue.set(option.value, option);
+  const options = [...byValue.values()];
 
   const searching = term !== '' && found.isFetching;
   return (

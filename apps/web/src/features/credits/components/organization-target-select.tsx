@@ -1,8 +1,9 @@
 import { useMemo } from 'react';
 import { matchesWordStarts, SEARCH_HINT } from '../../../lib/search-hints';
+import { useSelectSearch } from '../../../lib/use-select-search';
 import { useSubOrganizations } from '../../sub-organizations/api/get-sub-organizations';
 import type { OrganizationParty } from '../forms/parties';
-import { TargetSelect, useTargetSearch } from './target-select';
+import { TargetSelect } from './target-select';
 
 interface OrganizationTargetSelectProps {
   /** The organization whose sub-organizations are offered; it is offered first itself. */
@@ -26,7 +27,7 @@ export function OrganizationTargetSelect({
 }: OrganizationTargetSelectProps) {
   const labelOf = (organization: OrganizationParty) =>
     organization.id === parent.id ? `${organization.name} (this organization)` : organization.name;
-  const { search, setSearch, term, query } = useTargetSearch(value, labelOf);
+  const { search, setSearch, term, query } = useSelectSearch(value, labelOf);
   const { data, isFetching, isError, error: loadError } = useSubOrganizations(parent.id, query);
 
   const candidates = useMemo(() => {

@@ -1,24 +1,4 @@
 import { Loader, Select } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { useState } from 'react';
-
-const SEARCH_LIMIT = 20;
-
-/**
- * The search typed into a target select, and the term to send: once chosen, the input shows the chosen
- * label, so everything is listed again rather than only that one.
- */
-export function useTargetSearch<T>(value: T | null, labelOf: (item: T) => string) {
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, 250);
-  const term = value && debounced === labelOf(value) ? '' : debounced.trim();
-  return {
-    search,
-    setSearch,
-    term,
-    query: { page: 1, limit: SEARCH_LIMIT, search: term, key: 'name', order: 'asc' } as const,
-  };
-}
 
 interface TargetSelectProps<T extends { id: string }> {
   label: string;

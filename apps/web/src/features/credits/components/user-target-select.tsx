@@ -1,8 +1,9 @@
 import { useMemo } from 'react';
 import { SEARCH_HINT } from '../../../lib/search-hints';
+import { useSelectSearch } from '../../../lib/use-select-search';
 import { useOrganizationUsers } from '../../users/api/get-organization-users';
 import type { UserParty } from '../forms/parties';
-import { TargetSelect, useTargetSearch } from './target-select';
+import { TargetSelect } from './target-select';
 
 interface UserTargetSelectProps {
   organizationId: string;
@@ -23,7 +24,7 @@ export function UserTargetSelect({
   onChange,
   error,
 }: UserTargetSelectProps) {
-  const { search, setSearch, query } = useTargetSearch(value, labelOf);
+  const { search, setSearch, query } = useSelectSearch(value, labelOf);
   const { data, isFetching, isError, error: loadError } = useOrganizationUsers(organizationId, query);
 
   const candidates = useMemo(() => {

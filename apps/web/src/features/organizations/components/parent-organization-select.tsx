@@ -1,8 +1,7 @@
-import { MAX_PAGE_SIZE } from '@allot/domain/pagination';
 import { Loader, Select } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { useMemo, useState } from 'react';
 import { SEARCH_HINT } from '../../../lib/search-hints';
+import { useSelectSearch } from '../../../lib/use-select-search';
 import { useSearchOrganizations } from '../api/search-organizations';
 
 interface ParentOrganizationSelectProps {
@@ -14,8 +13,6 @@ interface ParentOrganizationSelectProps {
   description?: string;
 }
 
-const SEARCH_LIMIT = 20;
-
 /** A searchable choice among the organizations the caller can see (GET /api/organization/search). */
 export function ParentOrganizationSelect({
   value,
@@ -25,23 +22,9 @@ export function ParentOrganizationSelect({
   error,
   description,
 }: ParentOrganizationSelectProps) {
-  const [search, setSearch] = useState('');
   const [selected, setSelected] = useState<{ value: string; label: string } | null>(null);
-  const [debounced] = useDebouncedValue(search, 250);
-  // Once chosen, the input shows the chosen name: list everything again rather than only that name.
-  const term = selected && debounced === selected.label ? '' : debounced;
-  const {
-    data,
-    isFetching,
-    isError,
-    error: loadError,
-  } = useSearchOrganizations({
-    page: 1,
-    limit: Math.min(SEARCH_LIMIT, MAX_PAGE_SIZE),
-    search: term.trim(),
-    key: 'name',
-    order: 'asc',
-  });
+  const { search, setSearch, query } = useSelectSearch(selected, (o) => o.label);
+  const { data, isFetching, isError, error: loadError } = useSearchOrganizations(query);
 
   const options = useMemo(() => {
     const found = (data?.data ?? []).map((o) => ({ value: o.id, label: o.name }));
