@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tx } from '../src/db/client';
 import { rows } from '../src/db/rows';
 import {
+  memberAccountId,
   organizationPoolAccountId,
   postCreditTransaction,
   systemAccountId,
-  userAccountId,
 } from '../src/features/credits/journal';
 import { hashIntegrationKey } from '../src/features/integration/key-auth';
 import { insertOrganization } from '../src/features/organizations/tree';
@@ -145,7 +145,7 @@ const fundedSchool = async (t: TestApp) => {
 };
 const fundedMember = async (t: TestApp) => {
   const userId = await freshMember(t);
-  await mint(t, (tx) => userAccountId(tx, userId));
+  await mint(t, (tx) => memberAccountId(tx, userId, t.world.orgs.schoolA));
   return userId;
 };
 const move = (extra: Record<string, unknown>) => ({ amount: 1, ...extra });

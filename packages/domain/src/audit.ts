@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { personInLogSchema } from './log-people';
 import { DEFAULT_PAGE_SIZE, intParam, MAX_PAGE_SIZE } from './pagination';
-import { dateTimeOut, emailOut, idSchema, text, uuidOut } from './text';
+import { dateTimeOut, idSchema, text, uuidOut } from './text';
 
 /** What an audit log entry records (CONTRACT §10), in the contract's order. */
 export const AUDIT_ACTIONS = [
@@ -108,8 +109,12 @@ export const auditEntrySchema = z
     date: dateTimeOut(),
     action: z.enum(AUDIT_ACTIONS),
     organization: z.object({ id: uuidOut(), name: z.string() }),
-    /** Who made the change; null when no person did (seed data, a deleted account). */
-    actor: z.object({ id: uuidOut(), name: z.string(), email: emailOut() }).nullable(),
+    /**
+     * Who made the change; null when no person did (seed data, a deleted account). Someone who is not a member
+     * of the organization's subtree (nor above it) reads as someone outside this organization, without id or
+     * email (CONTRACT §5).
+     */
+    actor: personInLogSchema.nullable(),
     target: z.object({ type: z.enum(AUDIT_TARGET_TYPES), id: z.string().nullable(), label: z.string() }),
     /** What changed, before and after (only the fields that changed); null for a creation or a removal. */
     before: z.record(z.string(), z.unknown()).nullable(),

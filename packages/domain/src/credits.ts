@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { DATE_RANGE_MESSAGE, dateRangeShape, refineDateRange } from './audit';
+import { personInLogSchema } from './log-people';
 import { MSG } from './messages';
 import { DEFAULT_PAGE_SIZE, intParam, MAX_PAGE_SIZE } from './pagination';
-import { dateTimeOut, emailOut, idSchema, text, uuidOut } from './text';
+import { dateTimeOut, idSchema, text, uuidOut } from './text';
 
 /** What a credit-journal transaction did (CONTRACT §5); the credit log shows them in words. */
 export const CREDIT_ACTIONS = [
@@ -193,7 +194,13 @@ export const reclaimUsersRequestSchema = z
 export type ReclaimUsersRequest = z.infer<typeof reclaimUsersRequestSchema>;
 
 export const transferUsersRequestSchema = z
-  .object({ amount: creditAmountSchema, sourceUserId: idSchema, targetUserId: idSchema })
+  .object({
+    amount: creditAmountSchema,
+    sourceUserId: idSchema,
+    targetUserId: idSchema,
+    /** The organization whose members they are (CONTRACT §5); needed when they share several the caller manages. */
+    organizationId: idSchema.optional(),
+  })
   .refine((b) => b.sourceUserId.toLowerCase() !== b.targetUserId.toLowerCase(), {
     path: ['targetUserId'],
     message: DIFFERENT.user,
@@ -275,8 +282,12 @@ export const creditLogEntrySchema = z
     /** Signed change of the organization's pools; for a move inside it, the amount moved. */
     credits: z.number().int(),
     description: z.string(),
-    /** Who made the move; null for moves no person made (seed data). */
-    by: z.object({ id: uuidOut(), name: z.string(), email: emailOut() }).nullable(),
+    /**
+     * Who made the move; null for moves no person made (seed data). Someone who is not a member of the
+     * organization's subtree (nor above it) reads `{id: null, name: 'Someone outside this organization',
+     * email: null}` (CONTRACT §5).
+     */
+    by: personInLogSchema.nullable(),
   })
   .meta({ id: 'CreditLogEntry' });
 export type CreditLogEntry = z.infer<typeof creditLogEntrySchema>;

@@ -94,4 +94,8 @@ export const APP_MSG = {
   resentRecently:
     'An invitation was sent to this person several times in the last minutes. Please wait a few minutes before sending another.',
   concurrentChange: 'Someone changed this at the same moment. Please try again.',
+  transferOrganizationAmbiguous:
+    'Both people belong to several organizations you manage. Choose the organization whose credits move.',
+  /** How a log names a person who is not a member of the organization's subtree (CONTRACT §5). */
+  someoneOutside: 'Someone outside this organization',
 } as const;

@@ -240,6 +240,8 @@ export const memberships = pgTable(
 export const membershipInvitations = pgTable(
   'membership_invitations',
   {
+    /** How answers name the invited person (CONTRACT §3): never the account's own id. */
+    id: uuid('id').notNull().defaultRandom(),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -255,6 +257,7 @@ export const membershipInvitations = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.organizationId] }),
+    uniqueIndex('membership_invitations_id_key').on(t.id),
     index('membership_invitations_organization_idx').on(t.organizationId),
     index('membership_invitations_license_idx').on(t.licenseId),
     check(
@@ -288,8 +291,10 @@ export const rateLimits = pgTable('rate_limits', {
 });
 
 /**
- * Credit balances: two pools per organization, one per user, and the system account that
- * mints (the only one allowed below zero: it is the negative of every credit in circulation).
+ * Credit balances: two pools per organization (and its `consumed` account), one per membership (kind `user`:
+ * a person's credits in one organization, CONTRACT §5), and the system account that mints (the only one
+ * allowed below zero: it is the negative of every credit in circulation). Kind `person` is the one balance per
+ * person of before migration 0020: closed, it only gave (the split to memberships).
  */
 export const creditAccounts = pgTable(
   'credit_accounts',
@@ -303,15 +308,21 @@ export const creditAccounts = pgTable(
   (t) => [
     uniqueIndex('credit_accounts_org_kind_key')
       .on(t.organizationId, t.kind)
-      .where(sql`${t.organizationId} is not null`),
-    uniqueIndex('credit_accounts_user_key').on(t.userId).where(sql`${t.userId} is not null`),
+      .where(sql`${t.kind} in ('shared','protected','consumed')`),
+    uniqueIndex('credit_accounts_member_key').on(t.organizationId, t.userId).where(sql`${t.kind} = 'user'`),
+    uniqueIndex('credit_accounts_person_key').on(t.userId).where(sql`${t.kind} = 'person'`),
+    index('credit_accounts_user_idx').on(t.userId).where(sql`${t.userId} is not null`),
     uniqueIndex('credit_accounts_system_key').on(t.kind).where(sql`${t.kind} = 'system'`),
-    check('credit_accounts_kind_check', sql`${t.kind} in ('shared','protected','user','system','consumed')`),
+    check(
+      'credit_accounts_kind_check',
+      sql`${t.kind} in ('shared','protected','user','system','consumed','person')`,
+    ),
     check('credit_accounts_balance_check', sql`${t.balance} >= 0 or ${t.kind} = 'system'`),
     check(
       'credit_accounts_owner_check',
       sql`(${t.kind} in ('shared','protected','consumed') and ${t.organizationId} is not null and ${t.userId} is null)
-        or (${t.kind} = 'user' and ${t.userId} is not null and ${t.organizationId} is null)
+        or (${t.kind} = 'user' and ${t.userId} is not null and ${t.organizationId} is not null)
+        or (${t.kind} = 'person' and ${t.userId} is not null and ${t.organizationId} is null)
         or (${t.kind} = 'system' and ${t.userId} is null and ${t.organizationId} is null)`,
     ),
   ],
@@ -677,33 +688,13 @@ export const creditUsageQueue = pgTable('credit_usage_queue', {
 });
 
 /**
- * The members' balances of each organization's subtree, each person once (decision 014, "Members' credits"):
- * the part of a forecast's `creditsAvailable` that is not a pool. Kept by the roll-up job, never by a credit
- * move's transaction (a district's row would be a hot row under consumption).
+ * The members' balances of each organization's subtree (decision 014, "Members' credits"): the part of a
+ * forecast's `creditsAvailable` that is not a pool. Kept by the roll-up job from the journal's lines on members'
+ * balances, never by a credit move's transaction (a district's row would be a hot row under consumption).
  */
 export const subtreeMemberCredits = pgTable('subtree_member_credits', {
   organizationId: uuid('organization_id').primaryKey(),
   credits: bigint('credits', { mode: 'number' }).notNull().default(0),
-});
-
-/**
- * What the roll-up has counted of each person holding credits: the balance it counted and the organizations
- * it counted it in (the ancestors-or-self of their memberships, each once). The next count of the person
- * takes this out and puts the live figures in, so it never depends on the order of the changes.
- */
-export const memberCreditsCounted = pgTable('member_credits_counted', {
-  userId: uuid('user_id').primaryKey(),
-  balance: bigint('balance', { mode: 'number' }).notNull(),
-  organizationIds: uuid('organization_ids').array().notNull(),
-});
-
-/**
- * People to count again: added by a trigger on `memberships` (joined, left) and by the roll-up for the
- * people of the journal transactions it claims (balance changed).
- */
-export const memberCreditsQueue = pgTable('member_credits_queue', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  userId: uuid('user_id').notNull(),
 });
 
 /**

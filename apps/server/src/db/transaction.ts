@@ -1,8 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db, Tx } from './client';
 
-/** PostgreSQL's answers to two transactions that got in each other's way: the work may simply run again. */
-const RETRYABLE_CODES = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
+/**
+ * PostgreSQL's answers to two transactions that got in each other's way: the work may simply run again.
+ * CR009 (migration 0020): a membership ended while credits arrived on its balance after the work read it; run
+ * again, the work reads them and moves them back too.
+ */
+const RETRYABLE_CODES = new Set(['40001', '40P01', 'CR009']); // serialization_failure, deadlock_detected
 
 /**
  * Thrown inside a write transaction that lost a race it can only see afterwards (a row another request

@@ -4,10 +4,10 @@ import type { Db, Tx } from '../db/client';
 import { rows } from '../db/rows';
 import { hashPassword } from '../features/auth/passwords';
 import {
+  memberAccountId,
   organizationPoolAccountId,
   postCreditTransaction,
   systemAccountId,
-  userAccountId,
 } from '../features/credits/journal';
 import { rollUpCreditUsage } from '../features/insights/usage-rollup';
 import { openLicense } from '../features/licenses/ledger';
@@ -130,7 +130,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
           createdAt: demoStartDate(),
           lines: [
             { accountId: shared, amount: -TEACHER_CREDITS },
-            { accountId: await userAccountId(tx, user.id), amount: TEACHER_CREDITS },
+            { accountId: await memberAccountId(tx, user.id, organizationId), amount: TEACHER_CREDITS },
           ],
         });
       }

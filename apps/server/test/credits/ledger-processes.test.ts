@@ -49,28 +49,27 @@ async function preparedDatabase(label: string) {
   const database = await openPostgres(url.toString(), 4);
   await migrate(database);
   const world = await createWorld(database.db);
-  // The classroom product's key of Alpha District: its consumptions run among the moves (issue 15).
-  const integrationKey = (await insertIntegrationKey(database.db, world.orgs.alpha)).key;
+  const keys = await integrationKeys(database.db, world);
   cleanups.push(async () => {
     await database.close();
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
   });
-  return { url: url.toString(), db: database.db, world, integrationKey };
+  return { url: url.toString(), db: database.db, world, keys };
 }
 
 /** Where a test's servers keep their data, and the test's own way into it between them. */
 interface Prepared {
   env: Record<string, string>;
   world: World;
-  integrationKey: string;
+  keys: IntegrationKeys;
   /** Runs `read` on the database; for PGlite, only while no server has it open (one user at a time). */
   withDb: <T>(read: (db: Tx) => Promise<T>) => Promise<T>;
 }
 
 async function preparedPostgres(label: string): Promise<Prepared> {
-  const { url, db, world, integrationKey } = await preparedDatabase(label);
-  return { env: { DATABASE_URL: url }, world, integrationKey, withDb: (read) => read(db) };
+  const { url, db, world, keys } = await preparedDatabase(label);
+  return { env: { DATABASE_URL: url }, world, keys, withDb: (read) => read(db) };
 }
 
 /** A PGlite data directory with the schema and the test world, as `npm start` keeps it. */
@@ -88,9 +87,9 @@ async function preparedPglite(): Promise<Prepared> {
   const database = await openPglite({ dataDir });
   await migrate(database);
   const world = await createWorld(database.db);
-  const integrationKey = (await insertIntegrationKey(database.db, world.orgs.alpha)).key;
+  const keys = await integrationKeys(database.db, world);
   await database.close();
-  return { env: { DATABASE_URL: '', DATA_DIR: dataDir }, world, integrationKey, withDb };
+  return { env: { DATABASE_URL: '', DATA_DIR: dataDir }, world, keys, withDb };
 }
 
 const nonZero = (balances: Map<string, number>) =>
@@ -102,7 +101,20 @@ async function started(env: Record<string, string>): Promise<StartedServer> {
   return server;
 }
 
-async function signIn(base: string, world: World, integrationKey: string): Promise<Record<Who, string>> {
+/** The classroom product's keys of Alpha District and Beta Network: their consumptions run among the moves. */
+interface IntegrationKeys {
+  alpha: string;
+  beta: string;
+}
+
+async function integrationKeys(db: Tx, world: World): Promise<IntegrationKeys> {
+  return {
+    alpha: (await insertIntegrationKey(db, world.orgs.alpha)).key,
+    beta: (await insertIntegrationKey(db, world.orgs.beta)).key,
+  };
+}
+
+async function signIn(base: string, world: World, keys: IntegrationKeys): Promise<Record<Who, string>> {
   const token = async (email: string) => {
     const response = await fetch(`${base}/api/auth/login`, {
       method: 'POST',
@@ -114,7 +126,9 @@ async function signIn(base: string, world: World, integrationKey: string): Promi
   return {
     owner: await token(world.users.owner.email),
     systemAdmin: await token(world.users.systemAdmin.email),
-    integration: integrationKey,
+    integration: keys.alpha,
+    betaOwner: await token(world.users.betaOwner.email),
+    betaIntegration: keys.beta,
   };
 }
 
@@ -138,13 +152,13 @@ function httpSend(base: () => string, tokens: Record<Who, string>): Send {
  * every move is whole or absent, and after a restart every key is applied once.
  */
 async function killedMidLoad(prepare: () => Promise<Prepared>) {
-  const { env, world, integrationKey, withDb } = await prepare();
+  const { env, world, keys, withDb } = await prepare();
   const { startingSeq, modelAtStart } = await withDb(async (db) => ({
     startingSeq: Math.max(0, ...(await journalSince(db, 0)).map((t) => t.seq)),
     modelAtStart: new LedgerModel(await balancesByKey(db)),
   }));
   let server = await started(env);
-  const tokens = await signIn(server.url, world, integrationKey);
+  const tokens = await signIn(server.url, world, keys);
   const send = httpSend(() => server.url, tokens);
   const random = seededRandom(99);
   const requests = Array.from({ length: 600 }, (_, i) => ({
@@ -213,10 +227,10 @@ async function killedMidLoad(prepare: () => Promise<Prepared>) {
 
 describe.runIf(onPostgres)('the credit ledger across server processes', () => {
   it('the randomized workload, consumptions among the moves, against two server processes at once', async () => {
-    const { url, db, world, integrationKey } = await preparedDatabase('ledger_two');
+    const { url, db, world, keys } = await preparedDatabase('ledger_two');
     const server = await started({ DATABASE_URL: url, WEB_CONCURRENCY: '2' });
     expect(server.output()).toContain('2 server processes');
-    const send = httpSend(() => server.url, await signIn(server.url, world, integrationKey));
+    const send = httpSend(() => server.url, await signIn(server.url, world, keys));
     const failures: string[] = [];
     const report = await runCreditWorkload({
       send,

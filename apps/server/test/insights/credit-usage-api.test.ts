@@ -2,7 +2,7 @@ import { FORECAST_WINDOW_DAYS, runsOutOn } from '@allot/domain/insights';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/rows';
-import { postCreditTransaction, userAccountId } from '../../src/features/credits/journal';
+import { memberAccountId, postCreditTransaction } from '../../src/features/credits/journal';
 import { addDays, usageDaySeries } from '../../src/features/insights/credit-usage-days';
 import { insertIntegrationKey, licence } from '../support/integration';
 import { bearer, createTestApp, type TestApp } from '../support/test-app';
@@ -70,9 +70,8 @@ async function heldInSubtree(organizationId: string) {
     sql`select coalesce(sum(a.balance), 0)::text as held from credit_accounts a
         where (a.kind in ('shared', 'protected') and a.organization_id in (
                 select descendant_id from organization_closure where ancestor_id = ${organizationId}))
-           or (a.kind = 'user' and a.user_id in (
-                select m.user_id from memberships m join organization_closure c on c.descendant_id = m.organization_id
-                where c.ancestor_id = ${organizationId}))`,
+           or (a.kind = 'user' and a.organization_id in (
+                select descendant_id from organization_closure where ancestor_id = ${organizationId}))`,
   );
   return Number(row?.held);
 }
@@ -242,7 +241,7 @@ describe('credit use over time', () => {
       (
         await rows<{ b: string }>(
           t.db,
-          sql`select balance::text as b from credit_accounts where id = ${await userAccountId(t.db, teacher.id)}`,
+          sql`select balance::text as b from credit_accounts where id = ${await memberAccountId(t.db, teacher.id, t.world.orgs.schoolA)}`,
         )
       )[0]?.b,
     );

@@ -10,9 +10,10 @@ import { type WorkloadCallers, workloadCallers } from '../support/workload-calle
 
 /*
  * The members' credits kept by the roll-up (decision 014, "Members' credits") against a recount: for every
- * organization, the balances of the distinct members of its subtree. Balances move through the API (people's
- * allocations, reclaims, transfers, consumptions) while people join and leave organizations, across tenants
- * too, and an organization is deleted; after every roll-up the kept figures equal the recount.
+ * organization, the members' balances held in the organizations of its subtree (CONTRACT §5: a balance per
+ * membership). Balances move through the API (people's allocations, reclaims, transfers, consumptions) while
+ * people join and leave organizations (leaving through the API, which moves their balance back), across
+ * tenants too, and an organization is deleted; after every roll-up the kept figures equal the recount.
  */
 const SEED = Number(process.env.MEMBER_CREDITS_SEED ?? 17_2026);
 
@@ -26,13 +27,13 @@ afterAll(() => t.close());
 
 const send: Send = (who, request, key) => callers.send(who, request, key);
 
-/** The plain answer: each organization's distinct members of its subtree, their balances summed. */
+/** The plain answer: each organization's members' balances in the organizations of its subtree, summed. */
 async function recount(db: Tx): Promise<Record<string, number>> {
   const found = await rows<{ id: string; credits: string }>(
     db,
-    sql`select o.id, coalesce((select sum(a.balance) from credit_accounts a where a.kind = 'user' and a.user_id in (
-          select m.user_id from organization_closure c join memberships m on m.organization_id = c.descendant_id
-          where c.ancestor_id = o.id)), 0)::text as credits
+    sql`select o.id, coalesce((select sum(a.balance) from organization_closure c
+          join credit_accounts a on a.kind = 'user' and a.organization_id = c.descendant_id
+          where c.ancestor_id = o.id), 0)::text as credits
         from organizations o where o.deleted_at is null`,
   );
   return Object.fromEntries(found.map((r) => [r.id, Number(r.credits)]));
@@ -47,8 +48,8 @@ async function kept(db: Tx): Promise<Record<string, number>> {
   return Object.fromEntries(found.map((r) => [r.id, Number(r.credits)]));
 }
 
-async function queuedPeople(db: Tx): Promise<number> {
-  const [row] = await rows<{ n: number }>(db, sql`select count(*)::int as n from member_credits_queue`);
+async function queued(db: Tx): Promise<number> {
+  const [row] = await rows<{ n: number }>(db, sql`select count(*)::int as n from credit_usage_queue`);
   return row?.n ?? 0;
 }
 
@@ -73,16 +74,29 @@ function membershipChanges(seed: number, count: number): Change[] {
   });
 }
 
-function apply(db: Tx, change: Change) {
-  return change.join
-    ? db.execute(
-        sql`insert into memberships (user_id, organization_id, role) values (${change.user}, ${change.organization}, 'user')
-            on conflict do nothing`,
-      )
-    : db.execute(
-        sql`delete from memberships where user_id = ${change.user} and organization_id = ${change.organization}
-              and role = 'user'`,
-      );
+/** A join straight into the database; a leave through the API, which moves the balance back (CONTRACT §5). */
+async function apply(db: Tx, change: Change) {
+  if (change.join) {
+    await db.execute(
+      sql`insert into memberships (user_id, organization_id, role) values (${change.user}, ${change.organization}, 'user')
+          on conflict do nothing`,
+    );
+    return;
+  }
+  const [member] = await rows<{ role: string }>(
+    db,
+    sql`select role from memberships where user_id = ${change.user} and organization_id = ${change.organization}`,
+  );
+  if (member?.role !== 'user') return;
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/user/remove',
+    headers: bearer(
+      change.organization === t.world.orgs.beta ? callers.tokens.betaOwner : callers.tokens.owner,
+    ),
+    payload: { organizationId: change.organization, userIds: [change.user] },
+  });
+  expect(response.statusCode, response.body).toBe(200);
 }
 
 const mint = (organizationId: string, amount: number) =>
@@ -124,27 +138,29 @@ describe("the members' credits kept by the roll-up", () => {
       for (const change of membershipChanges(SEED + part, 5)) await apply(t.db, change);
       // Small batches: the members' step runs in many transactions, behind and beside the journal's.
       await rollUpCreditUsage(t.db, { batchSize: 2 });
-      expect(await queuedPeople(t.db)).toBe(0);
+      expect(await queued(t.db)).toBe(0);
       expect(await kept(t.db)).toEqual(await recount(t.db));
     }
     expect(failures.slice(0, 5)).toEqual([]);
 
-    // Each person once: the teacher in School A and in its Annex counts once for the school and the district.
-    expect((await mint(schoolA, 100)).status).toBe(200);
-    expect((await giveTo(schoolA, teacher.id, 25)).status).toBe(200);
+    // A balance counts where it is held: the teacher's in the Annex for the Annex, School A and the district.
+    expect((await mint(annex, 100)).status).toBe(200);
     await apply(t.db, { join: true, user: teacher.id, organization: annex });
+    expect((await giveTo(annex, teacher.id, 25)).status).toBe(200);
     await rollUpCreditUsage(t.db);
     const [balance] = await rows<{ n: string }>(
       t.db,
-      sql`select balance::text as n from credit_accounts where kind = 'user' and user_id = ${teacher.id}`,
+      sql`select balance::text as n from credit_accounts
+          where kind = 'user' and user_id = ${teacher.id} and organization_id = ${annex}`,
     );
-    expect(Number(balance?.n)).toBeGreaterThan(0);
+    expect(Number(balance?.n)).toBeGreaterThanOrEqual(25);
     const now = await kept(t.db);
-    expect(now[annex]).toBeGreaterThanOrEqual(Number(balance?.n));
+    expect(now[annex]).toBe(Number(balance?.n));
     expect(now).toEqual(await recount(t.db));
-    const schoolBefore = now[schoolA];
+    const schoolBefore = now[schoolA] as number;
 
-    // The annex deleted through the API: its members go, and the teacher still counts once in School A.
+    // The annex deleted through the API: its members' balances go to School A's shared pool (a pool, not a
+    // member's), so School A's members hold that much less.
     const deleted = await t.app.inject({
       method: 'DELETE',
       url: `/api/organization/${annex}/delete`,
@@ -154,22 +170,27 @@ describe("the members' credits kept by the roll-up", () => {
     await rollUpCreditUsage(t.db);
     const after = await kept(t.db);
     expect(after).toEqual(await recount(t.db));
-    expect(after[schoolA]).toBe(schoolBefore);
+    expect(after[schoolA]).toBe(schoolBefore - Number(balance?.n));
     expect(after[alpha]).toBeGreaterThan(0);
   }, 240_000);
 
-  it('a person joining and receiving credits between two roll-ups, in either order, counts once', async () => {
+  it('a person receiving credits, leaving and joining again between two roll-ups counts what they hold', async () => {
     const { schoolAdmin } = t.world.users;
     const { schoolB, schoolA } = t.world.orgs;
     await rollUpCreditUsage(t.db);
-    expect((await mint(schoolA, 1_000)).status).toBe(200);
-    expect((await giveTo(schoolA, schoolAdmin.id, 30)).status).toBe(200);
+    const before = (await kept(t.db))[schoolB] ?? 0;
+    expect((await mint(schoolB, 1_000)).status).toBe(200);
     await apply(t.db, { join: true, user: schoolAdmin.id, organization: schoolB });
-    expect((await giveTo(schoolA, schoolAdmin.id, 12)).status).toBe(200);
+    expect((await giveTo(schoolB, schoolAdmin.id, 30)).status).toBe(200);
     await apply(t.db, { join: false, user: schoolAdmin.id, organization: schoolB });
     await apply(t.db, { join: true, user: schoolAdmin.id, organization: schoolB });
+    expect((await giveTo(schoolB, schoolAdmin.id, 12)).status).toBe(200);
+    expect((await giveTo(schoolA, schoolAdmin.id, 1)).status).toBe(200);
     await rollUpCreditUsage(t.db, { batchSize: 1 });
-    expect(await kept(t.db)).toEqual(await recount(t.db));
+    const now = await kept(t.db);
+    expect(now).toEqual(await recount(t.db));
+    // The 30 went back to the pool with the first membership; the 12 of the second are held.
+    expect(now[schoolB]).toBe(before + 12);
   }, 60_000);
 
   it.runIf(process.env.ALLOT_TEST_DB === 'postgres')(
@@ -238,13 +259,13 @@ describe("the members' credits kept by the roll-up", () => {
         await held;
       });
       await isLocked;
-      await apply(t.db, { join: true, user: t.world.users.admin.id, organization: t.world.orgs.schoolB });
+      expect((await mint(t.world.orgs.schoolB, 10)).status).toBe(200);
       expect(await rollUpCreditUsage(t.db, { maxBatches: 1, skipIfBusy: true })).toBe(0);
-      expect(await queuedPeople(t.db)).toBeGreaterThan(0);
+      expect(await queued(t.db)).toBeGreaterThan(0);
       release();
       await holding;
       await rollUpCreditUsage(t.db, { maxBatches: 1, skipIfBusy: true });
-      expect(await queuedPeople(t.db)).toBe(0);
+      expect(await queued(t.db)).toBe(0);
     },
     30_000,
   );

@@ -147,7 +147,7 @@ describe('drawing the credits', () => {
     const [entry, ...more] = await journalSince(t.db, last?.seq ?? 0);
     expect(more).toEqual([]);
     const lines = Object.fromEntries((entry?.lines ?? []).map((l) => [l.key, Number(l.amount)]));
-    expect(lines).toEqual({ [`user:${tia.id}`]: -5, [`shared:${org}`]: -7, [`consumed:${org}`]: 12 });
+    expect(lines).toEqual({ [`user:${tia.id}@${org}`]: -5, [`shared:${org}`]: -7, [`consumed:${org}`]: 12 });
     const [header] = await rows<{ action: string; actor_id: string | null; description: string }>(
       t.db,
       sql`select action, actor_id, description from credit_transactions where id = ${entry?.id}`,
@@ -224,7 +224,9 @@ describe('refusals take nothing', () => {
     const unverified = await person({ verified: false });
     await join(t.db, unverified.id, org, lic);
     const notSetUp = await consume({ email: unverified.email, credits: 1, reference: 'r' });
-    expect(notSetUp.json()).toMatchObject({ error: 'business_rule', details: { reasons: ['not_verified'] } });
+    // Read alike (CONTRACT §3): an account not set up is pending like an invitee.
+    expect(notSetUp.json()).toMatchObject({ error: 'business_rule', details: { reasons: ['not_a_member'] } });
+    expect(notSetUp.json().message).toBe(pending.json().message);
     expect(await journalCount()).toBe(journal);
     expect((await balances(t.db, invited.id, org)).shared).toBe(100);
   });

@@ -88,26 +88,32 @@ describe('an entitled teacher', () => {
 describe('each reason', () => {
   it('not_a_member: only a pending invitation (its held seat counts as the seat it will be)', async () => {
     const org = await school();
+    const elsewhere = await school(t.world.orgs.beta, 'Elsewhere School');
     const tia = await person();
+    await join(t.db, tia.id, elsewhere);
+    await mint(t.db, { userId: tia.id, organizationId: elsewhere }, 5);
     await invite(t.db, tia.id, org, await licence(t.db, org));
-    await mint(t.db, { userId: tia.id }, 5);
     await mint(t.db, { sharedOf: org }, 3);
-    expect(await entitlement({ email: tia.email, licenseType: 'chorus' })).toMatchObject({
+    const answer = await entitlement({ email: tia.email, licenseType: 'chorus' });
+    expect(answer).toMatchObject({
       entitled: false,
       organizationId: org,
       reasons: ['not_a_member'],
-      // The account is not the organization's to see until it accepts (CONTRACT §3): not its own balance.
+      // What another organization gave the account is not this one's (CONTRACT §5), nor its id (§3).
       credits: { own: 0, shared: 3 },
     });
+    expect(answer.userId).not.toBe(tia.id);
   });
 
-  it('not_verified: the account was never set up', async () => {
+  it('the account was never set up: pending, read as an invitation not accepted', async () => {
     const org = await school();
     const tia = await person({ verified: false });
     await join(t.db, tia.id, org, await licence(t.db, org));
     await mint(t.db, { userId: tia.id }, 5);
+    // A new account not set up yet is pending like an invitee, and reads alike (CONTRACT §3): the reason is
+    // the invitation not accepted; `not_verified` is never told apart from it.
     expect((await entitlement({ email: tia.email, licenseType: 'chorus' })).reasons).toEqual([
-      'not_verified',
+      'not_a_member',
     ]);
   });
 
@@ -191,8 +197,8 @@ describe('each reason', () => {
     const ben = await person({ verified: false });
     await join(t.db, ben.id, expiring);
     const reasons = (await entitlement({ email: ben.email, licenseType: 'chorus' })).reasons;
-    expect(reasons).toEqual(['not_verified', 'licence_expired', 'no_seat', 'no_credits']);
-    // Both answers together use every reason, each in CONTRACT §9's order.
+    expect(reasons).toEqual(['not_a_member', 'licence_expired', 'no_seat', 'no_credits']);
+    // Each in CONTRACT §9's order.
     const order = (r: readonly string[]) => r.map((x) => ENTITLEMENT_REASONS.indexOf(x as never));
     expect(order(reasons)).toEqual([...order(reasons)].sort((a, b) => a - b));
   });
@@ -244,7 +250,8 @@ describe('a teacher in several organizations of the subtree', () => {
     await join(t.db, tia.id, good, await licence(t.db, good));
     await licence(t.db, seatless);
     await join(t.db, tia.id, seatless);
-    await mint(t.db, { userId: tia.id }, 10);
+    await mint(t.db, { userId: tia.id, organizationId: good }, 10);
+    await mint(t.db, { userId: tia.id, organizationId: seatless }, 10);
 
     // Entitled first, even though the other comes first by name.
     expect(await entitlement({ email: tia.email, licenseType: 'chorus' })).toMatchObject({
@@ -301,9 +308,18 @@ describe('the panel: GET /api/organization/{id}/users/{userId}/entitlement', () 
     const org = await school();
     const tia = await person();
     await invite(t.db, tia.id, org);
-    expect((await panel(org, tia.id)).json()).toMatchObject({
+    // An invitee is named by the invitation's id (CONTRACT §3), and answered by it; the account's id names
+    // nobody here.
+    const [invitation] = await rows<{ id: string }>(
+      t.db,
+      sql`select id from membership_invitations where user_id = ${tia.id} and organization_id = ${org}`,
+    );
+    const invitationId = (invitation as { id: string }).id;
+    expect((await panel(org, invitationId)).json()).toMatchObject({
+      userId: invitationId,
       reasons: expect.arrayContaining(['not_a_member']),
     });
+    expect((await panel(org, tia.id)).statusCode).toBe(404);
     // The teacher of School A is no member of this school, and an unknown id is no one.
     expect((await panel(org, t.world.users.teacher.id)).statusCode).toBe(404);
     expect((await panel(org, '00000000-0000-0000-0000-000000000000')).statusCode).toBe(404);

@@ -128,7 +128,6 @@ interface UserRow {
   name: string;
   email: string;
   verified: boolean;
-  credits: number;
   searchName: Searchable;
   searchEmail: Searchable;
 }
@@ -136,8 +135,12 @@ interface MembershipRow {
   userId: string;
   organizationId: string;
   role: string;
+  /** The person's balance in this organization (CONTRACT §5: credits per membership). */
+  credits: number;
 }
 interface InvitationRow extends MembershipRow {
+  /** How lists name the invited person (CONTRACT §3). */
+  id: string;
   name: string;
   email: string;
 }
@@ -167,23 +170,29 @@ export async function readSnapshot(db: Tx): Promise<Snapshot> {
           shared_credits::text as shared, protected_credits::text as protected, deleted_at is null as live
         from organizations`,
   );
-  const users = await rows<{ id: string; name: string; email: string; verified: boolean; credits: string }>(
+  const users = await rows<{ id: string; name: string; email: string; verified: boolean }>(
     db,
-    sql`select u.id, u.name, u.email, u.email_verified_at is not null as verified,
-          coalesce((select a.balance from credit_accounts a where a.user_id = u.id), 0)::text as credits
-        from users u`,
+    sql`select u.id, u.name, u.email, u.email_verified_at is not null as verified from users u`,
   );
-  const memberships = await rows<{ user_id: string; organization_id: string; role: string }>(
+  const heldSql = sql`coalesce((select a.balance from credit_accounts a
+    where a.kind = 'user' and a.user_id = x.user_id and a.organization_id = x.organization_id), 0)::text`;
+  const memberships = await rows<{ user_id: string; organization_id: string; role: string; credits: string }>(
     db,
-    sql`select user_id, organization_id, role from memberships`,
+    sql`select user_id, organization_id, role, ${heldSql} as credits from memberships x`,
   );
   const invitations = await rows<{
+    id: string;
     user_id: string;
     organization_id: string;
     role: string;
     invited_name: string;
     invited_email: string;
-  }>(db, sql`select user_id, organization_id, role, invited_name, invited_email from membership_invitations`);
+    credits: string;
+  }>(
+    db,
+    sql`select id, user_id, organization_id, role, invited_name, invited_email, ${heldSql} as credits
+        from membership_invitations x`,
+  );
   return {
     organizations: new Map(
       organizations.map((o) => [
@@ -209,7 +218,6 @@ export async function readSnapshot(db: Tx): Promise<Snapshot> {
           name: u.name,
           email: u.email,
           verified: u.verified,
-          credits: Number(u.credits),
           searchName: searchableName(u.name),
           searchEmail: searchableEmail(u.email),
         },
@@ -219,8 +227,11 @@ export async function readSnapshot(db: Tx): Promise<Snapshot> {
       userId: m.user_id,
       organizationId: m.organization_id,
       role: m.role,
+      credits: Number(m.credits),
     })),
     invitations: invitations.map((i) => ({
+      id: i.id,
+      credits: Number(i.credits),
       userId: i.user_id,
       organizationId: i.organization_id,
       role: i.role,
@@ -437,7 +448,8 @@ const ROLE_RANK: Record<string, number> = { organization_owner: 1, organization_
 
 /**
  * GET /api/organization/{id}/users: its members (their own name and email) and the accounts invited to it
- * (the name and email the inviter typed, no credits, pending), whose name or email matches.
+ * (the name and email the inviter typed, named by the invitation's id, pending), whose name or email matches;
+ * each with their balance in this organization.
  */
 export function referenceOrganizationUsers(
   snapshot: Snapshot,
@@ -455,7 +467,7 @@ export function referenceOrganizationUsers(
       name: u.name,
       email: u.email,
       role: m.role,
-      credits: u.credits,
+      credits: m.credits,
       status: u.verified ? 'active' : 'pending',
       searchName: u.searchName,
       searchEmail: u.searchEmail,
@@ -464,11 +476,11 @@ export function referenceOrganizationUsers(
   for (const i of snapshot.invitations) {
     if (i.organizationId !== organizationId) continue;
     people.push({
-      id: i.userId,
+      id: i.id,
       name: i.name,
       email: i.email,
       role: i.role,
-      credits: 0,
+      credits: i.credits,
       status: 'pending',
       searchName: searchableName(i.name),
       searchEmail: searchableEmail(i.email),

@@ -323,8 +323,9 @@ export async function seedSearchWorld(db: Db): Promise<SearchWorld> {
     // Credits through the journal: pools of most organizations (a quarter keep none: ties), a third of the
     // people, with repeated amounts.
     await tx.execute(sql`
-      insert into credit_accounts (kind, user_id)
-      select 'user', id from users where (hashtext(email) & 3) <> 0`);
+      insert into credit_accounts (kind, user_id, organization_id)
+      select 'user', u.id, m.organization_id from users u join memberships m on m.user_id = u.id
+      where (hashtext(u.email) & 3) <> 0`);
     const accounts = await rows<{
       id: string;
       kind: string;
@@ -337,7 +338,7 @@ export async function seedSearchWorld(db: Db): Promise<SearchWorld> {
     );
     const position = new Map(organizations.map((o, i) => [o.id, i]));
     const lines = accounts.flatMap((a, i) => {
-      if (a.organization_id) {
+      if (a.kind !== 'user' && a.organization_id) {
         const index = position.get(a.organization_id) ?? 0;
         if (index % 4 === 0 || a.organization_id === deleted.id) return [];
         const amount = a.kind === 'shared' ? (index * 37) % 200 : (index * 11) % 50;

@@ -1,18 +1,53 @@
 import type { ReclaimStrategy } from '@allot/domain/credits';
+import { sql } from 'drizzle-orm';
 import type { Tx } from '../../src/db/client';
+import { rows } from '../../src/db/rows';
 import {
   balancesByKey,
   journalSince,
   LedgerModel,
   ledgerViolations,
   type MoveRequest,
+  memberKey,
   normalized,
   seededRandom,
 } from './ledger';
 import type { World } from './world';
 
-/** Who sends a request: a session of the owner or of the system admin, or Alpha District's integration key. */
-export type Who = 'owner' | 'systemAdmin' | 'integration';
+/**
+ * People in two tenants (CONTRACT §5): Sol is a teacher of Alpha School B and of Beta Network, Bea a teacher of
+ * Beta Network only. Credits Beta gives Sol are Beta's: Alpha's moves and key never reach them, and Beta's
+ * never reach what Alpha gave.
+ */
+export interface TwoTenants {
+  sol: { id: string; email: string };
+  bea: { id: string; email: string };
+}
+
+/** Adds Sol and Bea to the world (once: a second call finds them). */
+export async function twoTenants(db: Tx, world: World): Promise<TwoTenants> {
+  const person = async (email: string, name: string, organizationIds: string[]) => {
+    await db.execute(sql`insert into users (email, name, email_verified_at) values (${email}, ${name}, now())
+      on conflict do nothing`);
+    const [row] = await rows<{ id: string }>(db, sql`select id from users where email = ${email}`);
+    const id = (row as { id: string }).id;
+    for (const organizationId of organizationIds) {
+      await db.execute(sql`insert into memberships (user_id, organization_id, role)
+        values (${id}, ${organizationId}, 'user') on conflict do nothing`);
+    }
+    return { id, email };
+  };
+  return {
+    sol: await person('sol@both.test', 'Sol Both', [world.orgs.schoolB, world.orgs.beta]),
+    bea: await person('bea@beta.test', 'Bea Beta', [world.orgs.beta]),
+  };
+}
+
+/**
+ * Who sends a request: a session of Alpha District's owner, of the system admin or of Beta Network's owner, or
+ * the integration key of Alpha District or of Beta Network.
+ */
+export type Who = 'owner' | 'systemAdmin' | 'integration' | 'betaOwner' | 'betaIntegration';
 export interface Answer {
   status: number;
   body: {
@@ -47,17 +82,28 @@ let references = 0;
  * A consumption by the classroom product with Alpha District's key (issue 15): one of four members, each in
  * one organization of the subtree (named or not), `credits` from their balance, then the pool.
  */
-function randomConsumption(random: Random, world: World): { who: Who; request: MoveRequest } {
-  const { alpha, schoolA } = world.orgs;
+function randomConsumption(
+  random: Random,
+  world: World,
+  tenants?: TwoTenants,
+): { who: Who; request: MoveRequest } {
+  const { alpha, schoolA, schoolB, beta } = world.orgs;
   const { teacher, schoolAdmin, admin, owner } = world.users;
-  const [member, organizationId] = random.pick([
-    [teacher, schoolA],
-    [schoolAdmin, schoolA],
-    [admin, alpha],
-    [owner, alpha],
-  ] as const);
+  const [member, organizationId, who] = random.pick<readonly [{ id: string; email: string }, string, Who]>([
+    [teacher, schoolA, 'integration'],
+    [schoolAdmin, schoolA, 'integration'],
+    [admin, alpha, 'integration'],
+    [owner, alpha, 'integration'],
+    ...(tenants
+      ? ([
+          [tenants.sol, schoolB, 'integration'],
+          [tenants.sol, beta, 'betaIntegration'],
+          [tenants.bea, beta, 'betaIntegration'],
+        ] as const)
+      : []),
+  ]);
   return {
-    who: 'integration',
+    who,
     request: {
       url: '/api/integration/consume',
       body: {
@@ -79,17 +125,12 @@ function randomConsumption(random: Random, world: World): { who: Who; request: M
 export function randomMove(
   random: Random,
   world: World,
-  options: { consumption?: boolean } = {},
+  options: { consumption?: boolean; tenants?: TwoTenants } = {},
 ): { who: Who; request: MoveRequest } {
-  if (options.consumption && random.chance(1 / 6)) return randomConsumption(random, world);
+  if (options.consumption && random.chance(1 / 6)) return randomConsumption(random, world, options.tenants);
+  if (options.tenants && random.chance(1 / 5)) return randomTwoTenantMove(random, world, options.tenants);
   const { alpha, schoolA, annex, schoolB } = world.orgs;
   const orgs = [alpha, schoolA, annex, schoolB];
-  const people = [
-    world.users.teacher.id,
-    world.users.schoolAdmin.id,
-    world.users.admin.id,
-    world.users.owner.id,
-  ];
   const pool = () => random.pick(['shared', 'protected'] as const);
   const amount = 1 + random.int(random.chance(0.2) ? 600 : 120);
   const twoOf = <T>(items: readonly T[]): [T, T] => {
@@ -192,10 +233,19 @@ export function randomMove(
           };
     }
     case 6: {
+      // Between two members of one organization; the body names it or not (they share only that one).
+      const [organizationId, people] = random.pick([
+        [schoolA, [world.users.teacher.id, world.users.schoolAdmin.id]],
+        [alpha, [world.users.admin.id, world.users.owner.id]],
+      ] as const);
       const [sourceUserId, targetUserId] = twoOf(people);
       return {
         who: 'owner',
-        request: { url: '/api/credit/transfer/users', body: { amount, sourceUserId, targetUserId } },
+        request: {
+          url: '/api/credit/transfer/users',
+          body: { amount, sourceUserId, targetUserId, ...(random.chance(0.5) ? { organizationId } : {}) },
+          organizationId,
+        },
       };
     }
     default:
@@ -212,6 +262,110 @@ export function randomMove(
         },
       };
   }
+}
+
+/**
+ * A move of Sol's or Bea's credits (`TwoTenants`): Beta's owner gives, takes back and moves between them inside
+ * Beta Network, the system admin mints into Beta, Alpha's owner gives Sol credits of Alpha School B and takes
+ * them back.
+ */
+function randomTwoTenantMove(
+  random: Random,
+  world: World,
+  tenants: TwoTenants,
+): { who: Who; request: MoveRequest } {
+  const { beta, schoolB } = world.orgs;
+  const pool = () => random.pick(['shared', 'protected'] as const);
+  const amount = 1 + random.int(random.chance(0.2) ? 400 : 80);
+  const inBeta = random.pick([[tenants.sol.id], [tenants.bea.id], [tenants.sol.id, tenants.bea.id]]);
+  switch (random.int(6)) {
+    case 0:
+      return {
+        who: 'betaOwner',
+        request: {
+          url: '/api/credit/assign/users',
+          body: { amount, userIds: inBeta, organizationId: beta, fromOrganizationPoolType: pool() },
+        },
+      };
+    case 1:
+      return {
+        who: 'betaOwner',
+        request: {
+          url: '/api/credit/reclaim/users',
+          body: { amount, userIds: inBeta, organizationId: beta, toOrganizationPoolType: pool() },
+        },
+      };
+    case 2: {
+      const [sourceUserId, targetUserId] = random.chance(0.5)
+        ? [tenants.sol.id, tenants.bea.id]
+        : [tenants.bea.id, tenants.sol.id];
+      return {
+        who: 'betaOwner',
+        request: {
+          url: '/api/credit/transfer/users',
+          body: {
+            amount,
+            sourceUserId,
+            targetUserId,
+            ...(random.chance(0.5) ? { organizationId: beta } : {}),
+          },
+          organizationId: beta,
+        },
+      };
+    }
+    case 3:
+      return {
+        who: 'systemAdmin',
+        request: {
+          url: '/api/credit/allocate/system',
+          body: {
+            amount: 1 + random.int(400),
+            organizationId: beta,
+            toPool: pool(),
+            description: 'Beta mint',
+          },
+        },
+      };
+    default:
+      return {
+        who: 'owner',
+        request:
+          random.int(2) === 0
+            ? {
+                url: '/api/credit/assign/users',
+                body: {
+                  amount,
+                  userIds: [tenants.sol.id],
+                  organizationId: schoolB,
+                  fromOrganizationPoolType: pool(),
+                },
+              }
+            : {
+                url: '/api/credit/reclaim/users',
+                body: {
+                  amount,
+                  userIds: [tenants.sol.id],
+                  organizationId: schoolB,
+                  toOrganizationPoolType: pool(),
+                },
+              },
+      };
+  }
+}
+
+/** Journal transactions after `afterSeq` whose lines touch the accounts of organizations of two tenants. */
+async function transactionsAcrossTenants(db: Tx, afterSeq: number): Promise<string[]> {
+  const found = await rows<{ id: string }>(
+    db,
+    sql`select t.id from credit_transactions t
+        join credit_entries e on e.transaction_id = t.id
+        join credit_accounts a on a.id = e.account_id
+        join organization_closure c on c.descendant_id = a.organization_id
+        join organizations r on r.id = c.ancestor_id and r.parent_id is null
+        where t.seq > ${afterSeq}
+        group by t.id having count(distinct r.id) > 1`,
+  );
+  return found.map((r) => r.id);
 }
 
 export interface WorkloadReport {
@@ -253,7 +407,8 @@ function changed(request: MoveRequest): MoveRequest {
  * must answer their first answer) and one key reused with another body (`409`). After each round the
  * journal's new transactions are replayed through the model in their order: each must be the answer of
  * exactly one request of the round and write exactly the lines the model expects, with no balance below
- * zero; then every balance must equal the model's, and every invariant of the ledger must hold.
+ * zero, and touch the accounts of one tenant only (people in two tenants take part: `TwoTenants`); then every
+ * balance must equal the model's, and every invariant of the ledger must hold.
  */
 export async function runCreditWorkload(options: {
   send: Send;
@@ -269,6 +424,7 @@ export async function runCreditWorkload(options: {
 }): Promise<WorkloadReport> {
   const { send, db, world, fail } = options;
   const random = seededRandom(options.seed);
+  const tenants = await twoTenants(db, world);
   const model = new LedgerModel(await balancesByKey(db));
   const keyed: Sent[] = [];
   const report: WorkloadReport = { moves: 0, applied: 0, refused: 0, replays: 0, reusedKeys: 0, consumed: 0 };
@@ -277,7 +433,7 @@ export async function runCreditWorkload(options: {
 
   for (let round = 0; round < options.rounds; round++) {
     const fresh: Sent[] = Array.from({ length: options.concurrency }, () => {
-      const move = randomMove(random, world, { consumption: options.consumption ?? false });
+      const move = randomMove(random, world, { consumption: options.consumption ?? false, tenants });
       // A consumption always carries a key (the call requires one); a third of the other moves do.
       const keyed = random.chance(0.33) || move.request.url === '/api/integration/consume';
       return keyed ? { ...move, key: `w${options.seed}-${keyCount++}` } : move;
@@ -332,6 +488,9 @@ export async function runCreditWorkload(options: {
       if (s.key) keyed.push(s);
     }
 
+    for (const crossing of await transactionsAcrossTenants(db, lastSeq)) {
+      fail(`round ${round}: journal transaction ${crossing} moved credits between two tenants`);
+    }
     const journal = await journalSince(db, lastSeq);
     if (journal.length !== byTransaction.size) {
       fail(
@@ -364,7 +523,10 @@ export async function runCreditWorkload(options: {
         // The answer's split and balances after are the model's at that point of the journal (the posting
         // holds both accounts, so no later entry on them comes before it).
         const { body } = sent.answer as Answer;
-        const [own, shared] = [`user:${sent.request.userId}`, `shared:${sent.request.organizationId}`];
+        const [own, shared] = [
+          memberKey(sent.request.userId, sent.request.organizationId),
+          `shared:${sent.request.organizationId}`,
+        ];
         const want = {
           fromOwn: -(expected.find((l) => l.key === own)?.amount ?? 0),
           fromShared: -(expected.find((l) => l.key === shared)?.amount ?? 0),

@@ -5,10 +5,10 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../src/db/client';
 import { rows } from '../../src/db/rows';
 import {
+  memberAccountId,
   organizationPoolAccountId,
   postCreditTransaction,
   systemAccountId,
-  userAccountId,
 } from '../../src/features/credits/journal';
 import { hashIntegrationKey } from '../../src/features/integration/key-auth';
 import { insertOrganization } from '../../src/features/organizations/tree';
@@ -81,11 +81,18 @@ export async function licence(db: Tx, organizationId: string, type: LicenseType 
   return (await giveLicense(db, organizationId, type, 10, expireAt)).id;
 }
 
-/** Mints credits into a person's balance or an organization's shared pool, through the journal. */
-export async function mint(db: Tx, to: { userId: string } | { sharedOf: string }, amount: number) {
+/**
+ * Mints credits into a person's balance in an organization (by default the one organization they are a member
+ * of) or into an organization's shared pool, through the journal.
+ */
+export async function mint(
+  db: Tx,
+  to: { userId: string; organizationId?: string } | { sharedOf: string },
+  amount: number,
+) {
   const account =
     'userId' in to
-      ? await userAccountId(db, to.userId)
+      ? await memberAccountId(db, to.userId, to.organizationId ?? (await onlyOrganizationOf(db, to.userId)))
       : await organizationPoolAccountId(db, to.sharedOf, 'shared');
   await postCreditTransaction(db, {
     action: 'system_allocation',
@@ -106,4 +113,14 @@ export async function balances(db: Tx, userId: string, organizationId: string) {
           (select balance from credit_accounts where organization_id = ${organizationId} and kind = 'shared')::text as shared`,
   );
   return { own: Number(row?.own), shared: Number(row?.shared) };
+}
+
+/** The one organization a person is a member of (a test's shorthand; several or none fail the test). */
+export async function onlyOrganizationOf(db: Tx, userId: string): Promise<string> {
+  const found = await rows<{ organization_id: string }>(
+    db,
+    sql`select organization_id from memberships where user_id = ${userId}`,
+  );
+  if (found.length !== 1) throw new Error(`${userId} is a member of ${found.length} organizations: name one`);
+  return (found[0] as { organization_id: string }).organization_id;
 }

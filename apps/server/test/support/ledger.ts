@@ -37,6 +37,17 @@ export async function ledgerViolations(db: Tx): Promise<string[]> {
                  join credit_accounts a on a.organization_id = c.descendant_id and a.kind in ('shared', 'protected')
                  where c.ancestor_id = o.id and c.depth > 0), 0))`,
     ],
+    [
+      'a member’s balance holds credits without a membership or an invitation (CONTRACT §5)',
+      sql`select a.id as v from credit_accounts a where a.kind = 'user' and a.balance <> 0
+            and not exists (select 1 from memberships m where m.user_id = a.user_id and m.organization_id = a.organization_id)
+            and not exists (select 1 from membership_invitations i
+                            where i.user_id = a.user_id and i.organization_id = a.organization_id)`,
+    ],
+    [
+      'a closed balance of before credits per membership holds credits',
+      sql`select id as v from credit_accounts where kind = 'person' and balance <> 0`,
+    ],
   ];
   const found: string[] = [];
   for (const [rule, query] of checks) {
@@ -46,15 +57,22 @@ export async function ledgerViolations(db: Tx): Promise<string[]> {
   return found;
 }
 
+/** An account's key in the model, from a `credit_accounts` row aliased `a`. */
+const accountKey = sql`case when a.kind = 'user' then 'user:' || a.user_id || '@' || a.organization_id
+  when a.kind = 'person' then 'person:' || a.user_id when a.kind = 'system' then 'system'
+  else a.kind || ':' || a.organization_id end`;
+
+/** A member's balance in one organization, as the model keys it (CONTRACT §5: credits per membership). */
+export const memberKey = (userId: string, organizationId: string) => `user:${userId}@${organizationId}`;
+
 /**
  * Every account's balance, keyed as the model keys them: `shared:<org>`, `protected:<org>`, `consumed:<org>`,
- * `user:<id>`, `system`.
+ * `user:<id>@<org>`, `system` (and `person:<id>`, the closed balances of before migration 0020).
  */
 export async function balancesByKey(db: Tx): Promise<Map<string, number>> {
   const found = await rows<{ key: string; balance: string }>(
     db,
-    sql`select case when kind = 'user' then 'user:' || user_id when kind = 'system' then 'system'
-          else kind || ':' || organization_id end as key, balance::text as balance from credit_accounts`,
+    sql`select ${accountKey} as key, balance::text as balance from credit_accounts a`,
   );
   return new Map(found.map((r) => [r.key, Number(r.balance)]));
 }
@@ -70,8 +88,7 @@ export async function journalSince(db: Tx, afterSeq: number) {
   }>(
     db,
     sql`select t.id, t.seq::text as seq, t.action, t.description, json_agg(json_build_object(
-          'key', case when a.kind = 'user' then 'user:' || a.user_id when a.kind = 'system' then 'system'
-                 else a.kind || ':' || a.organization_id end,
+          'key', ${accountKey},
           'amount', e.amount)) as lines
         from credit_transactions t join credit_entries e on e.transaction_id = t.id
         join credit_accounts a on a.id = e.account_id
@@ -133,8 +150,10 @@ export type MoveRequest =
       body: { amount: number; userIds: string[]; organizationId: string; toOrganizationPoolType: string };
     }
   | {
+      /** `organizationId`: the organization whose members they are, for the model (the body may leave it out). */
       url: '/api/credit/transfer/users';
-      body: { amount: number; sourceUserId: string; targetUserId: string };
+      body: { amount: number; sourceUserId: string; targetUserId: string; organizationId?: string };
+      organizationId: string;
     }
   | {
       url: '/api/credit/allocate/system';
@@ -147,6 +166,9 @@ export type MoveRequest =
       userId: string;
       organizationId: string;
     };
+
+const transferOrganization = (request: MoveRequest) =>
+  (request as Extract<MoveRequest, { url: '/api/credit/transfer/users' }>).organizationId;
 
 /**
  * A model of the ledger, the oracle of the randomized workloads: given its balances and a request, the
@@ -213,19 +235,19 @@ export class LedgerModel {
             key: `${body.fromOrganizationPoolType}:${body.organizationId}`,
             amount: -a * body.userIds.length,
           },
-          ...body.userIds.map((id) => ({ key: `user:${id}`, amount: a })),
+          ...body.userIds.map((id) => ({ key: memberKey(id, body.organizationId), amount: a })),
         ];
         break;
       case '/api/credit/reclaim/users':
         lines = [
-          ...body.userIds.map((id) => ({ key: `user:${id}`, amount: -a })),
+          ...body.userIds.map((id) => ({ key: memberKey(id, body.organizationId), amount: -a })),
           { key: `${body.toOrganizationPoolType}:${body.organizationId}`, amount: a * body.userIds.length },
         ];
         break;
       case '/api/credit/transfer/users':
         lines = [
-          { key: `user:${body.sourceUserId}`, amount: -a },
-          { key: `user:${body.targetUserId}`, amount: a },
+          { key: memberKey(body.sourceUserId, transferOrganization(request)), amount: -a },
+          { key: memberKey(body.targetUserId, transferOrganization(request)), amount: a },
         ];
         break;
       case '/api/credit/allocate/system':
@@ -246,12 +268,13 @@ export class LedgerModel {
     request: Extract<MoveRequest, { url: '/api/integration/consume' }>,
   ): Line[] | null {
     const credits = request.body.credits;
-    const own = this.get(`user:${request.userId}`);
+    const ownKey = memberKey(request.userId, request.organizationId);
+    const own = this.get(ownKey);
     const shared = this.get(`shared:${request.organizationId}`);
     if (own + shared < credits) return null;
     const fromOwn = Math.min(own, credits);
     return [
-      ...(fromOwn > 0 ? [{ key: `user:${request.userId}`, amount: -fromOwn }] : []),
+      ...(fromOwn > 0 ? [{ key: ownKey, amount: -fromOwn }] : []),
       ...(credits > fromOwn ? [{ key: `shared:${request.organizationId}`, amount: fromOwn - credits }] : []),
       { key: `consumed:${request.organizationId}`, amount: credits },
     ];

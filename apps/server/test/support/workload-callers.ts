@@ -4,7 +4,7 @@ import { bearer, type TestApp } from './test-app';
 import { sessionFor } from './world';
 
 export interface WorkloadCallers {
-  /** The owner's and the system admin's sessions, and Alpha District's integration key. */
+  /** The owners' (Alpha's, Beta's) and the system admin's sessions, and Alpha's and Beta's integration keys. */
   tokens: Record<Who, string>;
   /** A workload's request through `app.inject`, with its Idempotency-Key when it has one. */
   send: Send;
@@ -16,6 +16,8 @@ export async function workloadCallers(t: TestApp): Promise<WorkloadCallers> {
     owner: await sessionFor(t.db, t.world.users.owner.id),
     systemAdmin: await sessionFor(t.db, t.world.users.systemAdmin.id),
     integration: (await insertIntegrationKey(t.db, t.world.orgs.alpha)).key,
+    betaOwner: await sessionFor(t.db, t.world.users.betaOwner.id),
+    betaIntegration: (await insertIntegrationKey(t.db, t.world.orgs.beta)).key,
   };
   const send: Send = async (who, request, key) => {
     const response = await t.app.inject({

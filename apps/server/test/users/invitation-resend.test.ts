@@ -78,6 +78,8 @@ describe('POST /api/organization/{id}/users/{userId}/invitation/resend', () => {
     const { email } = t.world.users.betaOwner;
     const person = await invite(schoolB, email, 'Typed Name');
     expect(person.status).toBe('pending');
+    // Named by the invitation, not by the account's id (CONTRACT §3).
+    expect(person.id).not.toBe(t.world.users.betaOwner.id);
     const first = await lastMailTo(t.db, email);
     expect(first.kind).toBe('membership_invitation');
 
@@ -96,7 +98,7 @@ describe('POST /api/organization/{id}/users/{userId}/invitation/resend', () => {
     expect((await accept(email, schoolB, fresh)).json()).toEqual({ success: true, organizationId: schoolB });
     const joined = await rows(
       t.db,
-      sql`select 1 from memberships where user_id = ${person.id} and organization_id = ${schoolB}`,
+      sql`select 1 from memberships where user_id = ${t.world.users.betaOwner.id} and organization_id = ${schoolB}`,
     );
     expect(joined).toHaveLength(1);
     expect((await api.post('admin', resendPath(schoolB, person.id), {})).statusCode).toBe(404);

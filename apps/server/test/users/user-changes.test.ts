@@ -2,7 +2,7 @@ import { APP_MSG, MSG } from '@allot/domain/messages';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/rows';
-import { postCreditTransaction, systemAccountId, userAccountId } from '../../src/features/credits/journal';
+import { memberAccountId, postCreditTransaction, systemAccountId } from '../../src/features/credits/journal';
 import { signedInCalls } from '../support/calls';
 import { lastMailTo } from '../support/outbox';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -157,7 +157,12 @@ describe('POST /api/user/{id}/update', () => {
       locale: 'en-us',
       pendingEmail: null,
     });
-    const [account] = await rows<{ name: string }>(t.db, sql`select name from users where id = ${invitedId}`);
+    // The answer names the invitation, never the account (CONTRACT §3); the account's own name stays.
+    expect(invitedId).not.toBe(t.world.users.betaOwner.id);
+    const [account] = await rows<{ name: string }>(
+      t.db,
+      sql`select name from users where id = ${t.world.users.betaOwner.id}`,
+    );
     expect(account?.name).toBe('Bo Beta');
   });
 
@@ -286,7 +291,7 @@ describe('POST /api/user/remove', () => {
           actorId: null,
           lines: [
             { accountId: system, amount: -(30 + index) },
-            { accountId: await userAccountId(tx, id), amount: 30 + index },
+            { accountId: await memberAccountId(tx, id, alpha), amount: 30 + index },
           ],
         });
       }

@@ -247,7 +247,13 @@ describe('POST /api/user/create', () => {
     });
     // An account that exists is invited, never attached (CONTRACT §3): it joins with the mailed code.
     expect(again.statusCode).toBe(201);
-    expect(again.json()).toMatchObject({ id, status: 'pending' });
+    expect(again.json()).toMatchObject({ status: 'pending' });
+    // Named by the invitation (CONTRACT §3), which offers the same account.
+    const [invitation] = await rows<{ user_id: string }>(
+      t.db,
+      sql`select user_id from membership_invitations where id = ${again.json().id}`,
+    );
+    expect(invitation?.user_id).toBe(id);
     expect((await lastMailTo(t.db, 'comeback@alpha.test')).kind).toBe('membership_invitation');
   });
 });

@@ -18,15 +18,28 @@ export function DateCell({
   );
 }
 
-/** Who made a change: the person's name (their email in its tooltip), or '—' for the system. */
-export function PersonCell({ person }: { person: { name: string; email: string } | null }) {
-  return person ? (
+/**
+ * Who made a change: the person's name (their email in its tooltip), someone outside the organization as the
+ * server names them (no email, in italics: CONTRACT §5), or '—' for the system.
+ */
+export function PersonCell({ person }: { person: { name: string; email: string | null } | null }) {
+  if (!person) {
+    return (
+      <Text size="sm" c="dimmed" aria-label="Nobody (made by the system)">
+        —
+      </Text>
+    );
+  }
+  if (person.email === null) {
+    return (
+      <Text size="sm" c="dimmed" fs="italic">
+        {person.name}
+      </Text>
+    );
+  }
+  return (
     <Tooltip label={person.email} openDelay={250}>
       <Text size="sm">{person.name || person.email}</Text>
     </Tooltip>
-  ) : (
-    <Text size="sm" c="dimmed" aria-label="Nobody (made by the system)">
-      —
-    </Text>
   );
 }

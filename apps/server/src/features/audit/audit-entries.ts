@@ -2,6 +2,7 @@ import type { AuditAction, AuditEntry, AuditLogExportQuery, AuditTargetType } fr
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
+import { namedInLogOfSql, personInLog } from '../organization-access/log-names';
 import { auditFilterSql } from './audit-filter';
 
 export interface AuditRow {
@@ -12,6 +13,7 @@ export interface AuditRow {
   organization_id: string;
   organization_name: string | null;
   actor_id: string | null;
+  actor_named: boolean | null;
   actor_name: string | null;
   actor_email: string | null;
   target_type: AuditTargetType;
@@ -35,7 +37,8 @@ export function readAuditRows(
     db,
     sql`select a.id, a.seq::text as seq, a.created_at as date, a.action,
           a.organization_id, o.name as organization_name,
-          u.id as actor_id, u.name as actor_name, u.email as actor_email,
+          u.id as actor_id, ${namedInLogOfSql(sql`u.id`, organizationId)} as actor_named,
+          u.name as actor_name, u.email as actor_email,
           a.target_type, a.target_id, a.target_label, a.before, a.after
         from audit_events a
         left join organizations o on o.id = a.organization_id
@@ -60,7 +63,7 @@ export function toAuditEntry(r: AuditRow): AuditEntry {
     date: new Date(r.date).toISOString(),
     action: r.action,
     organization: { id: r.organization_id, name: r.organization_name ?? '' },
-    actor: r.actor_id ? { id: r.actor_id, name: r.actor_name ?? '', email: r.actor_email ?? '' } : null,
+    actor: personInLog(r),
     target: { type: r.target_type, id: r.target_id, label: r.target_label },
     before: r.before === null ? null : parseJson(r.before),
     after: r.after === null ? null : parseJson(r.after),

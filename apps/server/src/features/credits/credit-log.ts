@@ -15,6 +15,7 @@ import type { AuthUser } from '../../http/authenticate';
 import { EXPORT_BATCH } from '../../http/csv-download';
 import { cursorPage, decodePageToken } from '../../lib/cursor';
 import { requireOrganizationAccess } from '../organization-access/access';
+import { namedInLogOfSql, personInLog } from '../organization-access/log-names';
 
 type CreditLogRow = {
   id: string;
@@ -25,7 +26,9 @@ type CreditLogRow = {
   pools: string | null;
   received: string | null;
   net: string;
+  consumed: string | null;
   actor_id: string | null;
+  actor_named: boolean | null;
   actor_name: string | null;
   actor_email: string | null;
 };
@@ -49,21 +52,22 @@ function readCreditLogRows(
   return rows<CreditLogRow>(
     db,
     sql`with accounts as (
-          select id, true as pool from credit_accounts
-          where organization_id = ${organizationId} and kind in ('shared', 'protected')
+          select id, kind in ('shared', 'protected') as pool, kind = 'consumed' as consumed from credit_accounts
+          where organization_id = ${organizationId} and kind in ('shared', 'protected', 'consumed')
           union all
-          select a.id, false from memberships m join credit_accounts a on a.user_id = m.user_id
-          where m.organization_id = ${organizationId}),
+          select id, false, false from credit_accounts where organization_id = ${organizationId} and kind = 'user'),
         touched as (
           select e.transaction_id,
             sum(e.amount) filter (where accounts.pool) as pools,
-            sum(e.amount) filter (where e.amount > 0) as received,
-            sum(e.amount) as net
+            sum(e.amount) filter (where e.amount > 0 and not accounts.consumed) as received,
+            sum(e.amount) filter (where not accounts.consumed) as net,
+            sum(e.amount) filter (where accounts.consumed) as consumed
           from credit_entries e join accounts on accounts.id = e.account_id
           group by e.transaction_id)
         select t.id, t.seq::text as seq, t.created_at as date, t.action, t.description,
-          x.pools::text as pools, x.received::text as received, x.net::text as net,
-          u.id as actor_id, u.name as actor_name, u.email as actor_email
+          x.pools::text as pools, x.received::text as received, x.net::text as net, x.consumed::text as consumed,
+          t.actor_id, ${namedInLogOfSql(sql`t.actor_id`, organizationId)} as actor_named,
+          u.name as actor_name, u.email as actor_email
         from touched x
         join credit_transactions t on t.id = x.transaction_id
         left join users u on u.id = t.actor_id
@@ -82,23 +86,23 @@ function toCreditLogEntry(r: CreditLogRow): CreditLogEntry {
     action: r.action,
     credits:
       r.action === 'consumption'
-        ? Number(r.net)
+        ? -Number(r.consumed ?? 0)
         : pools !== 0
           ? pools
           : received > 0
             ? received
             : Number(r.net),
     description: r.description,
-    by: r.actor_id ? { id: r.actor_id, name: r.actor_name ?? '', email: r.actor_email ?? '' } : null,
+    by: personInLog(r),
   };
 }
 
 /**
  * GET /api/organization/{id}/credit-log (CONTRACT §5; needs view_audit_logs): the journal transactions that
- * touched the organization's pools or its members' balances, newest first, by cursor, in `from`–`to` when
- * given (CONTRACT §10). `credits` is the
- * signed change of the organization's pools; for a move inside it (between its pools, between its members)
- * the amount moved; for a consumption, what it used up (the member's balance and the shared pool together).
+ * touched the organization's accounts (its pools, its members' balances in it, consumption in it), newest
+ * first, by cursor, in `from`–`to` when given (CONTRACT §10). `credits` is the signed change of the
+ * organization's pools; for a move inside it (between its pools, between its members) the amount moved; for
+ * a consumption, what it used up there (the member's balance and the shared pool together).
  */
 export async function listCreditLog(
   db: Db,

@@ -2,6 +2,7 @@ import type { CreditAction } from '@allot/domain/credits';
 import { APP_MSG } from '@allot/domain/messages';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
+import { jsonParam } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { sqlState } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
@@ -21,7 +22,10 @@ export class InsufficientCreditsError extends Error {
   }
 }
 
-/** A line names a pool of an organization deleted meanwhile; nothing was written. It is gone: `404`. */
+/**
+ * A line names a pool of an organization deleted meanwhile (CR007), or gives credits to a person who left the
+ * organization meanwhile (CR008); nothing was written. It is gone: `404`.
+ */
 export class DeletedOrganizationPoolError extends AppError {
   constructor() {
     super('not_found', APP_MSG.notFound);
@@ -67,7 +71,8 @@ export async function postCreditTransactionReporting(
       balances: new Map(Object.entries(row.posted.balances).map(([k, v]) => [k, Number(v)])),
     };
   } catch (error) {
-    if (sqlState(error) === 'CR007') throw new DeletedOrganizationPoolError();
+    const state = sqlState(error);
+    if (state === 'CR007' || state === 'CR008') throw new DeletedOrganizationPoolError();
     throw insufficientCredits(error) ?? error;
   }
 }
@@ -111,11 +116,37 @@ export async function organizationPoolAccountId(
   return row.id;
 }
 
-export async function userAccountId(tx: Tx, userId: string): Promise<string> {
-  await tx.execute(
-    sql`insert into credit_accounts (kind, user_id) values ('user', ${userId}) on conflict do nothing`,
+/**
+ * The balance of a person in one organization (CONTRACT §5: credits per membership), opened at 0 the first
+ * time. The journal refuses credits into it unless the person is a member of the organization or invited
+ * to it (CR008).
+ */
+export async function memberAccountId(tx: Tx, userId: string, organizationId: string): Promise<string> {
+  const [id] = await memberAccountIds(tx, organizationId, [userId]);
+  if (!id) throw new Error(`user ${userId} has no credit account in ${organizationId}`);
+  return id;
+}
+
+/**
+ * `memberAccountId` for several people of one organization, in the order asked. Opening comes before any
+ * lock: a row another transaction inserts and commits while this one waits for a lock would not be seen by the
+ * locking statement, so opening first waits for such an insert instead.
+ */
+export async function memberAccountIds(
+  tx: Tx,
+  organizationId: string,
+  userIds: readonly string[],
+): Promise<string[]> {
+  if (userIds.length === 0) return [];
+  const ids = jsonParam(userIds);
+  await tx.execute(sql`insert into credit_accounts (kind, user_id, organization_id)
+    select 'user', value::uuid, ${organizationId}::uuid from json_array_elements_text(${ids})
+    order by 2 on conflict do nothing`);
+  const found = await rows<{ id: string; user_id: string }>(
+    tx,
+    sql`select id, user_id from credit_accounts where kind = 'user' and organization_id = ${organizationId}
+        and user_id in (select value::uuid from json_array_elements_text(${ids}))`,
   );
-  const [row] = await rows<{ id: string }>(tx, sql`select id from credit_accounts where user_id = ${userId}`);
-  if (!row) throw new Error(`user ${userId} has no credit account`);
-  return row.id;
+  const accountOf = new Map(found.map((a) => [a.user_id, a.id]));
+  return userIds.map((id) => accountOf.get(id.toLowerCase()) as string);
 }

@@ -34,6 +34,8 @@ export interface Move {
   total: number;
   organizations: OrganizationParty[];
   users: UserParty[];
+  /** A move between two members' balances: the organization they are members of (its audit log records it). */
+  transferOrganizationId?: string;
   /** The refusal when an account would go below zero (the database names the account and its balance). */
   refusal: (accountId: string, balance: number) => AppError;
 }

@@ -1,15 +1,12 @@
-import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { uuidsIn } from '../../db/json-params';
-import { rows } from '../../db/rows';
 import { type AuditRecord, recordAudit } from '../audit/record';
 import type { Move } from './move-answer';
 
 /**
  * The audit entries of a move made in the panel (decision 014): one `credits_moved` per organization whose
  * pools it changed, with those pools before and after, so each organization's log says what it gained or
- * lost; a move between two people's balances is recorded in each organization they belong to, with their
- * balances. Every entry names the journal transaction (the credit log entry of the same id).
+ * lost; a move between two members' balances is recorded in the organization whose balances they are (CONTRACT
+ * §5: credits per membership), with their balances there. Every entry names the journal transaction (the credit log entry of the same id).
  */
 export async function auditMove(
   tx: Tx,
@@ -47,16 +44,10 @@ export async function auditMove(
       ),
     );
   }
-  if (records.length === 0 && move.users.length > 0) {
+  if (records.length === 0 && move.transferOrganizationId) {
     const balances = (of: (account: string) => number) =>
       Object.fromEntries(move.users.map((u) => [u.name, of(u.account)]));
-    const memberOf = await rows<{ organization_id: string }>(
-      tx,
-      sql`select distinct m.organization_id from memberships m
-          join organizations o on o.id = m.organization_id and o.deleted_at is null
-          where m.user_id in ${uuidsIn(move.users.map((u) => u.id))}`,
-    );
-    for (const m of memberOf) records.push(entry(m.organization_id, balances(before), balances(after)));
+    records.push(entry(move.transferOrganizationId, balances(before), balances(after)));
   }
   await recordAudit(tx, records);
 }

@@ -1,4 +1,5 @@
 import type { CreditPool } from '@allot/domain/credits';
+import { APP_MSG } from '@allot/domain/messages';
 import { type Permission, permissionsOf, ROLES } from '@allot/domain/roles';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
@@ -11,6 +12,7 @@ import {
   organizationsBelow as below,
   lowerIds,
 } from '../organization-access/acted-on';
+import { memberAccountIds } from './journal';
 
 /** An organization taking part in a move, with the ids of its two pool accounts. */
 export interface OrganizationParty {
@@ -71,21 +73,10 @@ export function organizationsBelow(
 /** Roles that may move credits of people (those with `manage_users`). */
 const USER_MANAGERS = ROLES.filter((role) => permissionsOf(role).includes('manage_users'));
 
-/** Credit accounts of these people, opened at 0 for those who have none yet, in the order asked. */
-async function userParties(tx: Tx, people: { id: string; name: string }[]): Promise<UserParty[]> {
-  const ids = people.map((p) => p.id);
-  await tx.execute(sql`insert into credit_accounts (kind, user_id)
-    select 'user', value::uuid from json_array_elements_text(${jsonParam(ids)})
-    on conflict do nothing`);
-  const accounts = await rows<{ id: string; user_id: string }>(
-    tx,
-    sql`select id, user_id from credit_accounts where user_id in ${uuidsIn(ids)}`,
-  );
-  const accountOf = new Map(accounts.map((a) => [a.user_id, a.id]));
-  return people.map((p) => ({ ...p, account: accountOf.get(p.id) as string }));
-}
-
-/** Members of one organization (joined, not invited), in the order asked; `404` for anyone else. */
+/**
+ * Members of one organization (joined, not invited), in the order asked, each with their balance in it (CONTRACT
+ * §5: credits per membership); `404` for anyone else.
+ */
 export async function membersOf(
   tx: Tx,
   organization: OrganizationParty,
@@ -99,30 +90,48 @@ export async function membersOf(
   );
   const byId = new Map(found.map((u) => [u.id, u]));
   if (byId.size !== lowered.length) throw AppError.notFound();
-  return userParties(
-    tx,
-    lowered.map((id) => byId.get(id) as { id: string; name: string }),
-  );
+  const accounts = await memberAccountIds(tx, organization.id, lowered);
+  return lowered.map((id, i) => ({
+    ...(byId.get(id) as { id: string; name: string }),
+    account: accounts[i] as string,
+  }));
 }
 
 /**
- * A person whose credits the caller may move: a member of an organization where the caller's effective
- * role has `manage_users` (a system admin: any account). Anyone else is a `404`.
+ * The organization of a transfer between two people that names none (CONTRACT §5): the one organization both are
+ * members of where the caller's effective role has `manage_users` (a system admin: any). None: `404` (the caller
+ * may not learn where else they belong); several: `400` on `organizationId`, with their names.
  */
-export async function managedUser(tx: Tx, user: AuthUser, id: string): Promise<UserParty> {
-  const [lowered] = lowerIds([id]) as [string];
-  const [person] = await rows<{ id: string; name: string }>(
+export async function organizationOfBoth(
+  tx: Tx,
+  user: AuthUser,
+  sourceUserId: string,
+  targetUserId: string,
+): Promise<string> {
+  const [source, target] = lowerIds([sourceUserId, targetUserId]) as [string, string];
+  const found = await rows<{ id: string; name: string }>(
     tx,
-    user.isSystemAdmin
-      ? sql`select id, name from users where id = ${lowered}`
-      : sql`select u.id, u.name from users u where u.id = ${lowered} and exists (
-          select 1 from memberships m
-          join organization_closure c on c.descendant_id = m.organization_id
-          join organizations o on o.id = m.organization_id and o.deleted_at is null
-          join memberships mine on mine.organization_id = c.ancestor_id and mine.user_id = ${user.userId}
-          where m.user_id = u.id and mine.role in (select value from json_array_elements_text(${jsonParam(USER_MANAGERS)})))`,
+    sql`select o.id, o.name from memberships s
+        join memberships t on t.organization_id = s.organization_id and t.user_id = ${target}
+        join organizations o on o.id = s.organization_id and o.deleted_at is null
+        where s.user_id = ${source} ${
+          user.isSystemAdmin
+            ? sql``
+            : sql`and exists (
+                select 1 from organization_closure c
+                join memberships mine on mine.organization_id = c.ancestor_id and mine.user_id = ${user.userId}
+                where c.descendant_id = o.id
+                  and mine.role in (select value from json_array_elements_text(${jsonParam(USER_MANAGERS)})))`
+        }
+        order by o.name, o.id`,
   );
-  if (!person) throw AppError.notFound();
-  const [party] = await userParties(tx, [person]);
-  return party as UserParty;
+  const [only, ...others] = found;
+  if (!only) throw AppError.notFound();
+  if (others.length > 0) {
+    throw AppError.of('invalid_input', APP_MSG.transferOrganizationAmbiguous, {
+      fields: { organizationId: APP_MSG.transferOrganizationAmbiguous },
+      organizations: found,
+    });
+  }
+  return only.id;
 }

@@ -7,7 +7,7 @@ import type {
 import type { Tx } from '../../db/client';
 import type { AuthUser } from '../../http/authenticate';
 import { count, namesOf, postMove, refuse } from './move-answer';
-import { managedUser, membersOf, organizationActedOn, poolAccount, type UserParty } from './parties';
+import { membersOf, organizationActedOn, organizationOfBoth, poolAccount, type UserParty } from './parties';
 
 const nameOf = (users: UserParty[], accountId: string) =>
   users.find((u) => u.account === accountId)?.name ?? '';
@@ -62,14 +62,22 @@ export async function reclaimUsers(
   });
 }
 
-/** POST /api/credit/transfer/users: from one person's balance to another's; the caller manages both. */
+/**
+ * POST /api/credit/transfer/users: from one member's balance to another's, in one organization the caller
+ * manages (CONTRACT §5): the named one, else the one both belong to where the caller may act.
+ */
 export async function transferUsers(
   tx: Tx,
   user: AuthUser,
   input: TransferUsersRequest,
 ): Promise<CreditMoveResponse> {
-  const source = await managedUser(tx, user, input.sourceUserId);
-  const target = await managedUser(tx, user, input.targetUserId);
+  const organizationId =
+    input.organizationId ?? (await organizationOfBoth(tx, user, input.sourceUserId, input.targetUserId));
+  const org = await organizationActedOn(tx, user, organizationId, 'manage_users');
+  const [source, target] = (await membersOf(tx, org, [input.sourceUserId, input.targetUserId])) as [
+    UserParty,
+    UserParty,
+  ];
   return postMove(tx, {
     action: 'transfer_users',
     actorId: user.userId,
@@ -82,6 +90,7 @@ export async function transferUsers(
     total: input.amount,
     organizations: [],
     users: [source, target],
+    transferOrganizationId: org.id,
     refusal: (_, balance) => refuse.source(source.name, balance),
   });
 }

@@ -36,7 +36,9 @@ function batchStatement(batchSize: number) {
     lines as materialized (
       select t.id as tx, t.action, t.actor_id, (t.created_at at time zone 'UTC')::date as day,
         e.amount, a.kind, a.organization_id as org, a.user_id,
-        a.kind in ('shared', 'protected') as pool
+        a.kind in ('shared', 'protected') as pool,
+        -- A person's balance: one per membership (kind 'user'), or the closed one of before migration 0020.
+        a.kind in ('user', 'person') as held
       from claimed c
       join credit_transactions t on t.id = c.transaction_id
       join credit_entries e on e.transaction_id = t.id
@@ -53,7 +55,7 @@ function batchStatement(batchSize: number) {
       from lines l
       join organization_closure c on c.descendant_id = l.org
       where l.pool and l.amount > 0
-        and not exists (select 1 from lines u where u.tx = l.tx and u.kind = 'user' and u.amount < 0)
+        and not exists (select 1 from lines u where u.tx = l.tx and u.held and u.amount < 0)
         and not exists (
           select 1 from debited_pools d
           join organization_closure dc on dc.descendant_id = d.org and dc.ancestor_id = c.ancestor_id
@@ -66,7 +68,7 @@ function batchStatement(batchSize: number) {
       select d.day, d.org, least(d.amount, coalesce((
         select sum(l.amount) from lines l
         where l.tx = d.tx and l.amount > 0
-          and (l.kind = 'user' or (l.pool and exists (
+          and (l.held or (l.pool and exists (
             select 1 from organization_closure b
             where b.ancestor_id = d.org and b.descendant_id = l.org and b.depth > 0)))), 0)) as amount
       from debited_pools d
@@ -102,7 +104,7 @@ function batchStatement(batchSize: number) {
     -- Who consumed: the member whose balance the consumption drew on, else the posting's actor.
     consumers as (
       select coalesce(
-          (select u.user_id from lines u where u.tx = k.tx and u.kind = 'user' and u.amount < 0 limit 1),
+          (select u.user_id from lines u where u.tx = k.tx and u.held and u.amount < 0 limit 1),
           case when k.action = 'consumption' then k.actor_id end) as user_id,
         k.org, max(k.day) as day
       from lines k where k.kind = 'consumed' and k.amount > 0
@@ -116,76 +118,43 @@ function batchStatement(batchSize: number) {
         last_consumed_on = greatest(member_consumption.last_consumed_on, excluded.last_consumed_on)
       returning 1
     ),
-    -- A balance changed: its person is counted again by the members' credits step, in this same transaction.
-    people as (
-      insert into member_credits_queue (user_id)
-      select distinct user_id from lines where kind = 'user' and user_id is not null
-      returning 1
-    )
-    select (select count(*) from claimed)::int as claimed, (select count(*) from people)::int as people,
-      (select count(*) from added)::int as days, (select count(*) from last_used)::int as members`;
-}
-
-/*
- * The members' credits step (decision 014, "Members' credits"): claim up to N queued people, take out what was
- * counted of each (`member_credits_counted`) and put in their live balance at the live ancestors-or-self of
- * their memberships, each organization once. Runs under the roll-up lock, a statement after the claims, so its
- * snapshot holds every change whose person it claimed and the count left by the previous holder of the lock:
- * whatever the order of the changes, the last count of a person is made from figures as new as their last change.
- */
-function memberCreditsStatement(batchSize: number) {
-  return sql`
-    with queued as (
-      delete from member_credits_queue q
-      where q.id in (select id from member_credits_queue order by id for update skip locked limit ${batchSize})
-      returning q.user_id
+    -- Members' balances of each subtree (decision 014, "Members' credits"): a line on a member's balance in X
+    -- counts for every ancestor-or-self of X. X deleted (its closure rows gone): for those of its nearest live
+    -- ancestor, which counted X's lines while X was live; X's own row is not read again.
+    member_orgs as (select distinct org from lines where kind = 'user'),
+    anchors as (
+      select m.org, (
+        with recursive up(id, n) as (
+          select m.org, 0
+          union all
+          select o.parent_id, up.n + 1 from up join organizations o on o.id = up.id
+          where o.parent_id is not null
+            and not exists (select 1 from organization_closure x where x.descendant_id = up.id and x.depth = 0))
+        select up.id from up
+        where exists (select 1 from organization_closure x where x.descendant_id = up.id and x.depth = 0)
+        order by up.n limit 1) as live
+      from member_orgs m
     ),
-    people as (select distinct user_id from queued),
-    counted as (
-      select c.user_id, c.balance, c.organization_ids from member_credits_counted c
-      where c.user_id in (select user_id from people)
+    member_credits as (
+      select c.ancestor_id as org, sum(l.amount) as amount
+      from lines l join anchors a on a.org = l.org join organization_closure c on c.descendant_id = a.live
+      where l.kind = 'user'
+      group by c.ancestor_id having sum(l.amount) <> 0
     ),
-    live as (
-      select p.user_id, coalesce(a.balance, 0) as balance, coalesce((
-          select array_agg(distinct cl.ancestor_id order by cl.ancestor_id)
-          from memberships m join organization_closure cl on cl.descendant_id = m.organization_id
-          where m.user_id = p.user_id), '{}') as organization_ids
-      from people p left join credit_accounts a on a.kind = 'user' and a.user_id = p.user_id
-    ),
-    changes as (
-      select org, sum(amount) as amount from (
-        select unnest(organization_ids) as org, -balance as amount from counted
-        union all select unnest(organization_ids), balance from live) c
-      group by org having sum(amount) <> 0
-    ),
-    applied as (
+    members_counted as (
       insert into subtree_member_credits (organization_id, credits)
-      select org, amount from changes order by org
+      select org, amount from member_credits order by org
       on conflict (organization_id) do update set credits = subtree_member_credits.credits + excluded.credits
       returning 1
-    ),
-    forgotten as (
-      delete from member_credits_counted c using live l
-      where c.user_id = l.user_id and (l.balance = 0 or l.organization_ids = '{}')
-      returning 1
-    ),
-    kept as (
-      insert into member_credits_counted (user_id, balance, organization_ids)
-      select user_id, balance, organization_ids from live
-      where balance <> 0 and organization_ids <> '{}' order by user_id
-      on conflict (user_id) do update set balance = excluded.balance, organization_ids = excluded.organization_ids
-      returning 1
     )
-    select (select count(*) from queued)::int as claimed,
-      (select count(*) from applied)::int as organizations,
-      (select count(*) from forgotten)::int + (select count(*) from kept)::int as people`;
+    select (select count(*) from claimed)::int as claimed, (select count(*) from members_counted)::int as members,
+      (select count(*) from added)::int as days, (select count(*) from last_used)::int as consumers`;
 }
 
 /**
- * Rolls the queued journal transactions up into `credit_usage_days` and `member_consumption` (decision 014,
- * "Roll-up"), and counts the people queued into `subtree_member_credits` ("Members' credits"), a batch of each
- * per database transaction, until both queues are empty (or `maxBatches`). Answers how many journal
- * transactions it rolled up.
+ * Rolls the queued journal transactions up into `credit_usage_days`, `member_consumption` (decision 014,
+ * "Roll-up") and `subtree_member_credits` ("Members' credits"), a batch per database transaction, until the
+ * queue is empty (or `maxBatches`). Answers how many journal transactions it rolled up.
  */
 export async function rollUpCreditUsage(db: Db, options: RollUpOptions = {}): Promise<number> {
   const batchSize = Math.max(1, Math.floor(options.batchSize ?? 2_000));
@@ -194,30 +163,28 @@ export async function rollUpCreditUsage(db: Db, options: RollUpOptions = {}): Pr
   for (let batch = 0; batch < maxBatches; batch++) {
     const claimed = await db
       .transaction(async (tx) => {
-        // One roll-up at a time (decision 014, "Members' credits": a person's count must not be made twice
-        // from the same old count). A reader waits a moment for a job's batch, then reads what is committed.
+        // One roll-up at a time (decision 014, "Roll-up"): a reader waits a moment for a job's batch, then
+        // reads what is committed.
         if (options.skipIfBusy) await tx.execute(sql`set local lock_timeout = '1s'`);
         await tx.execute(sql`select pg_advisory_xact_lock(${ROLLUP_LOCK})`);
         const [journal] = await rows<{ claimed: number }>(tx, batchStatement(batchSize));
-        const [people] = await rows<{ claimed: number }>(tx, memberCreditsStatement(batchSize));
-        return { transactions: Number(journal?.claimed ?? 0), people: Number(people?.claimed ?? 0) };
+        return Number(journal?.claimed ?? 0);
       })
       .catch((error: unknown) => {
-        if (options.skipIfBusy && sqlState(error) === LOCK_NOT_AVAILABLE)
-          return { transactions: 0, people: 0 };
+        if (options.skipIfBusy && sqlState(error) === LOCK_NOT_AVAILABLE) return 0;
         throw error;
       });
-    total += claimed.transactions;
-    if (claimed.transactions < batchSize && claimed.people < batchSize) break;
+    total += claimed;
+    if (claimed < batchSize) break;
   }
   return total;
 }
 
-/** Whether any journal transaction or person waits for the roll-up: two index probes, no lock. */
+/** Whether any journal transaction waits for the roll-up: one index probe, no lock. */
 export async function creditUsageQueued(db: Db): Promise<boolean> {
   const [row] = await rows<{ queued: boolean }>(
     db,
-    sql`select exists (select 1 from credit_usage_queue) or exists (select 1 from member_credits_queue) as queued`,
+    sql`select exists (select 1 from credit_usage_queue) as queued`,
   );
   return row?.queued === true;
 }

@@ -28,7 +28,7 @@ export const CONSUME_REFUSED_PREFIX = 'This teacher may not consume credits here
 function placeOf(places: readonly Place[], organizationId: string | undefined): Place {
   if (places.length === 0) throw AppError.notFound();
   if (organizationId !== undefined) return placeNamed(places, organizationId);
-  const memberOf = places.filter((p) => p.member);
+  const memberOf = places.filter((p) => !p.pending);
   if (memberOf.length > 1) {
     throw AppError.of('invalid_input', INTEGRATION_MSG.ambiguous, {
       fields: { organizationId: INTEGRATION_MSG.ambiguous },
@@ -64,14 +64,15 @@ interface LockedAccounts {
 }
 
 /**
- * Locks the teacher's balance, the organization's shared pool and its `consumed` account in id order
+ * Locks the teacher's balance in the organization, its shared pool and its `consumed` account in id order
  * (`FOR NO KEY UPDATE`, the journal's lock order), and answers them as they are under the locks.
  */
 async function lockAccounts(tx: Tx, userId: string, organizationId: string): Promise<LockedAccounts> {
   const found = await rows<{ id: string; kind: string; balance: string }>(
     tx,
     sql`select id, kind, balance::text as balance from credit_accounts
-        where user_id = ${userId} or (organization_id = ${organizationId} and kind in ('shared', 'consumed'))
+        where organization_id = ${organizationId}
+          and (kind in ('shared', 'consumed') or (kind = 'user' and user_id = ${userId}))
         order by id for no key update`,
   );
   const of = (kind: string) => {
@@ -136,7 +137,8 @@ export async function consumeCredits(
   // id order.
   if (!place.ownAccountId) {
     await tx.execute(
-      sql`insert into credit_accounts (kind, user_id) values ('user', ${userId}) on conflict do nothing`,
+      sql`insert into credit_accounts (kind, user_id, organization_id) values ('user', ${userId}, ${organizationId})
+          on conflict do nothing`,
     );
   }
   if (!place.consumedAccountId) {

@@ -17,24 +17,36 @@ import { requireOrganizationAccess } from '../organization-access/access';
  * check (CONTRACT §9) reads: the licence it is about, the seat, the credits.
  */
 export interface Place {
+  /** The account. */
   userId: string;
+  /**
+   * How answers name the person here: a member's user id; an invitation's own id (CONTRACT §3: never the id of
+   * an account the caller did not create).
+   */
+  answerId: string;
+  /** The address: the account's for a member, the one the inviter typed for an invitation. */
   email: string;
   organizationId: string;
   organizationName: string;
-  /** False: only a pending invitation there. */
-  member: boolean;
-  verified: boolean;
+  /**
+   * Not in yet: an invitation of an account that existed, or a new account that has not set itself up from
+   * its invitation. Both read alike (CONTRACT §3: no answer tells whether an address had an account).
+   */
+  pending: boolean;
   /** The licence the answer is about (see `findPlaces`); null when the organization has none (of the type). */
   licence: { id: string; licenseType: LicenseType; expireAt: string; expired: boolean } | null;
   /** The person holds (or, invited, is held) a seat of that licence. */
   seat: boolean;
-  /** The person's own balance (0 without a credit account). */
+  /** The person's own balance in this organization (0 without a credit account there). */
   own: number;
   /** The organization's shared pool. */
   shared: number;
   /** What was asked: a licence type, or null for "any licence". */
   askedType: LicenseType | null;
-  /** The person's credit account; null until something first gave them credits (or they first consumed). */
+  /**
+   * The person's credit account in this organization; null until something first gave them credits there (or
+   * they first consumed there).
+   */
   ownAccountId: string | null;
   /** The organization's `consumed` account, once its first consumption opened it (consume-service.ts). */
   consumedAccountId: string | null;
@@ -60,11 +72,11 @@ export async function findPlaces(
   if ('userId' in person && !isUuid(person.userId)) return [];
   const found = await rows<{
     user_id: string;
+    answer_id: string;
     email: string;
     organization_id: string;
     name: string;
-    member: boolean;
-    verified: boolean;
+    pending: boolean;
     licence_id: string | null;
     license_type: LicenseType | null;
     expire_at: Date | string | null;
@@ -76,17 +88,22 @@ export async function findPlaces(
     consumed_account_id: string | null;
   }>(
     db,
-    sql`with u as (
-          select id, email, email_verified_at is not null as verified from users
-          where ${'email' in person ? sql`lower(email) = lower(${person.email})` : sql`id = ${person.userId}`}),
-        places as (
-          select m.user_id, m.organization_id, true as member, m.license_id
-          from memberships m join u on u.id = m.user_id
+    // By id (the panel): a member by their user id, an invitation by its own id, nothing else.
+    sql`with places as (
+          select m.user_id, m.organization_id, m.user_id as answer_id, u.email, u.email_verified_at is null as pending,
+            m.license_id
+          from memberships m join users u on u.id = m.user_id
+          where ${'email' in person ? sql`lower(u.email) = lower(${person.email})` : sql`m.user_id = ${person.userId}`}
           union all
-          select i.user_id, i.organization_id, false, i.license_id
-          from membership_invitations i join u on u.id = i.user_id
-          where not exists (select 1 from memberships x where x.user_id = i.user_id and x.organization_id = i.organization_id))
-        select u.id as user_id, u.email, p.organization_id, o.name, p.member, u.verified,
+          select i.user_id, i.organization_id, i.id, i.invited_email, true, i.license_id
+          from membership_invitations i
+          where ${
+            'email' in person
+              ? sql`i.user_id = (select id from users where lower(email) = lower(${person.email}))`
+              : sql`i.id = ${person.userId}`
+          }
+            and not exists (select 1 from memberships x where x.user_id = i.user_id and x.organization_id = i.organization_id))
+        select p.user_id, p.answer_id, p.email, p.organization_id, o.name, p.pending,
           l.id as licence_id, l.license_type, l.expire_at, l.expire_at <= now() as expired,
           coalesce(p.license_id = l.id, false) as seat,
           coalesce(own.balance, 0)::text as own, own.id as own_account_id,
@@ -94,8 +111,7 @@ export async function findPlaces(
           (select a.id from credit_accounts a where a.organization_id = p.organization_id and a.kind = 'consumed')
             as consumed_account_id
         from places p
-        join u on u.id = p.user_id
-        left join credit_accounts own on own.user_id = u.id
+        left join credit_accounts own on own.kind = 'user' and own.user_id = p.user_id and own.organization_id = p.organization_id
         join organizations o on o.id = p.organization_id and o.deleted_at is null
         ${
           'subtreeOf' in scope
@@ -110,15 +126,13 @@ export async function findPlaces(
           limit 1) l on true
         ${'organization' in scope ? sql`where p.organization_id = ${scope.organization}` : sql``}`,
   );
-  // An invitee's account is not the inviter's to see until they accept (CONTRACT §3): its own balance and
-  // whether it verified stay out of the answer; accepting is the one thing to do.
   return found.map((r) => ({
     userId: r.user_id,
+    answerId: r.answer_id,
     email: r.email,
     organizationId: r.organization_id,
     organizationName: r.name,
-    member: r.member,
-    verified: r.member ? r.verified : true,
+    pending: r.pending,
     licence:
       r.licence_id && r.license_type && r.expire_at
         ? {
@@ -129,7 +143,7 @@ export async function findPlaces(
           }
         : null,
     seat: r.seat,
-    own: r.member ? Number(r.own) : 0,
+    own: Number(r.own),
     shared: Number(r.shared),
     askedType: licenseType ?? null,
     ownAccountId: r.own_account_id,
@@ -144,8 +158,8 @@ export async function findPlaces(
  */
 export function reasonsOf(place: Place): EntitlementReason[] {
   const reasons: EntitlementReason[] = [];
-  if (!place.member) reasons.push('not_a_member');
-  if (!place.verified) reasons.push('not_verified');
+  // One reason for both kinds of pending person (CONTRACT §3): what fixes either is accepting the invitation.
+  if (place.pending) reasons.push('not_a_member');
   if (!place.licence) reasons.push('no_licence_of_type');
   else if (place.licence.expired) reasons.push('licence_expired');
   if (!place.seat) reasons.push('no_seat');
@@ -157,7 +171,7 @@ export function entitlementOf(place: Place): Entitlement {
   const reasons = reasonsOf(place);
   return {
     entitled: reasons.length === 0,
-    userId: place.userId,
+    userId: place.answerId,
     email: place.email,
     organizationId: place.organizationId,
     licenseType: place.licence?.licenseType ?? place.askedType,

@@ -130,8 +130,7 @@ export async function getOrganizationCredits(db: Db, user: AuthUser, id: string)
     db,
     // The pools and the pools below are kept on the organization by the credit journal.
     sql`select ${rolesHeldSql(user, id)} as roles, o.shared_credits as shared, o.protected_credits as protected, o.subtree_credits as sub,
-      coalesce((select sum(a.balance) from memberships m join credit_accounts a on a.user_id = m.user_id
-                where m.organization_id = o.id), 0) as users
+      coalesce((select sum(a.balance) from credit_accounts a where a.kind = 'user' and a.organization_id = o.id), 0) as users
     from organizations o where o.id = ${id}`,
   );
   accessFromRoles(row?.roles);

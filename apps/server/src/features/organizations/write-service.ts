@@ -115,10 +115,12 @@ export async function updateOrganization(
 export async function deleteOrganization(db: Db, user: AuthUser, id: string) {
   await requireOrganizationAccess(db, user, id, ['delete_org']);
   await writeTransaction(db, async (tx) => {
-    // In the lock order of locks.ts: the pool accounts of the organization and its parent (the journal
-    // moves them below), then the chain root first, the organization itself for update.
+    // In the lock order of locks.ts: the credit accounts of the organization (its pools, its members'
+    // balances) and its parent's pools (the journal moves them below), then the chain root first, the
+    // organization itself for update.
     await tx.execute(sql`select id from credit_accounts
-      where organization_id in (select id from organizations where id = ${id} union select parent_id from organizations where id = ${id})
+      where organization_id = ${id}
+        or (kind in ('shared', 'protected') and organization_id = (select parent_id from organizations where id = ${id}))
       order by id for update`);
     const chain = await lockOrganizationChain(tx, id, 'update');
     const org = chain.at(-1) as LockedOrganization;
@@ -152,6 +154,29 @@ export async function deleteOrganization(db: Db, user: AuthUser, id: string) {
       });
     }
 
+    // Its members' balances (CONTRACT §5): the memberships end, their credits go where the pools went.
+    const held = await rows<{ id: string; balance: string | number }>(
+      tx,
+      sql`select id, balance from credit_accounts
+          where kind = 'user' and organization_id = ${id} and balance > 0 order by id`,
+    );
+    const membersCredits = held.reduce((sum, a) => sum + Number(a.balance), 0);
+    if (membersCredits > 0) {
+      await postCreditTransaction(tx, {
+        action: 'organization_deleted',
+        actorId: user.userId,
+        description: `${org.name} was deleted: its members' credits went back`,
+        lines: [
+          ...held.map((a) => ({ accountId: a.id, amount: -Number(a.balance) })),
+          {
+            accountId: org.parentId
+              ? await organizationPoolAccountId(tx, org.parentId, 'shared')
+              : await systemAccountId(tx),
+            amount: membersCredits,
+          },
+        ],
+      });
+    }
     await tx.execute(sql`delete from memberships where organization_id = ${id}`);
     await tx.execute(sql`delete from membership_invitations where organization_id = ${id}`);
     await returnLicensesToParent(tx, { id, name: org.name, parentId: org.parentId }, user.userId);

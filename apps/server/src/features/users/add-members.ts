@@ -114,7 +114,8 @@ export async function planMembers(
 /**
  * Writes a plan: the new accounts, the memberships with their seats (new accounts, the caller's own), the
  * invitations with their held seats (accounts that existed), and the mails of both. A few set-based
- * statements whatever the count. Answers the user ids added, in plan order.
+ * statements whatever the count. Answers the ids the organization's lists name them by, in plan order: a
+ * member's user id, an invited account's invitation id (CONTRACT §3).
  *
  * An address that got an account meanwhile (a concurrent request) makes the whole transaction run again
  * (`RetryTransaction`): planned afresh, that person is invited like any existing account.
@@ -167,32 +168,45 @@ export async function applyMemberPlan(
     }
   }
   const invited = withIds.filter(({ member }) => member.joins === 'invitation');
+  const invitationIds = new Map<string, string>();
   if (invited.length > 0) {
-    await tx.execute(sql`insert into membership_invitations
-        (user_id, organization_id, role, license_id, invited_name, invited_email, invited_by)
-      select user_id, ${organizationId}, role, license_id, name, email, ${context.caller.userId}
-      from json_to_recordset(${jsonParam(
-        invited.map(({ member, userId }) => ({
-          user_id: userId,
-          role: member.role,
-          license_id: member.license?.id ?? null,
-          name: member.name,
-          email: member.email,
-        })),
-      )}) as x(user_id uuid, role text, license_id uuid, name text, email text)`);
+    const inserted = await rows<{ id: string; user_id: string }>(
+      tx,
+      sql`insert into membership_invitations
+          (user_id, organization_id, role, license_id, invited_name, invited_email, invited_by)
+        select user_id, ${organizationId}, role, license_id, name, email, ${context.caller.userId}
+        from json_to_recordset(${jsonParam(
+          invited.map(({ member, userId }) => ({
+            user_id: userId,
+            role: member.role,
+            license_id: member.license?.id ?? null,
+            name: member.name,
+            email: member.email,
+          })),
+        )}) as x(user_id uuid, role text, license_id uuid, name text, email text)
+        returning id, user_id`,
+    );
+    for (const row of inserted) invitationIds.set(row.user_id, row.id);
   }
+  // How the organization names each person from now on: an invited account by its invitation's id.
+  const outwardId = ({ member, userId }: (typeof withIds)[number]) =>
+    member.joins === 'invitation' ? (invitationIds.get(userId) as string) : userId;
   await recordAudit(
     tx,
-    withIds.map(({ member, userId }) => ({
+    withIds.map((added) => ({
       organizationId,
       actorId: context.caller.userId,
       action: 'member_added' as const,
-      target: { type: 'member' as const, id: userId, label: `${member.name} <${member.email}>` },
+      target: {
+        type: 'member' as const,
+        id: outwardId(added),
+        label: `${added.member.name} <${added.member.email}>`,
+      },
       after: {
-        email: member.email,
-        role: member.role,
-        licence: member.license?.licenseType ?? null,
-        ...(member.joins === 'invitation' ? { invited: true } : {}),
+        email: added.member.email,
+        role: added.member.role,
+        licence: added.member.license?.licenseType ?? null,
+        ...(added.member.joins === 'invitation' ? { invited: true } : {}),
       },
     })),
   );
@@ -209,5 +223,5 @@ export async function applyMemberPlan(
     { organizationId, userIds: invited.map(({ userId }) => userId), inviterName: context.caller.name },
     context.mail,
   );
-  return withIds.map(({ userId }) => userId);
+  return withIds.map(outwardId);
 }

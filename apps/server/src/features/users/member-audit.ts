@@ -14,7 +14,7 @@ export interface MemberChange {
 /**
  * Audit entries of changes to people of one organization (decision 014), labelled "Name <email>" as the
  * organization sees them: a member's account, an invited person's name and address as the inviter typed
- * them. Changes whose before and after are equal are left out.
+ * them, named by the invitation's id (CONTRACT §3). Changes whose before and after are equal are left out.
  */
 export async function auditMemberChanges(
   tx: Tx,
@@ -24,21 +24,26 @@ export async function auditMemberChanges(
   const real = changes.filter((c) => JSON.stringify(c.before) !== JSON.stringify(c.after));
   if (real.length === 0) return;
   const ids = [...new Set(real.map((c) => c.userId))];
-  const labels = await rows<{ user_id: string; label: string }>(
+  const labels = await rows<{ user_id: string; target_id: string; label: string }>(
     tx,
-    sql`select u.id as user_id, coalesce(i.invited_name, u.name) || ' <' || coalesce(i.invited_email, u.email) || '>' as label
+    sql`select u.id as user_id, coalesce(i.id, u.id) as target_id,
+          coalesce(i.invited_name, u.name) || ' <' || coalesce(i.invited_email, u.email) || '>' as label
         from users u
         left join membership_invitations i on i.user_id = u.id and i.organization_id = ${context.organizationId}
         where u.id in ${uuidsIn(ids)}`,
   );
-  const labelOf = new Map(labels.map((l) => [l.user_id, l.label]));
+  const labelOf = new Map(labels.map((l) => [l.user_id, l]));
   await recordAudit(
     tx,
     real.map((c) => ({
       organizationId: context.organizationId,
       actorId: context.actorId,
       action: context.action,
-      target: { type: 'member' as const, id: c.userId, label: labelOf.get(c.userId) ?? '' },
+      target: {
+        type: 'member' as const,
+        id: labelOf.get(c.userId)?.target_id ?? c.userId,
+        label: labelOf.get(c.userId)?.label ?? '',
+      },
       before: c.before,
       after: c.after,
     })),

@@ -9,6 +9,9 @@ import { AppError } from '../../http/app-error';
 import { isUuid } from '../../lib/ids';
 
 export interface LockedMember {
+  /** How the organization's answers name the person: a member's user id, an invitation's own id. */
+  id: string;
+  /** The account. */
   userId: string;
   name: string;
   role: MemberRole;
@@ -18,34 +21,37 @@ export interface LockedMember {
 }
 
 /**
- * Locks these people of the organization, members and invited accounts alike, for the rest of the
- * transaction (memberships, then invitations, each in user id order). `404` when one of them is neither
- * (or not an id at all): the caller may not learn about other accounts. Calls that change a person treat
- * both kinds alike, so that none tells an invited account that existed from a new one.
+ * Locks these people of the organization, members (named by their user id) and invited accounts (named by the
+ * invitation's id, CONTRACT §3) alike, for the rest of the transaction (memberships, then invitations, each in
+ * user id order). `404` when one of them is neither (or not an id at all): the caller may not learn about
+ * other accounts. Calls that change a person treat both kinds alike, so that none tells an invited account
+ * that existed from a new one.
  */
 export async function lockMembers(
   tx: Tx,
   organizationId: string,
-  userIds: readonly string[],
+  ids: readonly string[],
 ): Promise<LockedMember[]> {
-  const unique = [...new Set(userIds.map((id) => id.toLowerCase()))];
+  const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
   if (!unique.every(isUuid)) throw AppError.notFound();
-  type Row = { user_id: string; name: string; role: MemberRole; license_id: string | null };
+  type Row = { id: string; user_id: string; name: string; role: MemberRole; license_id: string | null };
   const members = await rows<Row>(
     tx,
-    sql`select m.user_id, u.name, m.role, m.license_id from memberships m join users u on u.id = m.user_id
+    sql`select m.user_id as id, m.user_id, u.name, m.role, m.license_id
+        from memberships m join users u on u.id = m.user_id
         where m.organization_id = ${organizationId}
           and m.user_id in ${uuidsIn(unique)}
         order by m.user_id for update of m`,
   );
   const invited = await rows<Row>(
     tx,
-    sql`select user_id, invited_name as name, role, license_id from membership_invitations
-        where organization_id = ${organizationId} and user_id in ${uuidsIn(unique)}
+    sql`select id, user_id, invited_name as name, role, license_id from membership_invitations
+        where organization_id = ${organizationId} and id in ${uuidsIn(unique)}
         order by user_id for update`,
   );
   if (members.length + invited.length !== unique.length) throw AppError.notFound();
   const locked = (r: Row, kind: LockedMember['kind']): LockedMember => ({
+    id: r.id,
     userId: r.user_id,
     name: r.name,
     role: r.role,

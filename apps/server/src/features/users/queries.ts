@@ -9,7 +9,8 @@ import { pendingEmailSql } from './email-change-service';
 
 /**
  * The people of one organization as its lists show them, as a relation to name `p`: its members, then
- * the accounts invited to it (CONTRACT §3: what the inviter typed, nothing of the account, no credits).
+ * the accounts invited to it (CONTRACT §3: what the inviter typed, named by the invitation's id, nothing of the
+ * account; the credits held for them in this organization, CONTRACT §6).
  * Both kinds of invitation read `pending` alike, a new account that has not set itself up yet and an
  * account that existed and has not accepted: the inviter cannot tell whether an address had an account.
  * A UNION ALL in FROM: PostgreSQL pushes a filter on `p` into both halves.
@@ -18,12 +19,15 @@ export function peopleOf(organizationId: string): SQL {
   return sql`(
     select u.id, u.name, u.email, u.locale, m.role, coalesce(a.balance, 0) as credits, m.license_id,
       case when u.email_verified_at is null then 'pending' else 'active' end as status, u.search_text
-    from memberships m join users u on u.id = m.user_id left join credit_accounts a on a.user_id = u.id
+    from memberships m join users u on u.id = m.user_id
+    left join credit_accounts a on a.kind = 'user' and a.organization_id = m.organization_id and a.user_id = m.user_id
     where m.organization_id = ${organizationId}
     union all
-    select i.user_id, i.invited_name, i.invited_email, 'en-us', i.role, 0, i.license_id, 'pending',
+    select i.id, i.invited_name, i.invited_email, 'en-us', i.role, coalesce(a.balance, 0), i.license_id, 'pending',
       search_marked_user(i.invited_name, i.invited_email)
-    from membership_invitations i where i.organization_id = ${organizationId})`;
+    from membership_invitations i
+    left join credit_accounts a on a.kind = 'user' and a.organization_id = i.organization_id and a.user_id = i.user_id
+    where i.organization_id = ${organizationId})`;
 }
 
 /** The columns of a person of `p` as lists show them; the licence and an email change looked up per row. */

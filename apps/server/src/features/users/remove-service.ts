@@ -17,23 +17,28 @@ import { lockMembers, requireNotAbove } from './member-guards';
 
 /**
  * POST /api/user/remove (CONTRACT §6): ends these memberships, which frees their seats, and moves the
- * credits the users hold into the organization's shared pool, logged, in one transaction. The owner stays
- * until another member is made owner. The accounts stay (the journal names them; they may join again).
- * An account invited and not joined yet is uninvited: its held seat is freed, its code stops working, and
- * its credits, which never were the organization's, stay where they are.
+ * credits they hold in this organization into its shared pool, logged, in one transaction (CONTRACT §5: a
+ * member's credits are the organization's; what they hold elsewhere stays there). The owner stays until another
+ * member is made owner. The accounts stay (the journal names them; they may join again). An account invited and
+ * not joined yet is uninvited: its held seat is freed, its code stops working, and credits held for it go back
+ * to the shared pool too.
  */
 export async function removeUsers(db: Db, user: AuthUser, input: RemoveUsersRequest) {
   const access = await requireOrganizationAccess(db, user, input.organizationId, ['manage_users']);
   const requested = [...new Set(input.userIds.map((id) => id.toLowerCase()))];
   if (!requested.every(isUuid)) throw AppError.notFound();
   return writeTransaction(db, async (tx) => {
-    // The lock order of organizations/locks.ts: credit accounts (every one the move may touch, in id order,
-    // before any balance is read: the whole balance moves), the organization, then the memberships.
+    // The lock order of organizations/locks.ts: credit accounts (the shared pool and the balances these people
+    // hold here, in id order, before any balance is read: the whole balance moves), the organization, then the
+    // memberships. A balance opened meanwhile by a move to one of them: that move waits for the membership
+    // (the journal holds it) and is refused once it is gone, or commits first and this transaction, refused at
+    // commit (CR009), runs again and moves it too.
     const shared = await organizationPoolAccountId(tx, input.organizationId, 'shared');
     const accounts = await rows<{ id: string; user_id: string | null; balance: string | number }>(
       tx,
       sql`select id, user_id, balance from credit_accounts
-          where id = ${shared} or user_id in ${uuidsIn(requested)}
+          where id = ${shared} or (kind = 'user' and organization_id = ${input.organizationId}
+            and user_id in ${uuidsIn(requested)})
           order by id for update`,
     );
     const organization = await lockOrganization(tx, input.organizationId, 'key share');
@@ -45,12 +50,13 @@ export async function removeUsers(db: Db, user: AuthUser, input: RemoveUsersRequ
       throw AppError.of('business_rule', APP_MSG.ownerCannotBeRemoved);
     }
     const userIds = members.map((m) => m.userId);
+    const leaving = people.map((p) => p.userId);
     const held = accounts.filter(
-      (a) => a.user_id !== null && userIds.includes(a.user_id) && Number(a.balance) > 0,
+      (a) => a.user_id !== null && leaving.includes(a.user_id) && Number(a.balance) > 0,
     );
     const creditsReturned = held.reduce((sum, a) => sum + Number(a.balance), 0);
     if (creditsReturned > 0) {
-      const names = members.filter((m) => held.some((a) => a.user_id === m.userId)).map((m) => m.name);
+      const names = people.filter((m) => held.some((a) => a.user_id === m.userId)).map((m) => m.name);
       await postCreditTransaction(tx, {
         action: 'reclaim_users',
         actorId: user.userId,
@@ -86,6 +92,6 @@ export async function removeUsers(db: Db, user: AuthUser, input: RemoveUsersRequ
         and user_id in ${uuidsIn(userIds)}`);
     }
     if (invitedIds.length > 0) await cancelInvitations(tx, input.organizationId, invitedIds);
-    return { removed: [...userIds, ...invitedIds], creditsReturned };
+    return { removed: people.map((p) => p.id), creditsReturned };
   });
 }

@@ -79,9 +79,9 @@ export async function updateUserRole(
       return changes;
     }
     await tx.execute(sql`update ${peopleTable(member.kind)} set role = ${input.role}, updated_at = now()
-      where organization_id = ${input.organizationId} and user_id = ${userId}`);
+      where organization_id = ${input.organizationId} and user_id = ${member.userId}`);
     await auditMemberChanges(tx, audit, [
-      { userId, before: { role: member.role }, after: { role: input.role } },
+      { userId: member.userId, before: { role: member.role }, after: { role: input.role } },
     ]);
     return [{ userId, organizationId: input.organizationId, roleName: input.role }];
   });

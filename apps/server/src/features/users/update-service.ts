@@ -63,8 +63,18 @@ type Refusal = string | null;
 async function reachOf(
   db: Db,
   user: AuthUser,
-  target: { id: string; is_system_admin: boolean; set_up: boolean },
+  target: Target,
 ): Promise<{ reach: Reach; name: Refusal; email: Refusal }> {
+  if (target.invitation) {
+    // An invitation (named by its own id, CONTRACT §3): what the caller typed, in that organization.
+    const [standing] = await standingOver(db, user, [
+      { organization_id: target.invitation.organizationId, role: target.invitation.role },
+    ]);
+    if (!standing) throw AppError.notFound();
+    const reach: Reach = { kind: 'invitations', organizationIds: [standing.organizationId] };
+    if (!standing.manages) return { reach, name: APP_MSG.strongerMember, email: APP_MSG.strongerMember };
+    return { reach, name: null, email: APP_MSG.invitedAddressFixed };
+  }
   // A new account not set up yet keeps the address its invitation went to, unless it changes it itself.
   const addressFixed = target.set_up || target.id === user.userId ? null : APP_MSG.invitedAddressFixed;
   if (target.id === user.userId || user.isSystemAdmin) {
@@ -75,39 +85,45 @@ async function reachOf(
     sql`select organization_id, role from memberships where user_id = ${target.id}`,
   );
   const standing = await standingOver(db, user, memberships);
-  if (standing.some((s) => s !== null)) {
-    const reach = { kind: 'account' } as const;
-    if (target.is_system_admin || standing.some((s) => s !== null && !s.manages)) {
-      return { reach, name: APP_MSG.strongerMember, email: APP_MSG.strongerMember };
-    }
-    if (standing.some((s) => s === null)) {
-      return { reach, name: APP_MSG.accountManagedElsewhere, email: APP_MSG.accountManagedElsewhere };
-    }
-    if (!standing.every((s) => s?.outranks))
-      return { reach, name: null, email: APP_MSG.emailChangeNotAllowed };
-    return { reach, name: null, email: addressFixed };
-  }
-  const invitations = await rows<Held>(
-    db,
-    sql`select organization_id, role from membership_invitations where user_id = ${target.id}`,
-  );
-  const visible = (await standingOver(db, user, invitations)).filter((s) => s !== null);
-  if (visible.length === 0) throw AppError.notFound();
-  const reach = { kind: 'invitations', organizationIds: visible.map((s) => s.organizationId) } as const;
-  if (!visible.every((s) => s.manages)) {
+  if (standing.every((s) => s === null)) throw AppError.notFound();
+  const reach = { kind: 'account' } as const;
+  if (target.is_system_admin || standing.some((s) => s !== null && !s.manages)) {
     return { reach, name: APP_MSG.strongerMember, email: APP_MSG.strongerMember };
   }
-  return { reach, name: null, email: APP_MSG.invitedAddressFixed };
+  if (standing.some((s) => s === null)) {
+    return { reach, name: APP_MSG.accountManagedElsewhere, email: APP_MSG.accountManagedElsewhere };
+  }
+  if (!standing.every((s) => s?.outranks)) return { reach, name: null, email: APP_MSG.emailChangeNotAllowed };
+  return { reach, name: null, email: addressFixed };
 }
 
-async function findTarget(db: Db, userId: string) {
-  if (!isUuid(userId)) throw AppError.notFound();
-  const [target] = await rows<{ id: string; email: string; is_system_admin: boolean; set_up: boolean }>(
+interface Target {
+  /** The account. */
+  id: string;
+  email: string;
+  is_system_admin: boolean;
+  set_up: boolean;
+  /** Named by an invitation's id: that invitation. */
+  invitation?: { id: string; organizationId: string; role: MemberRole };
+}
+
+/** The person an id names: an account (a member) or an invitation (CONTRACT §3); `404` for neither. */
+async function findTarget(db: Db, id: string): Promise<Target> {
+  if (!isUuid(id)) throw AppError.notFound();
+  const [target] = await rows<
+    Target & { invitation_id: string | null; organization_id: string | null; role: MemberRole | null }
+  >(
     db,
-    sql`select id, email, is_system_admin, email_verified_at is not null as set_up from users where id = ${userId}`,
+    sql`select u.id, u.email, u.is_system_admin, u.email_verified_at is not null as set_up,
+          i.id as invitation_id, i.organization_id, i.role
+        from users u left join membership_invitations i on i.id = ${id} and i.user_id = u.id
+        where u.id = ${id} or u.id = (select user_id from membership_invitations where id = ${id})`,
   );
   if (!target) throw AppError.notFound();
-  return target;
+  const { invitation_id, organization_id, role, ...account } = target;
+  return invitation_id && organization_id && role
+    ? { ...account, invitation: { id: invitation_id, organizationId: organization_id, role } }
+    : account;
 }
 
 /**
@@ -147,12 +163,12 @@ export async function updateUser(
       const typedBefore = await rows<{ organization_id: string; invited_name: string }>(
         tx,
         sql`select organization_id, invited_name from membership_invitations
-            where user_id = ${userId} and organization_id in ${uuidsIn(reach.organizationIds)} for update`,
+            where user_id = ${target.id} and organization_id in ${uuidsIn(reach.organizationIds)} for update`,
       );
       const [typed] = await rows<{ invited_email: string }>(
         tx,
         sql`update membership_invitations set invited_name = ${input.name}, updated_at = now()
-            where user_id = ${userId} and organization_id in ${uuidsIn(reach.organizationIds)}
+            where user_id = ${target.id} and organization_id in ${uuidsIn(reach.organizationIds)}
             returning invited_email`,
       );
       if (!typed) throw AppError.notFound();
@@ -161,7 +177,7 @@ export async function updateUser(
         await auditMemberChanges(
           tx,
           { organizationId: t.organization_id, actorId: user.userId, action: 'member_updated' },
-          [{ userId, before: { name: t.invited_name }, after: { name: input.name } }],
+          [{ userId: target.id, before: { name: t.invited_name }, after: { name: input.name } }],
         );
       }
       return {

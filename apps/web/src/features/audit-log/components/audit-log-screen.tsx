@@ -119,7 +119,13 @@ export function AuditLogScreen() {
 
   const entries: AuditEntry[] = data?.pages.flatMap((page) => page.data) ?? [];
   // The field shows the name; each option shows the email under it, and a search matches either.
-  const people = [...(members.data?.data ?? []), ...entries.flatMap((e) => (e.actor ? [e.actor] : []))];
+  // Someone outside the organization has no id to filter by (CONTRACT §5): not an option.
+  const people = [
+    ...(members.data?.data ?? []),
+    ...entries.flatMap((e) =>
+      e.actor?.id && e.actor.email !== null ? [{ ...e.actor, id: e.actor.id, email: e.actor.email }] : [],
+    ),
+  ];
   const emailOf = new Map(people.map((p) => [p.id, p.email]));
   const actorOptions = [
     ...new Map(people.map((p) => [p.id, { value: p.id, label: p.name || p.email }])).values(),

@@ -28,8 +28,9 @@ interface TransferUsersModalProps {
 const userSchema = z.object({ id: z.string(), name: z.string(), email: z.string(), credits: z.number() });
 
 /**
- * "Transfer credits" from one person's balance to another's (POST /api/credit/transfer/users). With two
- * users selected the dialog asks which one gives; with one, it asks who receives.
+ * "Transfer credits" from one member's balance to another's in this organization (POST
+ * /api/credit/transfer/users, CONTRACT §5: credits per membership). With two users selected the dialog asks which
+ * one gives; with one, it asks who receives.
  */
 export function TransferUsersModal(props: TransferUsersModalProps) {
   const ready = props.users.length === 1 || props.users.length === 2;
@@ -75,6 +76,7 @@ function TransferUsersForm({ organizationId, users, leftOut = 0, onClose }: Tran
       amount: values.amount,
       sourceUserId: values.sourceId,
       targetUserId: receiver.id,
+      organizationId,
     });
     if (!answer) return;
     notifications.show({
