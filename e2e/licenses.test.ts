@@ -13,7 +13,7 @@ const { newPage } = browserSuite(baseUrl);
 
 const PASSWORD = 'e2e-licence-owner-2026';
 const OWNER_NAME = 'Lena Licht';
-const INVOICE_NUMBER = /^INV-\d{4}-\d{6}$/;
+const INVOICE_NUMBER = /^INV-[A-Z2-9]{6}-\d{4}$/;
 
 // One story, told by the tests of this file in order: a fresh district and its owner, who buys a licence
 // that the system admin fulfils; nothing of another test file's data is touched.
@@ -145,9 +145,9 @@ describe('licences and invoices', () => {
 
     await buy.getByRole('button', { name: 'Create invoice' }).click();
     await buy.waitFor({ state: 'detached' });
-    const notice = page.getByRole('alert').filter({ hasText: /Invoice INV-\d{4}-\d{6} created/ });
+    const notice = page.getByRole('alert').filter({ hasText: /Invoice INV-[A-Z2-9]{6}-\d{4} created/ });
     await notice.waitFor();
-    licenceInvoice = /INV-\d{4}-\d{6}/.exec((await notice.textContent()) ?? '')?.[0] ?? '';
+    licenceInvoice = /INV-[A-Z2-9]{6}-\d{4}/.exec((await notice.textContent()) ?? '')?.[0] ?? '';
     expect(licenceInvoice).toMatch(INVOICE_NUMBER);
     await notice.getByRole('link', { name: `Open invoice ${licenceInvoice}` }).waitFor();
 
@@ -388,7 +388,7 @@ describe('licences and invoices', () => {
     await screenshot(page, 'licenses-add-more-dialog');
     await add.getByRole('button', { name: 'Create invoice' }).click();
     await add.waitFor({ state: 'detached' });
-    const notice = page.getByRole('alert').filter({ hasText: /Invoice INV-\d{4}-\d{6} created/ });
+    const notice = page.getByRole('alert').filter({ hasText: /Invoice INV-[A-Z2-9]{6}-\d{4} created/ });
     await notice.getByText('5 TLE Teacher seats more until', { exact: false }).waitFor();
     expect(
       await page.getByRole('table', { name: 'Invoices' }).locator('tbody tr').count(),
@@ -411,7 +411,7 @@ describe('licences and invoices', () => {
       .getByRole('table', { name: 'Invoices' })
       .getByRole('row')
       .filter({ hasText: '$180.00' });
-    const number = /INV-\d{4}-\d{6}/.exec(await open.innerText())?.[0] ?? '';
+    const number = /INV-[A-Z2-9]{6}-\d{4}/.exec(await open.innerText())?.[0] ?? '';
     await open.getByRole('button', { name: `Fulfil ${number}` }).click();
     await page.getByRole('menuitem', { name: 'Void', exact: true }).click();
     const voiding = dialog(page, `Void ${number}?`);
@@ -517,7 +517,7 @@ describe('licences and invoices', () => {
       },
     );
     expect(listed.body.data.filter((invoice) => invoice.kind === 'credits')).toHaveLength(1);
-    const notice = page.getByRole('alert').filter({ hasText: /Invoice INV-\d{4}-\d{6} created/ });
+    const notice = page.getByRole('alert').filter({ hasText: /Invoice INV-[A-Z2-9]{6}-\d{4} created/ });
     await notice.getByText('20,000 AI credits: $160.00.', { exact: false }).waitFor();
     await screenshot(page, 'credits-buy-notice');
     await notice.getByRole('link', { name: /^Open invoice INV-/ }).click();
@@ -573,5 +573,73 @@ describe('licences and invoices', () => {
     expect(await owner.page.getByRole('button', { name: 'Save price list' }).count()).toBe(0);
     expect(unexpectedErrors()).toEqual([]);
     expect(owner.unexpectedErrors()).toEqual([]);
+  });
+
+  test('a deleted school’s invoices stay in the district’s list, marked, and open from there', async () => {
+    const ownerToken = await apiToken(baseUrl, ownerEmail, PASSWORD);
+    const schoolName = uniqueName('E2E Closed School');
+    const school = await callApi<{ id: string }>(baseUrl, 'POST', '/organization/create', {
+      token: ownerToken,
+      body: {
+        name: schoolName,
+        type: 'school',
+        phoneNumber: '+1 555 010 5001',
+        parentOrganizationId: districtId,
+      },
+    });
+    expect(school.status, JSON.stringify(school.body)).toBe(201);
+    const buy = async () => {
+      const created = await callApi<{ id: string; number: string }>(baseUrl, 'POST', '/invoice/create', {
+        token: ownerToken,
+        body: { organizationId: school.body.id, kind: 'credits', credits: 1000, customerEmail: ownerEmail },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      return created.body;
+    };
+    const paid = await buy();
+    const open = await buy();
+    const fulfilled = await callApi(baseUrl, 'POST', `/invoice/${paid.id}/fulfil`, {
+      token: adminToken,
+      body: { method: 'payment' },
+    });
+    expect(fulfilled.status).toBe(200);
+    const deleted = await callApi(baseUrl, 'DELETE', `/organization/${school.body.id}/delete`, {
+      token: ownerToken,
+    });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+
+    const { page, unexpectedErrors } = await newPage();
+    await signIn(page, ownerEmail, PASSWORD);
+    await openLicenses(page);
+    const mark = `Deleted organization: ${schoolName}`;
+    for (const [number, status] of [
+      [paid.number, 'fulfilled'],
+      [open.number, 'void'],
+    ] as const) {
+      const row = invoiceRow(page, number);
+      await row.getByText(mark, { exact: true }).waitFor();
+      const cells = (await row.getByRole('cell').allInnerTexts()).map((text) =>
+        text.replace(/\s+/g, ' ').trim(),
+      );
+      expect(cells[0]?.toLowerCase()).toBe(status);
+      expect(cells[1]).toBe(`Credits ${number} ${mark}`);
+    }
+    // The district's own invoices carry no mark.
+    expect(
+      await invoiceRow(page, licenceInvoice)
+        .getByText(/^Deleted organization/)
+        .count(),
+    ).toBe(0);
+    await screenshot(page, 'licenses-deleted-organization-invoices');
+
+    await invoiceRow(page, paid.number)
+      .getByRole('link', { name: `Open ${paid.number}` })
+      .click();
+    const sheet = page.getByRole('article', { name: `Invoice ${paid.number}` });
+    await sheet.getByText(`${schoolName} (deleted)`, { exact: true }).waitFor();
+    await sheet.getByText(/^Fulfilled \(fulfil\) on /).waitFor();
+    expect(page.url()).toContain(`/${districtId}/invoices/${paid.id}`);
+    await screenshot(page, 'invoice-page-deleted-organization');
+    expect(unexpectedErrors()).toEqual([]);
   });
 });

@@ -53,6 +53,8 @@ export interface AppOptions {
   publicUrl?: string;
   /** Invitation mails one organization may send in a day (INVITATIONS_PER_DAY). */
   invitationsPerDay?: number | undefined;
+  /** Invoice mails one organization may send in a day to addresses outside it (INVOICE_MAILS_PER_DAY). */
+  invoiceMailsPerDay?: number | undefined;
   /** Calls one integration key may make in a minute, all processes together (INTEGRATION_RATE_LIMIT_PER_MINUTE). */
   integrationRateLimitPerMinute?: number | undefined;
   /**
@@ -82,6 +84,7 @@ export async function buildApp({
   trustProxy = false,
   publicUrl = 'http://localhost:3000',
   invitationsPerDay,
+  invoiceMailsPerDay,
   integrationRateLimitPerMinute,
   mail,
   expiryReminders,
@@ -113,7 +116,11 @@ export async function buildApp({
   await registerOpenApi(app, publicUrl);
 
   await app.register(healthRoutes(db));
-  const mailSettings: MailSettings = { publicUrl, ...(invitationsPerDay ? { invitationsPerDay } : {}) };
+  const mailSettings: MailSettings = {
+    publicUrl,
+    ...(invitationsPerDay ? { invitationsPerDay } : {}),
+    ...(invoiceMailsPerDay ? { invoiceMailsPerDay } : {}),
+  };
   await app.register(authRoutes(db, mailSettings));
   await app.register(organizationRoutes(db, mailSettings));
   await app.register(userRoutes(db, mailSettings));

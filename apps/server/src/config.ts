@@ -17,6 +17,11 @@ export interface Config {
   /** INVITATIONS_PER_DAY: invitation mails one organization may send in a day (a default when unset). */
   invitationsPerDay: number | undefined;
   /**
+   * INVOICE_MAILS_PER_DAY: invoice mails one organization may send in a day to a customer email that is none of
+   * its owners and admins (a default when unset: features/invoices/invoice-recipients.ts).
+   */
+  invoiceMailsPerDay: number | undefined;
+  /**
    * INTEGRATION_RATE_LIMIT_PER_MINUTE: calls one integration key may make in a minute, all processes together
    * (a default when unset: features/integration/key-rate-limit.ts).
    */
@@ -43,6 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     processes: positiveInteger(env.WEB_CONCURRENCY, 'WEB_CONCURRENCY') ?? 1,
     invitationsPerDay: positiveInteger(env.INVITATIONS_PER_DAY, 'INVITATIONS_PER_DAY'),
+    invoiceMailsPerDay: positiveInteger(env.INVOICE_MAILS_PER_DAY, 'INVOICE_MAILS_PER_DAY'),
     integrationRateLimitPerMinute: positiveInteger(
       env.INTEGRATION_RATE_LIMIT_PER_MINUTE,
       'INTEGRATION_RATE_LIMIT_PER_MINUTE',

@@ -39,6 +39,7 @@ export async function serve(config: Config, options: { prepare: boolean }) {
     trustProxy: process.env.TRUST_PROXY === 'true',
     publicUrl: config.publicUrl,
     invitationsPerDay: config.invitationsPerDay,
+    invoiceMailsPerDay: config.invoiceMailsPerDay,
     integrationRateLimitPerMinute: config.integrationRateLimitPerMinute,
     mail: { worker: {}, smtpUrl: config.smtpUrl, from: config.mailFrom },
     expiryReminders: {},

@@ -143,9 +143,18 @@ export type FulfilInvoiceRequest = z.infer<typeof fulfilInvoiceRequestSchema>;
 export const invoiceSchema = z
   .object({
     id: uuidOut(),
-    number: z.string().describe('INV-{year}-{six digits}, sequential per year without gaps'),
+    number: z
+      .string()
+      .describe(
+        'INV-{code}-{0001}: the organization’s own code (six random letters and digits) and its own sequence, without gaps. Invoices created before issue 30 keep INV-{year}-{six digits}.',
+      ),
     organizationId: uuidOut(),
     organizationName: z.string(),
+    organizationDeleted: z
+      .boolean()
+      .describe(
+        'The organization was deleted: its invoices stay, listed under the nearest live organization above it.',
+      ),
     status: z.enum(INVOICE_STATUSES),
     kind: z.enum(INVOICE_KINDS),
     licenseType: z.enum(LICENSE_TYPES).nullable(),
@@ -154,6 +163,11 @@ export const invoiceSchema = z
     credits: z.number().int().nullable(),
     description: z.string().describe('What the invoice buys, in words'),
     customerEmail: emailOut(),
+    mailed: z
+      .boolean()
+      .describe(
+        'Whether the invoice was mailed to `customerEmail` when it was created: false when that address is none of the organization’s owners and admins and the organization had already mailed INVOICE_MAILS_PER_DAY (20) invoices to such addresses in the last 24 hours. The invoice is created either way.',
+      ),
     amount: z.number().int().describe('Minor units of `currency`'),
     currency: z.string(),
     createdAt: dateTimeOut(),
@@ -179,6 +193,10 @@ export const invoiceListQuerySchema = paginationQuerySchema(INVOICE_SORT_KEYS);
 export const invoicePageSchema = pageOf(invoiceSchema, 'InvoicePage');
 export type InvoicePage = z.infer<typeof invoicePageSchema>;
 
+const seatCount = (n: number) => `${n.toLocaleString('en-US')} seat${n === 1 ? '' : 's'}`;
+const dayOf = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+
 /** Texts the spec leaves open (decision 010); the spec's own are in MSG. */
 export const INVOICE_MSG = {
   forbidden: 'You are not authorized to create an invoice for this organization.',
@@ -197,6 +215,12 @@ export const INVOICE_MSG = {
   voidFulfilled: 'This invoice has been fulfilled: it can no longer be voided.',
   alreadyVoid: 'This invoice is void already.',
   licenseGone: 'The licence of this invoice no longer exists: void the invoice and create a new one.',
+  seatsChanged: (priced: number, now: number) =>
+    `The licence’s seats changed since this invoice was made (it priced ${seatCount(priced)}, the licence now has ${seatCount(now)}): void it and create a new one.`,
+  expiryChanged: (priced: string | null, now: string) =>
+    `The licence’s expiry changed since this invoice was made (${
+      priced ? `it priced the seats until ${dayOf(priced)}` : 'the expiry it priced is not known'
+    }, the licence now runs until ${dayOf(now)}): void it and create a new one.`,
   organizationGone: 'The organization of this invoice was deleted: void the invoice.',
   licenseExistsNow: (type: LicenseType) =>
     `This organization has a ${LICENSE_TYPE_LABEL[type]} licence now: void this invoice and create one that extends it or adds seats.`,

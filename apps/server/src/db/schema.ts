@@ -521,11 +521,25 @@ export const creditPacks = pgTable(
   ],
 );
 
-/** The last invoice number of each year: taken in the creating transaction, so numbers have no gaps. */
-export const invoiceCounters = pgTable('invoice_counters', {
-  year: integer('year').primaryKey(),
-  last: integer('last').notNull(),
-});
+/**
+ * Each organization's invoice numbers, `INV-{code}-{0001}` (decision 010): a random code of its own and the
+ * last number given, taken in the creating transaction, so its numbers have no gaps and tell nothing of others.
+ */
+export const invoiceSeries = pgTable(
+  'invoice_series',
+  {
+    organizationId: uuid('organization_id')
+      .primaryKey()
+      .references(() => organizations.id),
+    code: text('code').notNull(),
+    last: integer('last').notNull(),
+  },
+  (t) => [
+    uniqueIndex('invoice_series_code_key').on(t.code),
+    check('invoice_series_code_check', sql`${t.code} ~ '^[A-Z2-9]{6}$'`),
+    check('invoice_series_last_check', sql`${t.last} > 0`),
+  ],
+);
 
 /**
  * An invoice (CONTRACT §7, decision 010): what it buys and its amount are fixed when it is created; a system
@@ -554,6 +568,13 @@ export const invoices = pgTable(
     licenseExpirationDays: integer('license_expiration_days'),
     extendUsersQuantity: integer('extend_users_quantity'),
     newUsersQuantity: integer('new_users_quantity'),
+    /**
+     * Added seats: the licence's expiry their months were priced up to. With `extend_users_quantity` (the
+     * seats an extension priced), what a fulfilment checks the licence still matches (`409` otherwise).
+     */
+    licenseExpireAt: timestamp('license_expire_at', { withTimezone: true }),
+    /** Whether the invoice was mailed to its customer (not beyond INVOICE_MAILS_PER_DAY to outside addresses). */
+    mailed: boolean('mailed').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     dueDate: timestamp('due_date', { withTimezone: true }).notNull(),

@@ -148,9 +148,10 @@ describe('POST /api/invoice/create', () => {
     expect(first.licenseExpirationDays).toBeGreaterThanOrEqual(365);
     expect(first.licenseExpirationDays).toBeLessThanOrEqual(366);
     expect(second.amount).toBe(2 * 3 * 300);
-    const year = new Date().getUTCFullYear();
-    expect(first.number).toMatch(new RegExp(`^INV-${year}-\\d{6}$`));
-    expect(Number(second.number.slice(-6))).toBe(Number(first.number.slice(-6)) + 1);
+    // The organization's own series (decision 010): its code, then its next number.
+    expect(first.number).toMatch(/^INV-[A-Z2-9]{6}-\d{4}$/);
+    expect(second.number.slice(0, 11)).toBe(first.number.slice(0, 11));
+    expect(Number(second.number.slice(-4))).toBe(Number(first.number.slice(-4)) + 1);
     expect(Date.parse(first.dueDate) - Date.parse(first.createdAt)).toBe(30 * DAY);
 
     const mail = (await mailsTo(t.db, CUSTOMER)).find((m) => m.subject.includes(first.number));
@@ -542,7 +543,7 @@ describe('GET /api/organization/{id}/invoices and /api/invoice/{id}', () => {
     const byNumber = (
       await api.get(
         'owner',
-        `/api/organization/${t.world.orgs.alpha}/invoices?search=${one.number.slice(-6)}`,
+        `/api/organization/${t.world.orgs.alpha}/invoices?search=${one.number.slice(-4)}`,
       )
     ).json();
     expect(byNumber.data.map((i: Invoice) => i.id)).toEqual([one.id]);

@@ -28,6 +28,7 @@ import { requireOrganizationAccess } from '../organization-access/access';
 import { invoiceMail, longDate } from './invoice-mail';
 import { nextInvoiceNumber } from './invoice-numbers';
 import { selectInvoice } from './invoice-queries';
+import { mayMailInvoice } from './invoice-recipients';
 import { readPriceList } from './price-list';
 
 /** What an invoice buys and costs, computed from the price list when it is created (decision 010). */
@@ -39,6 +40,8 @@ interface Purchase {
   licenseExpirationDays: number | null;
   extendUsersQuantity: number | null;
   newUsersQuantity: number | null;
+  /** Added seats: the licence's expiry their months are priced up to (checked again at fulfilment). */
+  licenseExpireAt: string | null;
 }
 
 /** The spec's 400 (its text), naming the field. */
@@ -77,6 +80,7 @@ async function purchaseOf(
     licenseExpirationDays: null,
     extendUsersQuantity: null,
     newUsersQuantity: null,
+    licenseExpireAt: null,
   };
   switch (input.kind) {
     case 'new_license': {
@@ -132,6 +136,7 @@ async function purchaseOf(
         amount: licenseAmount(quantity, months, priceOf(list, licence.licenseType)),
         licenseExpirationDays: daysBetween(now, expiry),
         newUsersQuantity: quantity,
+        licenseExpireAt: licence.expireAt,
       };
     }
     case 'credits': {
@@ -174,8 +179,8 @@ async function requireBuyer(tx: Tx, user: AuthUser, input: CreateInvoiceRequest)
 }
 
 /**
- * POST /api/invoice/create, in the caller's transaction: the amount from the price list, the next number, the
- * mail to the customer.
+ * POST /api/invoice/create, in the caller's transaction: the amount from the price list, the organization's
+ * next number, the mail to the customer (unless an outside address is over the day's cap: `mailed: false`).
  */
 export async function createInvoice(
   tx: Tx,
@@ -187,18 +192,20 @@ export async function createInvoice(
   const now = new Date();
   const list = await readPriceList(tx);
   const purchase = await purchaseOf(tx, input, list, now);
-  // Taken last: the counter row is held from here to the commit.
-  const number = await nextInvoiceNumber(tx, now);
+  const mailed = await mayMailInvoice(tx, org.id, input.customerEmail, mail);
+  // Taken last: the organization's series row is held from here to the commit.
+  const number = await nextInvoiceNumber(tx, org.id);
   const [row] = await rows<{ id: string }>(
     tx,
     sql`insert into invoices (number, organization_id, kind, license_type, license_id, period, credits,
-        description, customer_email, amount, currency, license_expiration_days, extend_users_quantity,
-        new_users_quantity, created_at, created_by, due_date)
+        description, customer_email, mailed, amount, currency, license_expiration_days, extend_users_quantity,
+        new_users_quantity, license_expire_at, created_at, created_by, due_date)
       values (${number}, ${org.id}, ${input.kind}, ${purchase.licenseType}, ${purchase.licenseId},
         ${input.kind === 'new_license' || input.kind === 'extend_license' ? (input.period ?? null) : null},
         ${input.kind === 'credits' ? (input.credits ?? null) : null}, ${purchase.description},
-        ${input.customerEmail}, ${purchase.amount}, ${list.currency}, ${purchase.licenseExpirationDays},
-        ${purchase.extendUsersQuantity}, ${purchase.newUsersQuantity}, ${now.toISOString()}, ${user.userId},
+        ${input.customerEmail}, ${mailed}, ${purchase.amount}, ${list.currency},
+        ${purchase.licenseExpirationDays}, ${purchase.extendUsersQuantity}, ${purchase.newUsersQuantity},
+        ${purchase.licenseExpireAt}, ${now.toISOString()}, ${user.userId},
         ${new Date(now.getTime() + INVOICE_DUE_DAYS * 86_400_000).toISOString()})
       returning id`,
   );
@@ -214,8 +221,9 @@ export async function createInvoice(
       amount: purchase.amount,
       currency: list.currency,
       customerEmail: input.customerEmail,
+      mailed,
     },
   });
-  await queueMail(tx, invoiceMail(invoice, mail));
+  if (mailed) await queueMail(tx, invoiceMail(invoice, mail));
   return invoice;
 }

@@ -14,11 +14,13 @@ import { rows } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
+import { isUuid } from '../../lib/ids';
 import { recordAudit } from '../audit/record';
 import { organizationPoolAccountId, postCreditTransaction, systemAccountId } from '../credits/journal';
 import { changeExpiry, changeLicense, type LicenseEntry, openLicense } from '../licenses/ledger';
 import { requireOrganizationAccess } from '../organization-access/access';
 import { selectInvoice } from './invoice-queries';
+import { requireExpiryAsPriced, requireSeatsAsPriced } from './priced-licence';
 
 /**
  * An open invoice, locked for the rest of the transaction, for a system admin: `404` when the caller cannot
@@ -79,6 +81,7 @@ async function applyPurchase(
     }
     case 'extend_license': {
       const licence = await lockInvoiceLicence(tx, invoice);
+      await requireSeatsAsPriced(tx, invoice, licence.id);
       const expiry = new Date(licence.expire_at);
       // An expired licence is extended from today: nobody pays for the time it was expired.
       const from = expiry > now ? expiry : now;
@@ -87,6 +90,7 @@ async function applyPurchase(
     }
     case 'add_users': {
       const licence = await lockInvoiceLicence(tx, invoice);
+      await requireExpiryAsPriced(tx, invoice, licence.expire_at);
       const changed = await changeLicense(tx, licence.id, { seats: invoice.newUsersQuantity ?? 0 }, entry);
       return { licenseEventId: changed.eventId, creditTransactionId: null };
     }
@@ -121,6 +125,12 @@ export async function fulfilInvoice(
   method: FulfilmentMethod,
 ): Promise<Invoice> {
   return writeTransaction(db, async (tx) => {
+    // The organization before the invoice: the order of the organization's delete, which voids its open
+    // invoices (decision 010), so the two wait for one another instead of deadlocking.
+    if (isUuid(id)) {
+      await tx.execute(sql`select o.id from invoices i join organizations o on o.id = i.organization_id
+        where i.id = ${id} for share of o`);
+    }
     const invoice = await lockOpenInvoice(tx, user, id, {
       fulfilled: INVOICE_MSG.alreadyFulfilled,
       void: INVOICE_MSG.isVoid,

@@ -2,6 +2,7 @@ import { formatMoney, type Invoice } from '@allot/domain/invoices';
 import { renderHtml, renderText } from '../mail/mail-layout';
 import type { Mail } from '../mail/outbox';
 import { type MailSettings, publicLink } from '../mail/public-links';
+import { unlinked } from '../mail/unlinked';
 
 export const longDate = (iso: string) =>
   new Date(iso).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' });
@@ -12,7 +13,8 @@ export function invoiceMail(invoice: Invoice, settings: MailSettings): Mail {
   const content = {
     greeting: 'Hello,',
     intro: [
-      `Here is invoice ${invoice.number} for ${invoice.organizationName}, created on ${longDate(invoice.createdAt)}.`,
+      // The name is what someone typed: plain text, in quotes, never a link (CONTRACT §7).
+      `Here is invoice ${invoice.number} for the organization “${unlinked(invoice.organizationName)}”, created on ${longDate(invoice.createdAt)}.`,
       `What it buys: ${invoice.description}.`,
       `Amount due: ${amount}, by ${longDate(invoice.dueDate)}.`,
     ],

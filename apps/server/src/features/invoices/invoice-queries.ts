@@ -23,6 +23,7 @@ export type InvoiceRow = {
   number: string;
   organization_id: string;
   organization_name: string;
+  organization_deleted: boolean;
   status: InvoiceStatus;
   kind: InvoiceKind;
   license_type: LicenseType | null;
@@ -31,6 +32,7 @@ export type InvoiceRow = {
   credits: number | null;
   description: string;
   customer_email: string;
+  mailed: boolean;
   amount: string | number;
   currency: string;
   created_at: Stamp;
@@ -55,6 +57,7 @@ export function toInvoice(r: InvoiceRow): Invoice {
     number: r.number,
     organizationId: r.organization_id,
     organizationName: r.organization_name,
+    organizationDeleted: r.organization_deleted,
     status: r.status,
     kind: r.kind,
     licenseType: r.license_type,
@@ -63,6 +66,7 @@ export function toInvoice(r: InvoiceRow): Invoice {
     credits: intOrNull(r.credits),
     description: r.description,
     customerEmail: r.customer_email,
+    mailed: r.mailed,
     amount: Number(r.amount),
     currency: r.currency,
     createdAt: iso(r.created_at),
@@ -80,8 +84,9 @@ export function toInvoice(r: InvoiceRow): Invoice {
 }
 
 /** Every column of `toInvoice`, from invoices `i`. */
-const invoiceColumns = sql`i.id, i.number, i.organization_id, o.name as organization_name, i.status, i.kind,
-  i.license_type, i.license_id, i.period, i.credits, i.description, i.customer_email, i.amount, i.currency,
+const invoiceColumns = sql`i.id, i.number, i.organization_id, o.name as organization_name,
+  o.deleted_at is not null as organization_deleted, i.status, i.kind, i.license_type, i.license_id, i.period,
+  i.credits, i.description, i.customer_email, i.mailed, i.amount, i.currency,
   i.created_at, i.due_date, i.license_expiration_days, i.extend_users_quantity, i.new_users_quantity,
   i.fulfilment_method, i.fulfilled_at, i.voided_at, i.created_by, u.name as creator_name, u.email as creator_email`;
 const invoiceFrom = sql`from invoices i join organizations o on o.id = i.organization_id
@@ -97,11 +102,35 @@ export async function selectInvoice(tx: Tx, id: string, lock = false): Promise<I
   return row ? toInvoice(row) : null;
 }
 
-/** GET /api/invoice/{id}: whoever manages the organization's licences reads its invoices. */
+/**
+ * Who may read the invoices of an organization (decision 010): whoever has `manage_org_license` on it, and once
+ * it is deleted (its invoices stay), on its nearest live ancestor, whose list shows them; a system admin always.
+ * `404` for anyone else, and for an id that names no organization.
+ */
+export async function requireInvoiceReader(db: Tx, user: AuthUser, organizationId: string): Promise<void> {
+  if (!isUuid(organizationId)) throw AppError.notFound();
+  const [found] = await rows<{ deleted: boolean; holder: string | null }>(
+    db,
+    sql`with recursive up as (
+        select id, parent_id, deleted_at, 0 as depth from organizations where id = ${organizationId}
+        union all
+        select o.id, o.parent_id, o.deleted_at, up.depth + 1 from organizations o join up on o.id = up.parent_id
+        where up.deleted_at is not null)
+      select (select deleted_at is not null from up where depth = 0) as deleted,
+        (select id from up where deleted_at is null order by depth limit 1) as holder
+      where exists (select 1 from up)`,
+  );
+  if (!found) throw AppError.notFound();
+  if (found.deleted && user.isSystemAdmin) return;
+  if (!found.holder) throw AppError.notFound();
+  await requireOrganizationAccess(db, user, found.holder, ['manage_org_license']);
+}
+
+/** GET /api/invoice/{id}: whoever reads its organization's invoices (`requireInvoiceReader`). */
 export async function readInvoice(db: Db, user: AuthUser, id: string): Promise<Invoice> {
   const invoice = await selectInvoice(db, id);
   if (!invoice) throw AppError.notFound();
-  await requireOrganizationAccess(db, user, invoice.organizationId, ['manage_org_license']);
+  await requireInvoiceReader(db, user, invoice.organizationId);
   return invoice;
 }
 
@@ -114,8 +143,19 @@ const ORDER: Record<InvoiceSortKey, SQL> = {
 };
 
 /**
- * GET /api/organization/{id}/invoices (manage_org_license): the organization's invoices, a page at a time;
- * `search` matches the start of the number or of the customer's email.
+ * The organizations whose invoices an organization's list shows: itself, and the deleted organizations whose
+ * nearest live ancestor it is (their invoices stay, decision 010), found down `parent_id` through deleted ones.
+ */
+const listedOrganizations = (organizationId: string) => sql`with recursive gone as (
+    select o.id from organizations o where o.parent_id = ${organizationId} and o.deleted_at is not null
+    union all
+    select o.id from organizations o join gone on o.parent_id = gone.id where o.deleted_at is not null)
+  select ${organizationId}::uuid as id union all select id from gone`;
+
+/**
+ * GET /api/organization/{id}/invoices (see `requireInvoiceReader`): the organization's invoices and those of
+ * deleted organizations below it, a page at a time; `search` matches the start of the number (with or without
+ * its `INV-…-` prefix) or of the customer's email.
  */
 export async function listInvoices(
   db: Db,
@@ -123,12 +163,13 @@ export async function listInvoices(
   organizationId: string,
   query: PaginationQuery<InvoiceSortKey>,
 ): Promise<InvoicePage> {
-  await requireOrganizationAccess(db, user, organizationId, ['manage_org_license']);
+  await requireInvoiceReader(db, user, organizationId);
   const term = query.search.trim().toLowerCase();
   const like = `${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const where = sql`i.organization_id = ${organizationId} ${
+  const where = sql`i.organization_id in (${listedOrganizations(organizationId)}) ${
     term
-      ? sql`and (lower(i.number) like ${like} or lower(i.number) like ${`inv-____-${like}`} or lower(i.customer_email) like ${like})`
+      ? sql`and (lower(i.number) like ${like} or lower(i.number) like ${`inv-${like}`}
+          or lower(i.number) like ${`inv-%-${like}`} or lower(i.customer_email) like ${like})`
       : sql``
   }`;
   const direction = query.order === 'desc' ? sql`desc` : sql`asc`;

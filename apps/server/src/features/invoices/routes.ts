@@ -73,7 +73,7 @@ export function invoiceRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
           tags,
           summary: 'Create an invoice',
           description:
-            'For a new licence (`licenseType`, `period`, `usersQuantity`), an extension (`licenseId`, `period`), more seats (`licenseId`, `usersQuantity`) or a credit pack (`credits`). The server computes the amount from the price list: seats × months × price per seat per month; an extension pays for every seat it extends (those handed down included), added seats pay for the months left on the licence. Numbered `INV-{year}-{000123}`, due in 30 days, mailed to `customerEmail`. With an `Idempotency-Key`, a repeat answers the first answer and creates nothing (header `Idempotent-Replayed: true`). Permission: `manage_org_license` (licences) or `transfer_org_credits` (credits) on the organization; `403` (not `404`) for an organization the caller may not buy for, seen or not.',
+            'For a new licence (`licenseType`, `period`, `usersQuantity`), an extension (`licenseId`, `period`), more seats (`licenseId`, `usersQuantity`) or a credit pack (`credits`). The server computes the amount from the price list: seats × months × price per seat per month; an extension pays for every seat it extends (those handed down included), added seats pay for the months left on the licence. Numbered per organization, `INV-{its code}-{0001}`, without gaps; due in 30 days. Mailed to `customerEmail` when that is one of the organization’s owners and admins, or else at most `INVOICE_MAILS_PER_DAY` (20) times a day per organization: beyond that the invoice is still created, with `mailed: false`, and no mail goes out. With an `Idempotency-Key`, a repeat answers the first answer and creates nothing (header `Idempotent-Replayed: true`). Permission: `manage_org_license` (licences) or `transfer_org_credits` (credits) on the organization; `403` (not `404`) for an organization the caller may not buy for, seen or not.',
           body: createInvoiceRequestSchema,
           headers: idempotencyHeader,
           response: { 201: invoiceSchema, 403: errorBodySchema, 500: errorBodySchema },
@@ -91,7 +91,7 @@ export function invoiceRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
           tags,
           summary: 'List the invoices of an organization',
           description:
-            '`search` matches the start of the invoice number (with or without `INV-{year}-`) or of the customer’s email. Permission: `manage_org_license` on the organization.',
+            'The organization’s invoices and those of deleted organizations that were below it (`organizationDeleted: true`; invoices outlive their organization). `search` matches the start of the invoice number (with or without its `INV-…-` prefix) or of the customer’s email. Permission: `manage_org_license` on the organization; for a deleted organization, on the nearest live one above it, or a system admin.',
           params: organizationIdParamsSchema,
           querystring: invoiceListQuerySchema,
           response: { 200: invoicePageSchema, 403: errorBodySchema, 404: errorBodySchema },
@@ -107,7 +107,8 @@ export function invoiceRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
           operationId: 'getInvoice',
           tags,
           summary: 'Read an invoice',
-          description: 'What its printable page shows. Permission: `manage_org_license` on its organization.',
+          description:
+            'What its printable page shows. Permission: `manage_org_license` on its organization; once that is deleted, on the nearest live organization above it, or a system admin.',
           params: invoiceIdParams,
           response: { 200: invoiceSchema, 403: errorBodySchema, 404: errorBodySchema },
         },
@@ -122,7 +123,7 @@ export function invoiceRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
           operationId: 'fulfilInvoice',
           tags,
           summary: 'Fulfil an invoice',
-          description: `Applies the purchase once (a licence created, extended or given seats; or credits into the protected pool), in the same transaction, with a log entry naming the invoice; then the invoice is \`fulfilled\`. A fulfilled or void invoice is \`409\` and nothing changes. ${SYSTEM_ADMIN}`,
+          description: `Applies the purchase once (a licence created, extended or given seats; or credits into the protected pool), in the same transaction, with a log entry naming the invoice; then the invoice is \`fulfilled\`. A fulfilled or void invoice is \`409\` and nothing changes; so is an extension whose licence no longer has the seats it priced, and added seats whose licence no longer has the expiry they were priced up to (void it and create a new one). ${SYSTEM_ADMIN}`,
           params: invoiceIdParams,
           body: fulfilInvoiceRequestSchema,
           response: { 200: invoiceSchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },

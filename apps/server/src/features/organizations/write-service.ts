@@ -10,6 +10,7 @@ import type { AuthUser } from '../../http/authenticate';
 import { changedFields } from '../audit/changes';
 import { recordAudit } from '../audit/record';
 import { organizationPoolAccountId, postCreditTransaction, systemAccountId } from '../credits/journal';
+import { voidOpenInvoicesOf } from '../invoices/void-with-organization';
 import { returnLicensesToParent } from '../licenses/ledger';
 import type { MailSettings } from '../mail/public-links';
 import { requireOrganizationAccess } from '../organization-access/access';
@@ -180,6 +181,7 @@ export async function deleteOrganization(db: Db, user: AuthUser, id: string) {
     await tx.execute(sql`delete from memberships where organization_id = ${id}`);
     await tx.execute(sql`delete from membership_invitations where organization_id = ${id}`);
     await returnLicensesToParent(tx, { id, name: org.name, parentId: org.parentId }, user.userId);
+    await voidOpenInvoicesOf(tx, id, user.userId);
     await tx.execute(sql`delete from organization_closure where descendant_id = ${id}`);
     await tx.execute(sql`update organizations set deleted_at = now(), updated_at = now() where id = ${id}`);
     await recordAudit(tx, {

@@ -224,7 +224,10 @@ function InvoicesSection({
             sortStatus={list.table.sortStatus}
             onSortStatusChange={list.table.onSortStatusChange}
             fetching={isPending || (isFetching && !isRefetching)}
-            pathOf={(invoice) => invoicePath(invoice.organizationId, invoice.id)}
+            // A deleted organization has no pages of its own: its invoices open under this one.
+            pathOf={(invoice) =>
+              invoicePath(invoice.organizationDeleted ? organizationId : invoice.organizationId, invoice.id)
+            }
             onFulfil={onFulfil}
             onVoid={onVoid}
           />

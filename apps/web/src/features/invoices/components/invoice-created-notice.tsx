@@ -4,7 +4,8 @@ import { notifications } from '@mantine/notifications';
 import { invoicePath } from '../invoice-path';
 
 /**
- * The notice after an invoice is created: its number, what it buys, where it was sent, and a link to its
+ * The notice after an invoice is created: its number, what it buys, where it was sent (or that it was not:
+ * INVOICE_MAILS_PER_DAY to outside addresses, decision 010), and a link to its
  * printable page. Notifications render outside the router, so the link navigates through `open` (the
  * dialog's `navigate`); it stays a real link (new tab, copy address).
  */
@@ -13,14 +14,16 @@ export function showInvoiceCreated(invoice: Invoice, open: (path: string) => voi
   const id = `invoice-created-${invoice.id}`;
   notifications.show({
     id,
-    color: 'green',
+    color: invoice.mailed ? 'green' : 'yellow',
     autoClose: 12_000,
     title: `Invoice ${invoice.number} created`,
     message: (
       <Stack gap={4}>
         <Text size="sm" inherit>
-          {invoice.description}: {formatMoney(invoice.amount, invoice.currency)}. Sent to{' '}
-          {invoice.customerEmail}.
+          {invoice.description}: {formatMoney(invoice.amount, invoice.currency)}.{' '}
+          {invoice.mailed
+            ? `Sent to ${invoice.customerEmail}.`
+            : `Not mailed: ${invoice.customerEmail} is outside the organization, and today’s invoice mails to outside addresses are used up. Send the invoice’s page yourself.`}
         </Text>
         <Anchor
           href={path}

@@ -59,8 +59,10 @@ export function InvoiceScreen() {
   const { data: invoice, isPending, isError, error, refetch, isRefetching } = useInvoice(invoiceId);
   useDocumentTitle(`${invoice ? invoice.number : 'Invoice'} · ${organization.name} · Allot`);
   const back = `/${encodeURIComponent(organization.id)}/licenses`;
-  // An invoice of another organization is not shown under this one's address.
-  const elsewhere = invoice !== undefined && invoice.organizationId !== organization.id;
+  // An invoice of another organization is not shown under this one's address; one of a deleted organization
+  // is (it has no address of its own, and the server answered it only to those who read it from here).
+  const elsewhere =
+    invoice !== undefined && invoice.organizationId !== organization.id && !invoice.organizationDeleted;
 
   return (
     <Stack gap="md" maw={820} w="100%" className="invoice-page">
@@ -111,7 +113,10 @@ export function InvoiceScreen() {
             </Group>
 
             <SimpleGrid component="dl" cols={2} spacing="lg" verticalSpacing="md" m={0}>
-              <Field label="Organization">{invoice.organizationName}</Field>
+              <Field label="Organization">
+                {invoice.organizationName}
+                {invoice.organizationDeleted && ' (deleted)'}
+              </Field>
               <Field label="Customer email">{invoice.customerEmail}</Field>
               <Field label="Created">
                 <time dateTime={invoice.createdAt}>{formatDateLong(invoice.createdAt)}</time>

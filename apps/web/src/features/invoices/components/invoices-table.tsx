@@ -18,6 +18,7 @@ import { tablePaging } from '../../../components/table-paging';
 import { formatCount, formatDateLong, formatDay } from '../../../lib/format';
 import type { ListTotals } from '../../../lib/paging';
 import { invoiceLicenceLabel } from '../forms/invoice-texts';
+import { DeletedOrganizationMark } from './deleted-organization-mark';
 import { InvoiceStatusBadge } from './invoice-status-badge';
 import classes from './invoices-table.module.css';
 
@@ -119,7 +120,10 @@ function Actions({
   );
 }
 
-/** The invoices of an organization (spec §3's listing fields), paged, sorted and searched by the server. */
+/**
+ * The invoices of an organization (spec §3's listing fields), paged, sorted and searched by the server; those of
+ * deleted organizations that were below it are marked.
+ */
 export function InvoicesTable({
   pathOf,
   onFulfil,
@@ -143,9 +147,11 @@ export function InvoicesTable({
           <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
             {invoiceLicenceLabel(invoice)}
           </Text>
-          <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+          {/* A wide code may break the number after a hyphen rather than push the table sideways. */}
+          <Text size="xs" c="dimmed">
             {invoice.number}
           </Text>
+          {invoice.organizationDeleted && <DeletedOrganizationMark name={invoice.organizationName} />}
         </Stack>
       ),
     },

@@ -4,9 +4,10 @@ import { invoiceLicenceLabel, methodSentence, purchaseSentence } from './invoice
 
 const base: Invoice = {
   id: '6d1b5a9e-3f0c-4c53-9a55-2a3f8f0c1a11',
-  number: 'INV-2026-000001',
+  number: 'INV-K7M3QD-0001',
   organizationId: '0b0e4a59-0d43-4b54-8c1f-5a3f2b9c7d10',
   organizationName: 'Alpha District',
+  organizationDeleted: false,
   status: 'open',
   kind: 'new_license',
   licenseType: 'tle_teacher',
@@ -15,6 +16,7 @@ const base: Invoice = {
   credits: null,
   description: '30 TLE Teacher seats for 1 year',
   customerEmail: 'owner@alpha.test',
+  mailed: true,
   amount: 108_000,
   currency: 'USD',
   createdAt: '2026-03-05T10:00:00.000Z',
@@ -67,12 +69,12 @@ describe('invoice texts', () => {
   });
 
   it('says how each option settles the invoice', () => {
-    expect(methodSentence('payment', base)).toBe('INV-2026-000001 is marked as paid ($1,080.00).');
+    expect(methodSentence('payment', base)).toBe('INV-K7M3QD-0001 is marked as paid ($1,080.00).');
     expect(methodSentence('paid_out_of_band', base)).toBe(
-      'INV-2026-000001 is marked as paid another way, outside the panel ($1,080.00).',
+      'INV-K7M3QD-0001 is marked as paid another way, outside the panel ($1,080.00).',
     );
     expect(methodSentence('free', base)).toBe(
-      'INV-2026-000001 is fulfilled for free: the $1,080.00 are not charged.',
+      'INV-K7M3QD-0001 is fulfilled for free: the $1,080.00 are not charged.',
     );
   });
 });
