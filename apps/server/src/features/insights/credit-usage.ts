@@ -21,8 +21,8 @@ export function subtreePoolsSql(o: ReturnType<typeof sql>) {
 }
 
 /**
- * The balances of the members of the organization's subtree, each person once, as the roll-up last counted
- * them (`subtree_member_credits`, decision 014, "Members' credits"): one row read.
+ * The members' balances held in the organization's subtree (CONTRACT §5: per membership), as the roll-up last
+ * counted them (`subtree_member_credits`, decision 014, "Members' credits"): one row read.
  */
 export function subtreeMemberCreditsSql(organizationId: ReturnType<typeof sql> | string) {
   return sql`coalesce((select held_m.credits from subtree_member_credits held_m
