@@ -90,8 +90,9 @@ await db.execute(sql`insert into memberships (user_id, organization_id, role)
   join unnest(${`{${schools.join(',')}}`}::uuid[]) with ordinality as s(id, n)
     on u.email like 'teacher' || s.n || '-%@bench.test'`);
 await db.transaction(async (tx) => {
-  await tx.execute(sql`insert into credit_accounts (kind, user_id)
-    select 'user', id from users where email like 'teacher%@bench.test'`);
+  await tx.execute(sql`insert into credit_accounts (kind, user_id, organization_id)
+    select 'user', u.id, m.organization_id from users u join memberships m on m.user_id = u.id
+    where u.email like 'teacher%@bench.test'`);
   const accounts = await rows<{ id: string }>(
     tx,
     sql`select a.id from credit_accounts a join users u on u.id = a.user_id where u.email like 'teacher%@bench.test'`,

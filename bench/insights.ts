@@ -148,19 +148,19 @@ async function prepareTeachers(db: Db): Promise<[{ id: string; name: string }, n
         group by o.id order by count(*) desc, o.id limit 1`,
   );
   if (!district) throw new Error('no district in the scale data');
-  // The teachers (role `user`) of its subtree, numbered, with their own account and their school's
+  // The teachers (role `user`) of its subtree, numbered, with their balance in their school and the school's
   // `consumed` account, created as consume-service.ts creates them.
   await db.execute(sql`create table bench_insights_teachers as
     select (row_number() over (order by m.user_id) - 1)::int as rn, m.user_id, m.organization_id
     from organization_closure c join memberships m on m.organization_id = c.descendant_id
     where c.ancestor_id = ${district.id} and m.role = 'user'`);
-  await db.execute(sql`insert into credit_accounts (kind, user_id)
-    select 'user', user_id from bench_insights_teachers on conflict do nothing`);
+  await db.execute(sql`insert into credit_accounts (kind, user_id, organization_id)
+    select 'user', user_id, organization_id from bench_insights_teachers on conflict do nothing`);
   await db.execute(sql`insert into credit_accounts (kind, organization_id)
     select distinct 'consumed', organization_id from bench_insights_teachers on conflict do nothing`);
   await db.execute(sql`alter table bench_insights_teachers add column own uuid, add column consumed uuid`);
   await db.execute(sql`update bench_insights_teachers t set own = a.id from credit_accounts a
-    where a.kind = 'user' and a.user_id = t.user_id`);
+    where a.kind = 'user' and a.user_id = t.user_id and a.organization_id = t.organization_id`);
   await db.execute(sql`update bench_insights_teachers t set consumed = a.id from credit_accounts a
     where a.kind = 'consumed' and a.organization_id = t.organization_id`);
   await db.execute(sql`create unique index on bench_insights_teachers (rn)`);
