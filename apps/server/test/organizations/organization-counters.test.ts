@@ -33,7 +33,8 @@ async function expectCountersMatchRows() {
     sql`select o.name,
           concat_ws('/', o.users_count, o.sub_organizations_count, o.descendants_count) as stored,
           concat_ws('/',
-            (select count(*) from memberships m where m.organization_id = o.id),
+            (select count(*) from memberships m where m.organization_id = o.id)
+              + (select count(*) from membership_invitations i where i.organization_id = o.id),
             (select count(*) from organizations c where c.parent_id = o.id and c.deleted_at is null),
             (select count(*) from organization_closure c join organizations d on d.id = c.descendant_id
              where c.ancestor_id = o.id and c.depth > 0 and d.deleted_at is null)) as counted
@@ -69,6 +70,22 @@ describe('organization counters and copied names', () => {
     const children = (await call('GET', `/api/organization/${north}/sub-organizations`)).json();
     expect(children.pagination.total).toBe(1);
     expect(children.data.map((o: { name: string }) => o.name)).toEqual(['North Annex']);
+  });
+
+  it('count a new address and an existing account alike: both are people of the users list (CONTRACT §3)', async () => {
+    const school = await create('Counting School', t.world.orgs.alpha);
+    const usersCount = async () =>
+      (await call('GET', `/api/organization/${school}`)).json<{ usersCount: number }>().usersCount;
+    const add = (email: string) =>
+      call('POST', '/api/user/create', { organizationId: school, email, name: 'Some One', role: 'user' });
+    expect(await usersCount()).toBe(0);
+    expect((await add('brand-new@nowhere.test')).statusCode).toBe(201);
+    expect(await usersCount()).toBe(1);
+    expect((await add(t.world.users.betaOwner.email)).statusCode).toBe(201);
+    expect(await usersCount()).toBe(2);
+    const list = (await call('GET', `/api/organization/${school}/users`)).json();
+    expect(list.pagination.total).toBe(2);
+    await expectCountersMatchRows();
   });
 
   it('count a district’s whole subtree in its unsearched organization search', async () => {
