@@ -111,7 +111,7 @@ const freshPending = async (t: TestApp) => {
     values (${user.id}, ${t.world.orgs.schoolA}, 'user')`);
   return user.id;
 };
-/** An account that existed, invited to own Alpha School A: above an admin; answers its id. */
+/** An account that existed, invited to own Alpha School A: above an admin; answers the invitation's id. */
 const freshOwnerInvitation = async (t: TestApp) => {
   const email = `invited-owner-${Math.random()}@alpha.test`;
   const [user] = await rows<{ id: string }>(
@@ -120,11 +120,16 @@ const freshOwnerInvitation = async (t: TestApp) => {
         returning id`,
   );
   if (!user) throw new Error('invited insert failed');
-  await t.db.execute(sql`insert into membership_invitations
-      (user_id, organization_id, role, invited_name, invited_email, invited_by)
-    values (${user.id}, ${t.world.orgs.schoolA}, 'organization_owner', 'Invited Owner', ${email},
-      ${t.world.users.owner.id})`);
-  return user.id;
+  const [invitation] = await rows<{ id: string }>(
+    t.db,
+    sql`insert into membership_invitations
+        (user_id, organization_id, role, invited_name, invited_email, invited_by)
+      values (${user.id}, ${t.world.orgs.schoolA}, 'organization_owner', 'Invited Owner', ${email},
+        ${t.world.users.owner.id})
+      returning id`,
+  );
+  if (!invitation) throw new Error('invitation insert failed');
+  return invitation.id;
 };
 const orgBody = { name: 'Renamed', type: 'school', phoneNumber: '+1 555 000 2222' };
 /** Mints 10 credits into Alpha School A's shared pool, or into the balance of a fresh member of it. */
