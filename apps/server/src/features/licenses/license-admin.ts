@@ -70,7 +70,13 @@ export async function createLicense(db: Db, user: AuthUser, input: CreateLicense
     if (!org) throw AppError.notFound();
     const opened = await openLicense(
       tx,
-      { organizationId: org.id, licenseType: input.licenseType, expireAt, seats: input.maxUsers },
+      {
+        organizationId: org.id,
+        licenseType: input.licenseType,
+        expireAt,
+        seats: input.maxUsers,
+        ...(input.metadata ? { metadata: input.metadata } : {}),
+      },
       {
         action: 'created',
         description: `${LICENSE_TYPE_LABEL[input.licenseType]}: ${input.maxUsers} seats until ${day(expireAt)}`,
