@@ -21,6 +21,42 @@ const expireAtSchema = text()
   .refine((v) => !Number.isNaN(Date.parse(v)), 'Enter a date.')
   .meta({ format: 'date-time' });
 
+/** CONTRACT §7: a licence's `metadata` is a JSON object of at most 16 KB (serialized, UTF-8) and 20 levels deep. */
+export const METADATA_MAX_BYTES = 16 * 1024;
+export const METADATA_MAX_DEPTH = 20;
+
+/**
+ * Whether a JSON value nests at most `limit` levels (an object or an array is a level: `{}` is 1, `{"a": []}`
+ * is 2). Walked with a stack of its own, and it stops at the first value deeper than the limit: metadata
+ * nested 5,000 deep must be refused, not overflow the call stack (as `JSON.stringify` of it does).
+ */
+export function nestsWithin(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [item, depth] = next;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > limit) return false;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return true;
+}
+
+/** The serialized size in bytes; only for a value that nests within the limit (`JSON.stringify` recurses). */
+const serializedBytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).length;
+
+export const licenseMetadataSchema = z
+  .record(z.string(), z.unknown())
+  .superRefine((value, ctx) => {
+    if (!nestsWithin(value, METADATA_MAX_DEPTH)) {
+      ctx.addIssue({ code: 'custom', message: LICENSE_MSG.metadataTooDeep });
+    } else if (serializedBytes(value) > METADATA_MAX_BYTES) {
+      ctx.addIssue({ code: 'custom', message: LICENSE_MSG.metadataTooLarge });
+    }
+  })
+  .describe(
+    `A JSON object of at most ${METADATA_MAX_BYTES / 1024} KB (serialized) and ${METADATA_MAX_DEPTH} levels deep`,
+  );
+
 /** POST /api/license/create (spec §5: a system admin, maxUsers above 0, an organization). */
 export const createLicenseRequestSchema = z
   .object({
@@ -28,6 +64,7 @@ export const createLicenseRequestSchema = z
     licenseType: licenseTypeSchema,
     expireAt: expireAtSchema,
     maxUsers: seatsSchema(1),
+    metadata: licenseMetadataSchema.optional(),
   })
   .meta({ id: 'CreateLicense' });
 export type CreateLicenseRequest = z.infer<typeof createLicenseRequestSchema>;
@@ -39,7 +76,7 @@ export const updateLicenseRequestSchema = z
     licenseType: licenseTypeSchema.optional().describe('A licence keeps its type; another type is a 422'),
     expireAt: expireAtSchema,
     maxUsers: seatsSchema(0),
-    metadata: z.record(z.string(), z.unknown()).optional(),
+    metadata: licenseMetadataSchema.optional(),
   })
   .meta({ id: 'UpdateLicense' });
 export type UpdateLicenseRequest = z.infer<typeof updateLicenseRequestSchema>;
@@ -172,4 +209,6 @@ export const LICENSE_MSG = {
   handedDown: 'Seats of this licence were handed down to sub-organizations: reclaim them first.',
   otherLicense: 'This is not the licence of the address.',
   notBelow: (name: string) => `Licences move only between ${name} and the organizations below it.`,
+  metadataTooDeep: `Metadata may nest at most ${METADATA_MAX_DEPTH} levels deep.`,
+  metadataTooLarge: `Metadata may be at most ${METADATA_MAX_BYTES / 1024} KB.`,
 } as const;

@@ -369,3 +369,58 @@ describe('an Idempotency-Key on a licence move', () => {
     expect(other.json().error).toBe('idempotency_key_reused');
   });
 });
+
+describe('licence metadata (CONTRACT §7: a JSON object, at most 16 KB and 20 levels deep)', () => {
+  /** An object nested `levels` deep, as JSON text: `JSON.stringify` of one 5,000 deep overflows the stack. */
+  const deep = (levels: number) => `${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`;
+  const send = async (url: string, body: string) =>
+    t.app.inject({
+      method: 'POST',
+      url,
+      headers: {
+        authorization: `Bearer ${await t.login(t.world.users.systemAdmin.email, 'correct-horse-battery')}`,
+        'content-type': 'application/json',
+      },
+      payload: body,
+    });
+  const stored = async (id: string) =>
+    (await rows<{ metadata: unknown }>(t.db, sql`select metadata from licenses where id = ${id}`))[0]
+      ?.metadata;
+
+  it('keeps metadata within the bounds; beyond them a 400 naming metadata on create and update, 5,000 levels too', async () => {
+    const fields = (metadata: string) =>
+      `"organizationId":"${t.world.orgs.beta}","licenseType":"chorus_optoma","expireAt":"${NEXT_YEAR}","maxUsers":3,"metadata":${metadata}`;
+    const tooBig = JSON.stringify({ note: 'x'.repeat(16 * 1024) });
+    for (const [metadata, message] of [
+      [deep(21), LICENSE_MSG.metadataTooDeep],
+      [deep(5_000), LICENSE_MSG.metadataTooDeep],
+      [tooBig, LICENSE_MSG.metadataTooLarge],
+    ] as const) {
+      const refused = await send('/api/license/create', `{${fields(metadata)}}`);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().details.fields).toEqual({ metadata: message });
+    }
+    expect(await licence(t.world.orgs.beta, 'chorus_optoma')).toBeNull();
+
+    const created = await send('/api/license/create', `{${fields(deep(20))}}`);
+    expect(created.statusCode).toBe(201);
+    const id: string = created.json().id;
+    expect(await stored(id)).toEqual(JSON.parse(deep(20)));
+
+    const update = (metadata: string) =>
+      send(`/api/license/${id}/update`, `{"expireAt":"${NEXT_YEAR}","maxUsers":3,"metadata":${metadata}}`);
+    for (const [metadata, message] of [
+      [deep(21), LICENSE_MSG.metadataTooDeep],
+      [deep(5_000), LICENSE_MSG.metadataTooDeep],
+      [tooBig, LICENSE_MSG.metadataTooLarge],
+    ] as const) {
+      const refused = await update(metadata);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().details.fields).toEqual({ metadata: message });
+    }
+    expect(await stored(id)).toEqual(JSON.parse(deep(20)));
+    const kept = await update('{"crm":"A-17","tags":["pilot"]}');
+    expect(kept.statusCode).toBe(200);
+    expect(kept.json().metadata).toEqual({ crm: 'A-17', tags: ['pilot'] });
+  });
+});

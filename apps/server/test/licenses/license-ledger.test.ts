@@ -185,3 +185,106 @@ describe('the licence log (decision 009)', () => {
     ]);
   });
 });
+
+describe('seats in use never above the seats held (LI003, issue 30)', () => {
+  const person = async (email: string) => {
+    const [row] = await rows<{ id: string }>(
+      database.db,
+      sql`insert into users (email, name) values (${email}, 'Seat Holder') returning id`,
+    );
+    return row?.id as string;
+  };
+  const member = (userId: string, organizationId: string, licenseId: string | null) =>
+    database.db.execute(sql`insert into memberships (user_id, organization_id, role, license_id)
+      values (${userId}, ${organizationId}, 'user', ${licenseId})`);
+  const invite = (userId: string, organizationId: string, licenseId: string | null) =>
+    database.db.execute(sql`insert into membership_invitations
+      (user_id, organization_id, role, license_id, invited_name, invited_email)
+      values (${userId}, ${organizationId}, 'user', ${licenseId}, 'Seat Holder', 'held@seats.test')`);
+
+  it('refuses a holder beyond the seats, a move onto a full licence, and seats lowered below the holders', async () => {
+    const full = await giveLicense(database.db, world.orgs.beta, 'chorus', 1);
+    const other = await giveLicense(database.db, world.orgs.beta, 'chorus_optoma', 3);
+    const [one, two, three] = [
+      await person('one@li003.test'),
+      await person('two@li003.test'),
+      await person('three@li003.test'),
+    ];
+    await member(one, world.orgs.beta, full.id);
+    expect(await refusal(() => member(two, world.orgs.beta, full.id))).toBe('LI003');
+    expect(await refusal(() => invite(two, world.orgs.beta, full.id))).toBe('LI003');
+    await member(two, world.orgs.beta, other.id);
+    await invite(three, world.orgs.beta, other.id);
+    expect(
+      await refusal(() =>
+        database.db.execute(sql`update memberships set license_id = ${full.id} where user_id = ${two}`),
+      ),
+    ).toBe('LI003');
+    expect(
+      await refusal(() =>
+        database.db.execute(
+          sql`update membership_invitations set license_id = ${full.id} where user_id = ${three}`,
+        ),
+      ),
+    ).toBe('LI003');
+    // Two holders of `other` (a member and an invitation): 2 seats are the least it may keep.
+    expect(await refusal(() => changeLicense(database.db, other.id, { seats: -2 }, entry))).toBe('LI003');
+    expect((await changeLicense(database.db, other.id, { seats: -1 }, entry)).maxUsers).toBe(2);
+    // A change that leaves the holders where they are, and a holder let go, are never refused.
+    await database.db.execute(sql`update memberships set role = 'organization_admin' where user_id = ${one}`);
+    await database.db.execute(sql`update memberships set license_id = null where user_id = ${two}`);
+    expect((await changeLicense(database.db, other.id, { seats: -1 }, entry)).maxUsers).toBe(1);
+  });
+
+  it('lets a licence left overbooked (by older code) lose holders and gain seats', async () => {
+    const licence = await giveLicense(database.db, world.orgs.schoolB, 'chorus_optoma', 1);
+    const [a, b] = [await person('a@li003.test'), await person('b@li003.test')];
+    // Written as older code could have written it: the checks of this database switched off.
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(sql`insert into memberships (user_id, organization_id, role, license_id)
+        values (${a}, ${world.orgs.schoolB}, 'user', ${licence.id}), (${b}, ${world.orgs.schoolB}, 'user', ${licence.id})`);
+    });
+    expect(
+      (
+        await changeLicense(
+          database.db,
+          licence.id,
+          { seats: 0, expireAt: '2031-01-01T00:00:00.000Z' },
+          entry,
+        )
+      ).maxUsers,
+    ).toBe(1);
+    await database.db.execute(sql`delete from memberships where user_id = ${a}`);
+    expect((await changeLicense(database.db, licence.id, { seats: 2 }, entry)).maxUsers).toBe(3);
+  });
+
+  it.runIf(process.env.ALLOT_TEST_DB === 'postgres')(
+    'two transactions that locked nothing, racing for the last seat: the second waits for the first and is refused',
+    async () => {
+      const licence = await giveLicense(database.db, world.orgs.annex, 'tle_creator', 1);
+      const [first, second] = [await person('first@li003.test'), await person('second@li003.test')];
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let inserted = () => {};
+      const firstIn = new Promise<void>((resolve) => {
+        inserted = resolve;
+      });
+      const firstDone = database.db.transaction(async (tx) => {
+        await tx.execute(sql`insert into memberships (user_id, organization_id, role, license_id)
+          values (${first}, ${world.orgs.annex}, 'user', ${licence.id})`);
+        inserted();
+        await held;
+      });
+      await firstIn;
+      // Without the check's lock the second would count its own seat only (the first is not committed).
+      const secondDone = refusal(() => member(second, world.orgs.annex, licence.id));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      release();
+      await firstDone;
+      expect(await secondDone).toBe('LI003');
+    },
+  );
+});

@@ -116,6 +116,15 @@ export async function returnLicensesToParent(
   organization: { id: string; name: string; parentId: string | null },
   actorId: string | null,
 ): Promise<void> {
+  // The parent's licences first, then the organization's: the upper licence before the lower ones, as every
+  // seat move locks them (decision 009), so a delete and a move or an extension cannot wait for each other.
+  const parents = organization.parentId
+    ? await rows<{ id: string; license_type: LicenseType }>(
+        tx,
+        sql`select id, license_type from licenses where organization_id = ${organization.parentId}
+            order by id for update`,
+      )
+    : [];
   const own = await rows<StateRow>(
     tx,
     sql`select id, organization_id, license_type, max_users, expire_at, null as event_id from licenses
@@ -128,11 +137,7 @@ export async function returnLicensesToParent(
   };
   for (const licence of own.map(toState)) {
     if (organization.parentId && licence.maxUsers > 0) {
-      const [parent] = await rows<{ id: string }>(
-        tx,
-        sql`select id from licenses where organization_id = ${organization.parentId}
-            and license_type = ${licence.licenseType} for update`,
-      );
+      const parent = parents.find((p) => p.license_type === licence.licenseType);
       if (parent) await changeLicense(tx, parent.id, { seats: licence.maxUsers }, entry);
       else {
         const opened = await openLicense(

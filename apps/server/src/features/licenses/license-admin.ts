@@ -24,19 +24,37 @@ async function requireSystemAdmin(tx: Tx, user: AuthUser, organizationId: string
 
 const day = (iso: string) => iso.slice(0, 10);
 
-/** One licence with its seats in use and those handed down, locked for the rest of the transaction. */
+/**
+ * One licence, locked for the rest of the transaction, with its seats in use and those handed down read by
+ * a second statement once the lock is held: a count in the locking statement would be from before the wait,
+ * blind to the seat a member created meanwhile took (issue 30; seats.ts `countSeatsInUse`). Its
+ * organization first, shared (locks.ts: organization rows before licence rows): it is not deleted meanwhile,
+ * and a member change under way there ends before the licence is locked.
+ */
 async function lockLicense(tx: Tx, id: string): Promise<License> {
   if (!isUuid(id)) throw AppError.notFound();
-  const [row] = await rows<LicenseRow>(
+  const [org] = await rows<{ id: string }>(
     tx,
-    sql`select ${licenseColumns} from licenses l ${licenseSourceJoins} where l.id = ${id} for update of l`,
+    sql`select o.id from licenses l join organizations o on o.id = l.organization_id
+        where l.id = ${id} and o.deleted_at is null for share of o`,
   );
-  if (!row) throw AppError.notFound();
-  return toLicense(row);
+  const [locked] = org
+    ? await rows<{ id: string }>(
+        tx,
+        sql`select id from licenses where id = ${id} and organization_id = ${org.id} for update`,
+      )
+    : [];
+  if (!locked) throw AppError.notFound();
+  return readLicense(tx, id);
 }
 
 export async function readLicense(tx: Tx, id: string): Promise<License> {
-  return lockLicense(tx, id);
+  const [row] = await rows<LicenseRow>(
+    tx,
+    sql`select ${licenseColumns} from licenses l ${licenseSourceJoins} where l.id = ${id}`,
+  );
+  if (!row) throw AppError.notFound();
+  return toLicense(row);
 }
 
 export async function createLicense(db: Db, user: AuthUser, input: CreateLicenseRequest): Promise<License> {
@@ -52,7 +70,13 @@ export async function createLicense(db: Db, user: AuthUser, input: CreateLicense
     if (!org) throw AppError.notFound();
     const opened = await openLicense(
       tx,
-      { organizationId: org.id, licenseType: input.licenseType, expireAt, seats: input.maxUsers },
+      {
+        organizationId: org.id,
+        licenseType: input.licenseType,
+        expireAt,
+        seats: input.maxUsers,
+        ...(input.metadata ? { metadata: input.metadata } : {}),
+      },
       {
         action: 'created',
         description: `${LICENSE_TYPE_LABEL[input.licenseType]}: ${input.maxUsers} seats until ${day(expireAt)}`,

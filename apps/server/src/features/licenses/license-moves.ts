@@ -17,7 +17,7 @@ import { type AuditRecord, recordAudit } from '../audit/record';
 import { organizationsActedOn, organizationsBelow } from '../organization-access/acted-on';
 import { changeLicense, openLicense } from './ledger';
 import { usedSeatsSql } from './queries';
-import { freeSeats, type SeatLicense } from './seats';
+import { countSeatsInUse, freeSeats, type SeatLicense } from './seats';
 
 /**
  * Seats handed down to sub-organizations and reclaimed from them (spec §7, CONTRACT §7): free seats move,
@@ -43,21 +43,42 @@ function itemsOf(items: readonly { type: LicenseType; amount: number }[]): [Lice
   return [...byType];
 }
 
-/** The licences of one type of these organizations, locked in id order, with their seats in use. */
+/**
+ * Holds the organizations of a move against their deletion, root first (locks.ts): `key share` waits for a
+ * delete under way and makes a delete wait for the move. `404` when one was deleted meanwhile: seats handed
+ * to an organization that is gone would be lost with it.
+ */
+async function holdOrganizations(tx: Tx, upperId: string, lowerIds: readonly string[]) {
+  const ids = [upperId, ...lowerIds];
+  const held = await rows<{ id: string }>(
+    tx,
+    sql`select o.id from organization_closure c join organizations o on o.id = c.descendant_id
+        where c.ancestor_id = ${upperId} and o.id in ${uuidsIn(ids)} and o.deleted_at is null
+        order by c.depth, o.id for key share of o`,
+  );
+  if (held.length !== ids.length) throw AppError.notFound();
+}
+
+/**
+ * The licences of one type of these organizations, locked in id order, with their seats in use counted
+ * after the lock is held (`countSeatsInUse`: a member created meanwhile holds its seat in the count).
+ */
 async function lockLicenses(tx: Tx, organizationIds: readonly string[], type: LicenseType) {
   const found = await rows<{
     id: string;
     organization_id: string;
     max_users: number;
-    used: string;
     expire_at: Date;
     expired: boolean;
   }>(
     tx,
-    sql`select l.id, l.organization_id, l.max_users, l.expire_at, l.expire_at <= now() as expired,
-        ${usedSeatsSql} as used
+    sql`select l.id, l.organization_id, l.max_users, l.expire_at, l.expire_at <= now() as expired
       from licenses l where l.organization_id in ${uuidsIn([...organizationIds])} and l.license_type = ${type}
       order by l.id for update of l`,
+  );
+  const used = await countSeatsInUse(
+    tx,
+    found.map((l) => l.id),
   );
   return new Map(
     found.map((l): [string, HeldLicense] => [
@@ -67,7 +88,7 @@ async function lockLicenses(tx: Tx, organizationIds: readonly string[], type: Li
         organizationId: l.organization_id,
         licenseType: type,
         maxUsers: Number(l.max_users),
-        usedSeats: Number(l.used),
+        usedSeats: used.get(l.id) ?? 0,
         expired: l.expired,
         expireAt: new Date(l.expire_at).toISOString(),
       },
@@ -139,6 +160,11 @@ export async function assignLicenses(
     source.id,
     input.targetOrganizationIds,
     LICENSE_MSG.notBelow(source.name),
+  );
+  await holdOrganizations(
+    tx,
+    source.id,
+    targets.map((t) => t.id),
   );
   const changed: string[] = [];
   const audit: AuditRecord[] = [];
@@ -223,6 +249,11 @@ export async function reclaimLicenses(
     target.id,
     input.sourceOrganizationIds,
     LICENSE_MSG.notBelow(target.name),
+  );
+  await holdOrganizations(
+    tx,
+    target.id,
+    sources.map((s) => s.id),
   );
   const changed: string[] = [];
   const audit: AuditRecord[] = [];

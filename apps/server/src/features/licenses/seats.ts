@@ -2,8 +2,10 @@ import { APP_MSG } from '@allot/domain/messages';
 import { LICENSE_TYPES, type LicenseType } from '@allot/domain/organizations';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
+import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
+import { usedSeatsSql } from './queries';
 
 /** A `licenseId` that names no licence of the organization: an unknown id is a `404` (CONTRACT §1). */
 export const unknownLicense = () =>
@@ -29,9 +31,25 @@ export function seatHolders(organizationId: SQL): SQL {
 }
 
 /**
+ * The seats in use of these licences, counted by a statement of its own: call it once their rows are locked.
+ * Under READ COMMITTED a statement sees what was committed when it began, so a count taken in the statement
+ * that waits for `FOR UPDATE` misses the seat that the transaction it waited for took (issue 30). Every
+ * change of seat holders locks its licence first, so this count, begun after the lock, sees them all.
+ */
+export async function countSeatsInUse(tx: Tx, licenseIds: readonly string[]): Promise<Map<string, number>> {
+  if (licenseIds.length === 0) return new Map();
+  const used = await rows<{ id: string; used: string | number }>(
+    tx,
+    sql`select l.id, ${usedSeatsSql} as used from licenses l where l.id in ${uuidsIn([...licenseIds])}`,
+  );
+  return new Map(used.map((u) => [u.id, Number(u.used)]));
+}
+
+/**
  * The organization's licences with their seats in use, locked until the transaction ends: every change of
  * seats in one organization takes these locks first, so two imports cannot both count the same free seat.
- * In the order seats are handed out: the types' order of CONTRACT §7.
+ * The count is a second statement, after the lock (`countSeatsInUse`). In the order seats are handed out:
+ * the types' order of CONTRACT §7.
  */
 export async function lockOrganizationSeats(tx: Tx, organizationId: string): Promise<SeatLicense[]> {
   const locked = await rows<{ id: string; license_type: LicenseType; max_users: number; expired: boolean }>(

@@ -14,6 +14,7 @@ import { membershipInvitationMail } from '../auth/account-mails';
 import { issueCodes, mayRequestMail } from '../auth/one-time-codes';
 import { redeemCode } from '../auth/redeem-code';
 import { accountByEmail, markVerified } from '../auth/verification-service';
+import { lockOrganizationSeats } from '../licenses/seats';
 import { queueMails } from '../mail/outbox';
 import { type MailSettings, publicLink } from '../mail/public-links';
 import { lockOrganization } from '../organization-access/locks';
@@ -128,6 +129,9 @@ export async function acceptInvitation(
     },
     async (tx, { userId, passwordHash }) => {
       await lockOrganization(tx, organizationId);
+      // The seat moves from the invitation to the membership: its licence is locked first, as by every change
+      // of seat holders (locks.ts: licences before memberships; the database's seat check locks it too).
+      await lockOrganizationSeats(tx, organizationId);
       const [invitation] = await rows<{ role: MemberRole; license_id: string | null }>(
         tx,
         sql`delete from membership_invitations where user_id = ${userId} and organization_id = ${organizationId}
