@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DATE_RANGE_MESSAGE, dateRangeShape, refineDateRange } from './audit';
 import { MSG } from './messages';
 import { DEFAULT_PAGE_SIZE, intParam, MAX_PAGE_SIZE } from './pagination';
-import { dateTimeOut, emailOut, idSchema, text, uuidOut } from './text';
+import { dateTimeOut, emailOut, freeText, idSchema, text, uuidOut } from './text';
 
 /** What a credit-journal transaction did (CONTRACT §5); the credit log shows them in words. */
 export const CREDIT_ACTIONS = [
@@ -208,8 +208,7 @@ export const allocateSystemCreditsRequestSchema = z
     organizationId: idSchema,
     amount: creditAmountSchema,
     toPool: poolSchema,
-    description: text()
-      .trim()
+    description: freeText()
       .min(1, MSG.required)
       .max(MAX_DESCRIPTION_LENGTH, `At most ${MAX_DESCRIPTION_LENGTH} characters.`),
   })

@@ -70,6 +70,8 @@ export const APP_MSG = {
   rootDeleteSystemAdminOnly: 'Only a system admin can delete a top-level organization.',
   unknownLicense: 'This licence does not belong to the organization.',
   oddCharacter: 'This text contains a character that is not allowed (a NUL or a broken character).',
+  notOneLine: 'Must not contain line breaks or control characters.',
+  controlCharacter: 'Must not contain control characters.',
   invalidId: 'This is not a valid id.',
   invalidValue: 'Invalid value.',
   tooLong: (count: number) => `At most ${count.toLocaleString('en-US')} characters.`,
