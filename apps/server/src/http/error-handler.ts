@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isConcurrencyConflict } from '../db/transaction';
 import { AppError } from './app-error';
+import { redactUrl } from './log-redaction';
 import { setSecurityHeaders } from './security-headers';
 
 /** Fastify's own refusals of a request it could not read, in our words. */
@@ -17,7 +18,7 @@ function clientError(status: number): { error: ErrorCode; message: string } {
 
 /** `frameworkErrors`: a path that cannot be decoded (`%zz`) or a path parameter beyond any length. */
 export function invalidPath(_error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  request.log.info({ url: request.url }, 'malformed path');
+  request.log.info({ url: redactUrl(request.url) }, 'malformed path');
   setSecurityHeaders(reply);
   return reply.status(400).send({ error: 'invalid_input', message: APP_MSG.invalidPath });
 }
@@ -51,7 +52,8 @@ export function registerErrorHandler(app: FastifyInstance) {
     // Fastify's own client errors: malformed JSON, wrong content type, body too large.
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      request.log.info({ err: error }, 'request refused before the route');
+      // The code, not the error: a JSON parser's message quotes the body it could not read.
+      request.log.info({ code: error.code, statusCode: status }, 'request refused before the route');
       const body = clientError(status);
       if (status === 400 && own?.invalid) body.message = own.invalid;
       return reply.status(status).send(body);
