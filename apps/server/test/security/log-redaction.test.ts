@@ -29,12 +29,10 @@ beforeAll(async () => {
   const failing = { operationId: 'testFailingQuery', response: { 500: errorBodySchema } };
   t.app.get('/api/test/failing-query', { schema: failing }, async () => {
     await t.db.execute(sql`select 1 / 0 where ${'param-secret@school.test'} <> ''`);
-    return {};
   });
   const duplicate = { operationId: 'testDuplicateEmail', response: { 500: errorBodySchema } };
   t.app.get('/api/test/duplicate-email', { schema: duplicate }, async () => {
     await t.db.execute(sql`insert into users (email, name) values (${t.world.users.teacher.email}, 'Twin')`);
-    return {};
   });
 });
 afterAll(async () => {
