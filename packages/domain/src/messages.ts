@@ -96,4 +96,8 @@ export const APP_MSG = {
   resentRecently:
     'An invitation was sent to this person several times in the last minutes. Please wait a few minutes before sending another.',
   concurrentChange: 'Someone changed this at the same moment. Please try again.',
+  databaseUnavailable:
+    'The service is briefly unavailable. Nothing was changed; please try again in a moment.',
+  commitOutcomeUnknown:
+    'The connection was lost while this change was being saved, so it may or may not have been saved. Check before trying again; a request sent again with the same Idempotency-Key is never applied twice.',
 } as const;

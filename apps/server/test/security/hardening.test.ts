@@ -1,11 +1,13 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { errorBodySchema } from '@allot/domain/errors';
+import { errorBodySchema, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@allot/domain/errors';
 import { APP_MSG } from '@allot/domain/messages';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RetryTransaction } from '../../src/db/transaction';
+import { z } from 'zod';
+import { CommitOutcomeUnknown, RetryTransaction } from '../../src/db/transaction';
+import { AppError } from '../../src/http/app-error';
 import { bearer, createTestApp, type TestApp } from '../support/test-app';
 import { PASSWORD } from '../support/world';
 
@@ -29,6 +31,27 @@ beforeAll(async () => {
     { schema: { operationId: 'testAlwaysColliding', response: { 409: errorBodySchema } } },
     async () => {
       throw new RetryTransaction('always');
+    },
+  );
+  // A route meeting a database it cannot reach: after the retries, what the error handler answers.
+  t.app.get(
+    '/api/test/unavailable',
+    {
+      schema: {
+        operationId: 'testUnavailable',
+        querystring: z.object({ what: z.enum(['lost-connection', 'commit-unknown', 'import-lost']) }),
+        response: { 503: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const lost = Object.assign(new Error('terminating connection due to administrator command'), {
+        code: '57P01',
+      });
+      if (request.query.what === 'commit-unknown') throw new CommitOutcomeUnknown(lost);
+      // A service that wraps what it did not expect (an import) still answers the outage.
+      if (request.query.what === 'import-lost')
+        throw AppError.of('internal', 'The import failed.', undefined, { cause: lost });
+      throw Object.assign(new Error('Failed query: select 1'), { cause: lost });
     },
   );
   owner = await t.login(t.world.users.owner.email, PASSWORD);
@@ -429,5 +452,22 @@ describe('headers and malformed paths (CONTRACT §1)', () => {
     });
     expect(response.statusCode).toBe(409);
     expect(response.json()).toEqual({ error: 'conflict', message: APP_MSG.concurrentChange });
+  });
+
+  it('answers 503 with Retry-After, not 500, when the database cannot be reached (issue 30)', async () => {
+    const answers = await Promise.all(
+      ['lost-connection', 'commit-unknown', 'import-lost'].map((what) =>
+        t.app.inject({ method: 'GET', url: `/api/test/unavailable?what=${what}`, headers: bearer(owner) }),
+      ),
+    );
+    for (const answer of answers) {
+      expect(answer.statusCode).toBe(503);
+      expect(answer.headers['retry-after']).toBe(String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+    }
+    expect(answers.map((a) => a.json())).toEqual([
+      { error: 'unavailable', message: APP_MSG.databaseUnavailable },
+      { error: 'unavailable', message: APP_MSG.commitOutcomeUnknown },
+      { error: 'unavailable', message: APP_MSG.databaseUnavailable },
+    ]);
   });
 });
