@@ -121,6 +121,10 @@ describe('home: the organization picker', () => {
     await dialog.getByRole('textbox', { name: 'Owner email' }).fill('not-an-email');
     await dialog.getByRole('button', { name: 'Add organization' }).click();
     await dialog.getByText('Invalid e-mail.').waitFor();
+    // A name that would show reversed ("invoice\u202Efdp.exe" reads "invoiceexe.pdf"): the form refuses it.
+    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('invoice\u202efdp.exe');
+    await dialog.getByRole('button', { name: 'Add organization' }).click();
+    await dialog.getByText('Must not contain line breaks or control characters.', { exact: true }).waitFor();
     await screenshot(page, 'home-add-organization-errors');
 
     const name = uniqueName('E2E Home Academy');

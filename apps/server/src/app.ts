@@ -31,6 +31,7 @@ import { accountRoutes } from './features/users/account-routes';
 import { userRoutes } from './features/users/routes';
 import { registerAuthentication } from './http/authenticate';
 import { invalidPath, registerErrorHandler } from './http/error-handler';
+import { logSerializers } from './http/log-redaction';
 import { registerOpenApi } from './http/openapi';
 import { registerSecurityHeaders } from './http/security-headers';
 import { BackgroundWork } from './lib/background';
@@ -91,7 +92,8 @@ export async function buildApp({
   insightsJobs,
 }: AppOptions) {
   const app = Fastify({
-    logger,
+    // The request log keeps no secret: URLs without tokens or emails, errors without query values.
+    logger: logger === false ? false : { ...(logger === true ? {} : logger), serializers: logSerializers },
     trustProxy,
     bodyLimit: BODY_LIMIT,
     // A path Fastify cannot decode (`/api/organization/%zz`): the contract's error body, with the headers.

@@ -63,8 +63,17 @@ export async function serve(config: Config, options: { prepare: boolean }) {
 /**
  * WEB_CONCURRENCY > 1 (PostgreSQL only): this process prepares the database, then runs that many server
  * processes sharing the port (node:cluster) and replaces any that dies. They share nothing but the database.
+ *
+ * The server processes accept connections themselves from the one listening socket (`SCHED_NONE`) rather
+ * than being handed them by this process (Node's default round robin). Handed over, a connection that is on
+ * its way to a process killed at that instant stays open in this process with nobody to answer it, until
+ * the client gives up (1 request in about 6,000 at a `kill -9` under load, issue 30). Accepted by the
+ * process itself, its connections close when it dies, and the client sees a reset at once; connections
+ * not yet accepted wait in the socket's queue for another process. `NODE_CLUSTER_SCHED_POLICY=rr` keeps
+ * the round robin. See docs/decisions/005, "A server process killed mid-request".
  */
 export async function superviseWorkers(config: Config, processes: number) {
+  if (!process.env.NODE_CLUSTER_SCHED_POLICY) cluster.schedulingPolicy = cluster.SCHED_NONE;
   const database = await openDatabase(config);
   await prepareDatabase(database, config);
   await database.close();

@@ -3,7 +3,7 @@ import { DATE_RANGE_MESSAGE, dateRangeShape, refineDateRange } from './audit';
 import { personInLogSchema } from './log-people';
 import { MSG } from './messages';
 import { DEFAULT_PAGE_SIZE, intParam, MAX_PAGE_SIZE } from './pagination';
-import { dateTimeOut, idSchema, text, uuidOut } from './text';
+import { dateTimeOut, freeText, idSchema, text, uuidOut } from './text';
 
 /** What a credit-journal transaction did (CONTRACT §5); the credit log shows them in words. */
 export const CREDIT_ACTIONS = [
@@ -215,8 +215,7 @@ export const allocateSystemCreditsRequestSchema = z
     organizationId: idSchema,
     amount: creditAmountSchema,
     toPool: poolSchema,
-    description: text()
-      .trim()
+    description: freeText()
       .min(1, MSG.required)
       .max(MAX_DESCRIPTION_LENGTH, `At most ${MAX_DESCRIPTION_LENGTH} characters.`),
   })

@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   'invalid_code',
   'password_required',
   'internal',
+  'unavailable',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -48,7 +49,11 @@ export const ERROR_STATUS = {
   invalid_code: 400,
   password_required: 400,
   internal: 500,
+  unavailable: 503,
 } as const satisfies Record<ErrorCode, number>;
+
+/** Seconds a `503 unavailable` asks the client to wait before sending the request again (`Retry-After`). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
 /** CONTRACT §1's error body: a machine code, a sentence for a person, and what the error adds. */
 export const errorBodySchema = z

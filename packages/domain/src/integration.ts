@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { creditAmountSchema, MAX_DESCRIPTION_LENGTH } from './credits';
 import { MSG } from './messages';
 import { LICENSE_TYPES, type LicenseType } from './organizations';
-import { dateTimeOut, emailOut, emailSchema, idSchema, text, uuidOut } from './text';
+import { dateTimeOut, emailOut, emailSchema, freeText, idSchema, singleLineText, uuidOut } from './text';
 
 /*
  * The classroom product's side (CONTRACT §9, issue 15): integration keys, the entitlement check,
@@ -32,7 +32,7 @@ export const integrationKeySchema = z
 export type IntegrationKey = z.infer<typeof integrationKeySchema>;
 
 export const createIntegrationKeyRequestSchema = z
-  .object({ name: text().trim().min(1, MSG.required).max(MAX_INTEGRATION_KEY_NAME) })
+  .object({ name: singleLineText().min(1, MSG.required).max(MAX_INTEGRATION_KEY_NAME) })
   .meta({ id: 'CreateIntegrationKey' });
 export type CreateIntegrationKeyRequest = z.infer<typeof createIntegrationKeyRequestSchema>;
 
@@ -108,12 +108,11 @@ export const consumeRequestSchema = z
   .object({
     email: emailSchema,
     credits: creditAmountSchema,
-    reference: text()
-      .trim()
+    reference: singleLineText()
       .min(1, MSG.required)
       .max(MAX_REFERENCE_LENGTH)
       .describe('What the credits paid for in the classroom product (its own id); shown in the credit log'),
-    description: text().trim().max(MAX_DESCRIPTION_LENGTH).optional(),
+    description: freeText().max(MAX_DESCRIPTION_LENGTH).optional(),
     licenseType: licenseTypeSchema.optional(),
     organizationId: idSchema.optional(),
   })

@@ -70,6 +70,8 @@ export const APP_MSG = {
   rootDeleteSystemAdminOnly: 'Only a system admin can delete a top-level organization.',
   unknownLicense: 'This licence does not belong to the organization.',
   oddCharacter: 'This text contains a character that is not allowed (a NUL or a broken character).',
+  notOneLine: 'Must not contain line breaks or control characters.',
+  controlCharacter: 'Must not contain control characters.',
   invalidId: 'This is not a valid id.',
   invalidValue: 'Invalid value.',
   tooLong: (count: number) => `At most ${count.toLocaleString('en-US')} characters.`,
@@ -98,4 +100,8 @@ export const APP_MSG = {
     'Both people belong to several organizations you manage. Choose the organization whose credits move.',
   /** How a log names a person who is not a member of the organization's subtree (CONTRACT §5). */
   someoneOutside: 'Someone outside this organization',
+  databaseUnavailable:
+    'The service is briefly unavailable. Nothing was changed; please try again in a moment.',
+  commitOutcomeUnknown:
+    'The connection was lost while this change was being saved, so it may or may not have been saved. Check before trying again; a request sent again with the same Idempotency-Key is never applied twice.',
 } as const;

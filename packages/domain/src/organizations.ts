@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MSG } from './messages';
 import { pageOf } from './pagination';
 import { PERMISSIONS, ROLES } from './roles';
-import { dateTimeOut, emailOut, idSchema, isEmail, text, uuidOut } from './text';
+import { dateTimeOut, emailOut, idSchema, isEmail, singleLineText, text, uuidOut } from './text';
 
 export const ORGANIZATION_TYPES = [
   'district',
@@ -134,7 +134,7 @@ export const organizationQuerySchema = z.object({
 
 export const organizationIdParamsSchema = z.object({ id: idSchema });
 
-const nameSchema = text().trim().min(1, MSG.required).max(200, 'Name must be at most 200 characters.');
+const nameSchema = singleLineText().min(1, MSG.required).max(200, 'Name must be at most 200 characters.');
 
 const typeSchema = z.enum(ORGANIZATION_TYPES);
 
@@ -144,7 +144,7 @@ export const createOrganizationRequestSchema = z
     phoneNumber: phoneNumberSchema,
     type: typeSchema,
     parentOrganizationId: idSchema.nullish(),
-    adminName: text().trim().max(200, 'Name must be at most 200 characters.').optional(),
+    adminName: singleLineText().max(200, 'Name must be at most 200 characters.').optional(),
     /** Empty: no owner yet. */
     adminEmail: text()
       .trim()

@@ -4,7 +4,17 @@ import { MSG } from './messages';
 import { LICENSE_TYPES } from './organizations';
 import { pageOf } from './pagination';
 import { ROLE_LABEL, ROLES } from './roles';
-import { dateTimeOut, emailOut, emailSchema, idSchema, isEmail, text, uuidOut } from './text';
+import {
+  dateTimeOut,
+  emailOut,
+  emailSchema,
+  idSchema,
+  isEmail,
+  isSingleLineText,
+  singleLineText,
+  text,
+  uuidOut,
+} from './text';
 
 export { emailSchema, isEmail };
 
@@ -79,8 +89,7 @@ export function importRoleOf(cell: string): ImportRole | null {
 
 export const USER_LOCALES = ['en-us'] as const;
 
-export const userNameSchema = text()
-  .trim()
+export const userNameSchema = singleLineText()
   .min(1, MSG.required)
   .max(200, 'Name must be at most 200 characters.');
 
@@ -166,6 +175,7 @@ export type BulkImportRequest = z.infer<typeof bulkImportRequestSchema>;
 export const IMPORT_SKIP_REASONS = [
   'invalid_email',
   'missing_name',
+  'invalid_name',
   'invalid_role',
   'duplicate_in_file',
   'already_member',
@@ -177,6 +187,7 @@ export type ImportSkipReason = (typeof IMPORT_SKIP_REASONS)[number];
 export const IMPORT_SKIP_MESSAGE: Record<ImportSkipReason, string> = {
   invalid_email: 'Invalid e-mail.',
   missing_name: 'The name is missing.',
+  invalid_name: 'The name must not contain line breaks or control characters.',
   invalid_role: 'The role must be Teacher (user) or Admin (organization_admin).',
   duplicate_in_file: 'This email is already on an earlier row of the file.',
   already_member: 'Already a member of this organization.',
@@ -283,6 +294,7 @@ function rejectImportRow(
   seen.add(key);
   const name = input.name.trim();
   if (!name || name.length > 200) return 'missing_name';
+  if (!isSingleLineText(name)) return 'invalid_name';
   if (role === null) return 'invalid_role';
   return null;
 }

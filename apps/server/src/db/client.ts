@@ -5,6 +5,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { isDatabaseUnavailable, retryWhileUnavailable } from './database-unavailable';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -22,13 +23,63 @@ export interface Database {
 export async function openPostgres(url: string, max = 20): Promise<Database> {
   // JIT compiles plans for seconds-long analytics; for short OLTP queries it only adds latency.
   const pool = new pg.Pool({ connectionString: url, max, options: '-c jit=off' });
-  // A pool error (a dropped idle connection) must not crash the process.
+  // A pool error (a dropped idle connection) must not crash the process: the pool has removed it already.
   pool.on('error', () => {});
+  // A connection lost while a transaction holds it (`pg_terminate_backend`, a failover) emits 'error' on the
+  // client, where the pool listens only while the client is idle: without a listener of its own, Node ends
+  // the process. The transaction's next statement fails instead, and the pool drops the client when it is
+  // released (it is no longer queryable).
+  pool.on('connect', (client) => client.on('error', () => {}));
+  retryStatementsOnLostConnections(pool);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
+  db.transaction = transactionsReleasingTheirClient(pool);
   return {
     db,
     kind: 'postgres',
     close: () => pool.end(),
+  };
+}
+
+/**
+ * `pool.query` runs a statement outside a transaction (drizzle's transactions use a client of their own).
+ * Those statements are reads or writes a second run does not harm (see `retryWhileUnavailable`): on a lost
+ * connection they run again on another one. Write transactions are `writeTransaction`'s (db/transaction.ts).
+ */
+function retryStatementsOnLostConnections(pool: pg.Pool) {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  pool.query = ((...args: unknown[]) =>
+    typeof args.at(-1) === 'function'
+      ? query(...args)
+      : retryWhileUnavailable(() => query(...args))) as typeof pool.query;
+}
+
+/**
+ * drizzle's `transaction` on a pool (0.45) sends BEGIN before the `try` whose `finally` gives the client
+ * back: a BEGIN on a connection that was just terminated keeps the client checked out for good, and a few of
+ * those leave the pool empty and every request waiting (drizzle-team/drizzle-orm#6023, #6241). Here each
+ * transaction takes its client from the pool itself, runs drizzle's transaction on that one client (drizzle
+ * then neither takes nor gives back anything), and always gives it back: with the error when the
+ * connection was lost, so that the pool closes it rather than lends it again.
+ */
+function transactionsReleasingTheirClient(pool: pg.Pool): Db['transaction'] {
+  // One drizzle handle per connection: making one reads the whole schema.
+  const handles = new WeakMap<pg.PoolClient, Db>();
+  return async (work, config) => {
+    const client = await pool.connect();
+    let lost: Error | undefined;
+    try {
+      let handle = handles.get(client);
+      if (!handle) {
+        handle = drizzlePg(client, { schema }) as unknown as Db;
+        handles.set(client, handle);
+      }
+      return await handle.transaction(work, config);
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) lost = error instanceof Error ? error : new Error(String(error));
+      throw error;
+    } finally {
+      client.release(lost);
+    }
   };
 }
 

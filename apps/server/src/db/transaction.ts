@@ -1,5 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import type { Db, Tx } from './client';
+import { isDatabaseUnavailable } from './database-unavailable';
+import { rows } from './rows';
 
 /**
  * PostgreSQL's answers to two transactions that got in each other's way: the work may simply run again.
@@ -38,19 +42,85 @@ export function isConcurrencyConflict(error: unknown): boolean {
 export const WRITE_ATTEMPTS = 6;
 
 /**
- * Every write transaction of the server goes through here: the work runs in one transaction and, when
- * PostgreSQL aborts it for a deadlock or a serialization failure (or the work says it lost a race), runs
- * again from the start, a bounded number of times with a growing, jittered pause. The work must therefore
- * keep no state outside the transaction between attempts. Still failing after the last attempt, the error
- * reaches the error handler, which answers `409` (CONTRACT §1: never a 500 for requests that came at once).
+ * The connection was lost after the work had run, while COMMIT was on its way, and PostgreSQL could not
+ * tell (in time) whether the transaction committed. The error handler answers `503` with `Retry-After`
+ * and says the change may have been saved.
+ */
+export class CommitOutcomeUnknown extends Error {
+  constructor(cause: unknown) {
+    super('the connection was lost at COMMIT and the outcome could not be read back', { cause });
+  }
+}
+
+/**
+ * Every write transaction of the server goes through here: the work runs in one transaction and runs again
+ * from the start, a bounded number of times with a growing, jittered pause, when
+ * - PostgreSQL aborted it for a deadlock or a serialization failure, or the work says it lost a race;
+ * - its connection was lost (`pg_terminate_backend`, a failover) before COMMIT: PostgreSQL rolled it back.
+ * The work must therefore keep no state outside the transaction between attempts. A connection lost at
+ * COMMIT is another matter: the commit may have happened, and running a credit move again would apply it
+ * twice. Before COMMIT the transaction's id is read (PostgreSQL only, one short statement); after such a
+ * loss `pg_xact_status` on another connection says what happened: committed, the work's result is the
+ * answer; rolled back, the work runs again; unknown, `CommitOutcomeUnknown`. Still failing after the last
+ * attempt, the error reaches the error handler: `409` for colliding changes (CONTRACT §1: never a 500 for
+ * requests that came at once), `503` with `Retry-After` for a database it cannot reach.
  */
 export async function writeTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const readsOutcome = onPostgres(db);
   for (let attempt = 1; ; attempt++) {
+    let done: { result: T; xid: string | null } | undefined;
     try {
-      return await db.transaction(work);
+      return await db.transaction(async (tx) => {
+        const result = await work(tx);
+        done = { result, xid: readsOutcome ? await transactionId(tx) : null };
+        return result;
+      });
     } catch (error) {
-      if (attempt >= WRITE_ATTEMPTS || !isConcurrencyConflict(error)) throw error;
+      const lost = isDatabaseUnavailable(error);
+      if (lost && done) {
+        // Lost at COMMIT. Without an id the transaction wrote nothing: committed or not, the result holds.
+        const outcome = done.xid === null ? 'committed' : await commitOutcome(db, done.xid);
+        if (outcome === 'committed') return done.result;
+        if (outcome === 'unknown') throw new CommitOutcomeUnknown(error);
+      }
+      if (attempt >= WRITE_ATTEMPTS || !(lost || isConcurrencyConflict(error))) throw error;
       await sleep(Math.random() * 10 * 2 ** attempt);
     }
   }
+}
+
+function onPostgres(db: Db): boolean {
+  return (db as { $client?: unknown }).$client instanceof pg.Pool;
+}
+
+/** The transaction's id, or null when it has none (it wrote nothing and locked no row). */
+async function transactionId(tx: Tx): Promise<string | null> {
+  const [row] = await rows<{ xid: string | null }>(
+    tx,
+    sql`select pg_current_xact_id_if_assigned()::text as xid`,
+  );
+  return row?.xid ?? null;
+}
+
+/** How long to wait for a transaction still shown in progress (its backend finishing or being ended). */
+const OUTCOME_POLLS = 10;
+
+/**
+ * Whether the transaction `xid` committed, read on another connection. 'in progress' lasts while the old
+ * backend winds down; asked again a few times, then 'unknown', as when the database cannot be reached.
+ */
+async function commitOutcome(db: Db, xid: string): Promise<'committed' | 'aborted' | 'unknown'> {
+  for (let poll = 0; poll < OUTCOME_POLLS; poll++) {
+    try {
+      const [row] = await rows<{ status: string | null }>(
+        db,
+        sql`select pg_xact_status(${xid}::xid8) as status`,
+      );
+      if (row?.status === 'committed' || row?.status === 'aborted') return row.status;
+    } catch {
+      return 'unknown';
+    }
+    await sleep(50);
+  }
+  return 'unknown';
 }

@@ -1,9 +1,11 @@
-import type { ErrorCode } from '@allot/domain/errors';
+import { type ErrorCode, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@allot/domain/errors';
 import { APP_MSG } from '@allot/domain/messages';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isConcurrencyConflict } from '../db/transaction';
+import { isDatabaseUnavailable } from '../db/database-unavailable';
+import { CommitOutcomeUnknown, isConcurrencyConflict } from '../db/transaction';
 import { AppError } from './app-error';
+import { redactUrl } from './log-redaction';
 import { setSecurityHeaders } from './security-headers';
 
 /** Fastify's own refusals of a request it could not read, in our words. */
@@ -17,7 +19,7 @@ function clientError(status: number): { error: ErrorCode; message: string } {
 
 /** `frameworkErrors`: a path that cannot be decoded (`%zz`) or a path parameter beyond any length. */
 export function invalidPath(_error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  request.log.info({ url: request.url }, 'malformed path');
+  request.log.info({ url: redactUrl(request.url) }, 'malformed path');
   setSecurityHeaders(reply);
   return reply.status(400).send({ error: 'invalid_input', message: APP_MSG.invalidPath });
 }
@@ -26,6 +28,19 @@ export function invalidPath(_error: FastifyError, request: FastifyRequest, reply
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const own = request.routeOptions.config?.messages;
+    // A service may wrap what it did not expect as `internal` (an import's failure): an outage stays a 503.
+    const unexpected = error instanceof AppError && error.code === 'internal' ? error.cause : error;
+    if (unexpected instanceof CommitOutcomeUnknown || isDatabaseUnavailable(unexpected)) {
+      // The database could not be reached even after the retries (a restart, a failover): the caller may
+      // send the request again in a moment. At COMMIT the change may have been saved: the message says so.
+      request.log.error({ err: unexpected }, 'database unavailable');
+      const message =
+        unexpected instanceof CommitOutcomeUnknown
+          ? APP_MSG.commitOutcomeUnknown
+          : APP_MSG.databaseUnavailable;
+      reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      return reply.status(503).send({ error: 'unavailable', message });
+    }
     if (error instanceof AppError) {
       // An `internal` one stands for an unexpected error (its cause): logged, never answered.
       if (error.status >= 500) request.log.error({ err: error.cause ?? error }, error.message);
@@ -51,7 +66,8 @@ export function registerErrorHandler(app: FastifyInstance) {
     // Fastify's own client errors: malformed JSON, wrong content type, body too large.
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      request.log.info({ err: error }, 'request refused before the route');
+      // The code, not the error: a JSON parser's message quotes the body it could not read.
+      request.log.info({ code: error.code, statusCode: status }, 'request refused before the route');
       const body = clientError(status);
       if (status === 400 && own?.invalid) body.message = own.invalid;
       return reply.status(status).send(body);

@@ -11,7 +11,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
  * `security: []` on the public calls (route config `public`), the `integrationKey` scheme on the integration
  * calls (route config `integration`, unless the route names its own `security`) with the permission sentence
  * of a key in their description, 401 on the others, 400 where
- * the call takes input, 409 (colliding writes), 413 and 415 where it takes a body.
+ * the call takes input, 409 (colliding writes), 413 and 415 where it takes a body, 503 (no database) on all.
  */
 
 const TAGS = [
@@ -54,6 +54,8 @@ const ERROR_DESCRIPTIONS: Record<string, string> = {
   '422': 'A business rule refused the change; the message says which.',
   '429': 'Too many requests; wait and try again.',
   '500': 'An unexpected error; nothing was changed.',
+  '503':
+    'The database could not be reached for a moment (a restart, a failover): wait the seconds of `Retry-After` and send the request again. Nothing was changed, unless the message says the connection was lost while the change was being saved: then send a credit move again with the same `Idempotency-Key` (it is never applied twice), and check anything else before repeating it.',
 };
 
 /** Where the integration calls' errors mean something else than the panel's. */
@@ -75,6 +77,8 @@ const withDefaultErrors = (schema: RouteSchema, isPublic: boolean, method: strin
   if (schema.body || schema.querystring || schema.params || schema.headers) add(400);
   if (!isPublic) add(401);
   if (method !== 'GET') add(409);
+  // Every call reads the database: one it cannot reach is a 503 with Retry-After (db/database-unavailable.ts).
+  add(503);
   if (schema.body) {
     add(413);
     add(415);

@@ -306,10 +306,8 @@ describe('credit log date range and export (CONTRACT §10)', () => {
     const [header, ...lines] = parseCsv(response.body);
     expect(header?.[0]).toBe('Date (UTC)');
     expect(lines.map((l) => l.at(-1))).toEqual(all.map((e) => e.id));
-    // CONTRACT §10: a cell beginning with '-' is prefixed, a negative amount too.
-    expect(lines.map((l) => l[2])).toEqual(
-      all.map((e) => (e.credits < 0 ? `'${e.credits}` : `${e.credits}`)),
-    );
+    // Issue 30: a negative amount stays a number a spreadsheet adds up (`-600`, never `'-600`).
+    expect(lines.map((l) => l[2])).toEqual(all.map((e) => `${e.credits}`));
     expect(all.some((e) => e.credits < 0)).toBe(true);
     const empty = await call.get('owner', `/api/organization/${org}/credit-log/export?to=${dayOffset(-1)}`);
     expect(parseCsv(empty.body)).toHaveLength(1);

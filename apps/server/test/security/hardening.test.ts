@@ -1,10 +1,13 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { errorBodySchema } from '@allot/domain/errors';
+import { errorBodySchema, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@allot/domain/errors';
 import { APP_MSG } from '@allot/domain/messages';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RetryTransaction } from '../../src/db/transaction';
+import { z } from 'zod';
+import { CommitOutcomeUnknown, RetryTransaction } from '../../src/db/transaction';
+import { AppError } from '../../src/http/app-error';
 import { bearer, createTestApp, type TestApp } from '../support/test-app';
 import { PASSWORD } from '../support/world';
 
@@ -28,6 +31,27 @@ beforeAll(async () => {
     { schema: { operationId: 'testAlwaysColliding', response: { 409: errorBodySchema } } },
     async () => {
       throw new RetryTransaction('always');
+    },
+  );
+  // A route meeting a database it cannot reach: after the retries, what the error handler answers.
+  t.app.get(
+    '/api/test/unavailable',
+    {
+      schema: {
+        operationId: 'testUnavailable',
+        querystring: z.object({ what: z.enum(['lost-connection', 'commit-unknown', 'import-lost']) }),
+        response: { 503: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const lost = Object.assign(new Error('terminating connection due to administrator command'), {
+        code: '57P01',
+      });
+      if (request.query.what === 'commit-unknown') throw new CommitOutcomeUnknown(lost);
+      // A service that wraps what it did not expect (an import) still answers the outage.
+      if (request.query.what === 'import-lost')
+        throw AppError.of('internal', 'The import failed.', undefined, { cause: lost });
+      throw Object.assign(new Error('Failed query: select 1'), { cause: lost });
     },
   );
   owner = await t.login(t.world.users.owner.email, PASSWORD);
@@ -192,6 +216,124 @@ describe('odd text (a NUL character, an unpaired surrogate) is a 400 on its fiel
   });
 });
 
+describe('names refuse bidi controls, control characters and line breaks (issue 30)', () => {
+  const SPOOF = 'invoice\u202efdp.exe';
+  const organization = () => ({
+    type: 'school',
+    phoneNumber: '+1 555 000 1111',
+    parentOrganizationId: t.world.orgs.alpha,
+  });
+  const post = (url: string, body: object, token = owner) =>
+    t.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/json', ...bearer(token) },
+      payload: JSON.stringify(body),
+    });
+  function expectRefused(
+    response: { statusCode: number; json: () => unknown },
+    field: string,
+    message: string,
+  ) {
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      error: 'invalid_input',
+      details: { fields: { [field]: message } },
+    });
+  }
+
+  it('answers 400 on the name of an organization, a person or a key that holds one', async () => {
+    for (const name of [SPOOF, 'North\nSchool', 'Tab\tSchool', 'C1\u0085School', 'Iso\u2066late\u2069']) {
+      expectRefused(
+        await post('/api/organization/create', { ...organization(), name }),
+        'name',
+        APP_MSG.notOneLine,
+      );
+      expectRefused(
+        await post(`/api/organization/${t.world.orgs.schoolB}/update`, { ...organization(), name }),
+        'name',
+        APP_MSG.notOneLine,
+      );
+      expectRefused(
+        await post('/api/organization/create', { ...organization(), name: 'Fine', adminName: name }),
+        'adminName',
+        APP_MSG.notOneLine,
+      );
+      expectRefused(
+        await post('/api/user/create', {
+          name,
+          email: 'bidi@alpha.test',
+          organizationId: t.world.orgs.alpha,
+          role: 'user',
+        }),
+        'name',
+        APP_MSG.notOneLine,
+      );
+      expectRefused(
+        await post(`/api/user/${t.world.users.owner.id}/update`, { name, email: t.world.users.owner.email }),
+        'name',
+        APP_MSG.notOneLine,
+      );
+      expectRefused(
+        await post(`/api/organization/${t.world.orgs.alpha}/integration-keys`, { name }),
+        'name',
+        APP_MSG.notOneLine,
+      );
+    }
+    // A name pasted with a line break at its end is trimmed, as white space is.
+    const pasted = await post('/api/organization/create', { ...organization(), name: 'Pasted School\r\n' });
+    expect(pasted.statusCode).toBe(201);
+    expect(pasted.json().name).toBe('Pasted School');
+  });
+
+  it('skips an imported row whose name holds one, with its reason', async () => {
+    const body = {
+      organizationId: t.world.orgs.alpha,
+      users: [
+        { email: 'bidi-row@alpha.test', name: SPOOF, role: 'user' },
+        { email: 'fine-row@alpha.test', name: 'Fine Row', role: 'user' },
+      ],
+    };
+    const preview = await post('/api/user/bulk/preview', body);
+    expect(preview.statusCode).toBe(200);
+    expect(preview.json().skipped).toEqual([
+      {
+        row: 2,
+        email: 'bidi-row@alpha.test',
+        reason: 'invalid_name',
+        message: 'The name must not contain line breaks or control characters.',
+      },
+    ]);
+    expect(preview.json().toAdd.map((r: { email: string }) => r.email)).toEqual(['fine-row@alpha.test']);
+  });
+
+  it('lets a description hold lines, never a bidi control', async () => {
+    const systemAdmin = await t.login(t.world.users.systemAdmin.email, PASSWORD);
+    const allocate = (description: string) =>
+      post(
+        '/api/credit/allocate/system',
+        { organizationId: t.world.orgs.alpha, amount: 1, toPool: 'shared', description },
+        systemAdmin,
+      );
+    expect((await allocate('PO 4471\nspring term')).statusCode).toBe(200);
+    expectRefused(await allocate(`PO ${SPOOF}`), 'description', APP_MSG.controlCharacter);
+  });
+
+  it('still reads a name stored before the rule, as it is', async () => {
+    await t.db.execute(sql`update organizations set name = ${SPOOF} where id = ${t.world.orgs.schoolB}`);
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/api/organization/${t.world.orgs.schoolB}`,
+      headers: bearer(owner),
+    });
+    expect(read.statusCode).toBe(200);
+    expect(read.json().name).toBe(SPOOF);
+    await t.db.execute(
+      sql`update organizations set name = 'Alpha School B' where id = ${t.world.orgs.schoolB}`,
+    );
+  });
+});
+
 describe('authentication comes before the body (CONTRACT §1)', () => {
   it('answers 401 to a call without a valid token, whatever its body', async () => {
     const huge = { name: 'x'.repeat(19 * 1024 * 1024), type: 'castle' };
@@ -310,5 +452,22 @@ describe('headers and malformed paths (CONTRACT §1)', () => {
     });
     expect(response.statusCode).toBe(409);
     expect(response.json()).toEqual({ error: 'conflict', message: APP_MSG.concurrentChange });
+  });
+
+  it('answers 503 with Retry-After, not 500, when the database cannot be reached (issue 30)', async () => {
+    const answers = await Promise.all(
+      ['lost-connection', 'commit-unknown', 'import-lost'].map((what) =>
+        t.app.inject({ method: 'GET', url: `/api/test/unavailable?what=${what}`, headers: bearer(owner) }),
+      ),
+    );
+    for (const answer of answers) {
+      expect(answer.statusCode).toBe(503);
+      expect(answer.headers['retry-after']).toBe(String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+    }
+    expect(answers.map((a) => a.json())).toEqual([
+      { error: 'unavailable', message: APP_MSG.databaseUnavailable },
+      { error: 'unavailable', message: APP_MSG.commitOutcomeUnknown },
+      { error: 'unavailable', message: APP_MSG.databaseUnavailable },
+    ]);
   });
 });
