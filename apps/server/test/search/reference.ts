@@ -305,8 +305,9 @@ function organizationItems(
   query: PaginationQuery<OrganizationKey>,
 ) {
   const terms = termsOf(query.search);
+  // The people of each organization's users list: members and invitations (migration 0022).
   const members = new Map<string, number>();
-  for (const m of snapshot.memberships)
+  for (const m of [...snapshot.memberships, ...snapshot.invitations])
     members.set(m.organizationId, (members.get(m.organizationId) ?? 0) + 1);
   const children = new Map<string, number>();
   for (const o of snapshot.organizations.values()) {
