@@ -66,7 +66,7 @@ export function SignInSecurityCard({ organization, role, ownTwoFactorOn }: SignI
         {needsOwn && (
           <Text size="sm" c="orange.9">
             Turn on two-factor sign-in for your own account first:{' '}
-            <Anchor component={Link} to="/account" inherit>
+            <Anchor component={Link} to="/account" inherit underline="always">
               Account security
             </Anchor>
             .
