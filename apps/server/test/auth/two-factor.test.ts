@@ -249,6 +249,23 @@ describe('signing in with two-factor on', () => {
     expect((await verify(await challengeOf(gus.email), await totpCode(secret, 1))).statusCode).toBe(429);
   });
 
+  it('a stolen session cannot walk the password through set-up: the sixth wrong password is 429', async () => {
+    const hob = await newAdmin('hob');
+    for (let i = 0; i < 5; i++) {
+      const wrong = await call('POST', '/api/auth/mfa/setup', {
+        token: hob.token,
+        body: { password: `guess-${i}-guess` },
+      });
+      expect(wrong.statusCode).toBe(400);
+    }
+    const limited = await call('POST', '/api/auth/mfa/setup', {
+      token: hob.token,
+      body: { password: PASSWORD },
+    });
+    expect(limited.statusCode).toBe(429);
+    expect(await rows(t.db, sql`select 1 from user_mfa where user_id = ${hob.id}`)).toEqual([]);
+  });
+
   it('a teacher never reaches the code step', async () => {
     const teacher = t.world.users.teacher;
     await t.db.execute(

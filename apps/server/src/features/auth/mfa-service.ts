@@ -156,8 +156,12 @@ export async function setupMfa(
   settings: TwoFactorSettings,
 ): Promise<MfaSetupResponse> {
   const { account } = await enrollingAccount(db, caller, input.challenge);
-  const attempt = caller ? await countCodeAttempt(db, 'two_factor', account.userId, ip) : null;
-  if (caller) await requirePassword(db, account.userId, input.password);
+  if (caller) {
+    // The password is what is guessed here: counted like a code, a right one given back.
+    const attempt = await countCodeAttempt(db, 'two_factor', account.userId, ip);
+    await requirePassword(db, account.userId, input.password);
+    await attempt.release();
+  }
   const secret = newTotpSecret();
   await writeTransaction(db, async (tx) => {
     const row = await lockMfa(tx, account.userId);
@@ -167,7 +171,6 @@ export async function setupMfa(
       on conflict (user_id) do update set secret = excluded.secret, enabled_at = null, last_used_step = null,
         updated_at = now()`);
   });
-  await attempt?.release();
   return { secret, otpauthUrl: otpauthUrl(account.email, secret) };
 }
 
