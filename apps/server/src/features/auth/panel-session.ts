@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
+import { strongestRoleAnywhere } from '../organization-access/access';
 import { createSession } from './sessions';
 
 /**
@@ -30,10 +31,7 @@ export async function openPanelSession(
 /** The role sign in would report, without a session: for refusing a teacher before any second factor is asked. */
 export async function requirePanelRole(db: Tx, account: { userId: string; isSystemAdmin: boolean }) {
   if (account.isSystemAdmin) return;
-  const held = await rows<{ role: string }>(
-    db,
-    sql`select distinct role from memberships where user_id = ${account.userId}`,
-  );
-  const role = strongestRole(held.map((r) => r.role).filter(isRole));
-  if (!role || !hasPanelAccess(role)) throw AppError.of('no_panel_access', APP_MSG.noPanelAccess);
+  if (!hasPanelAccess(await strongestRoleAnywhere(db, account.userId))) {
+    throw AppError.of('no_panel_access', APP_MSG.noPanelAccess);
+  }
 }
