@@ -1,6 +1,7 @@
 import type { LoginRequest } from '@allot/domain/auth';
+import { Center, Loader } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { useLocation } from 'react-router';
 import { isApiError } from '../../../lib/api-error';
 import { login } from '../api/login';
@@ -9,8 +10,12 @@ import { type TwoFactorStep, twoFactorStepIn, twoFactorStepOf } from '../two-fac
 import { AuthCard } from './auth-card';
 import { LoginForm } from './login-form';
 import { signInErrorMessage } from './sign-in-error';
-import { TwoFactorSetupSignIn } from './two-factor-setup-sign-in';
 import { TwoFactorSignIn } from './two-factor-sign-in';
+
+// Setting up at sign-in is rare: it brings the QR code drawing with it, loaded only then.
+const TwoFactorSetupSignIn = lazy(async () => ({
+  default: (await import('./two-factor-setup-sign-in')).TwoFactorSetupSignIn,
+}));
 
 /**
  * Sign in (CONTRACT §3): the password, then, with two-factor on, the code step; an account required to have
@@ -62,13 +67,21 @@ export function LoginScreen() {
   }
   if (step?.kind === 'setup') {
     return (
-      <TwoFactorSetupSignIn
-        challenge={step.challenge}
-        email={step.email}
-        onSignedIn={completeSignIn}
-        onExpired={expired}
-        onBack={() => backToPassword(null)}
-      />
+      <Suspense
+        fallback={
+          <Center flex={1} p="xl">
+            <Loader aria-label="Loading" />
+          </Center>
+        }
+      >
+        <TwoFactorSetupSignIn
+          challenge={step.challenge}
+          email={step.email}
+          onSignedIn={completeSignIn}
+          onExpired={expired}
+          onBack={() => backToPassword(null)}
+        />
+      </Suspense>
     );
   }
   return <PasswordStep error={error} unverifiedEmail={unverifiedEmail} onSubmit={handleSubmit} />;
