@@ -6,8 +6,10 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from './db/client';
 import { auditRoutes } from './features/audit/routes';
+import { mfaRoutes } from './features/auth/mfa-routes';
 import { authRoutes } from './features/auth/routes';
 import { findSession } from './features/auth/sessions';
+import { NO_TWO_FACTOR_SETTINGS, type TwoFactorSettings } from './features/auth/two-factor-settings';
 import { creditRoutes } from './features/credits/routes';
 import { healthRoutes } from './features/health/routes';
 import { type InsightsJobOptions, type InsightsJobs, startInsightsJobs } from './features/insights/jobs';
@@ -58,6 +60,8 @@ export interface AppOptions {
   invoiceMailsPerDay?: number | undefined;
   /** Calls one integration key may make in a minute, all processes together (INTEGRATION_RATE_LIMIT_PER_MINUTE). */
   integrationRateLimitPerMinute?: number | undefined;
+  /** REQUIRE_SYSTEM_ADMIN_MFA and MFA_ENCRYPTION_KEY (decision 015); by default neither. */
+  twoFactor?: TwoFactorSettings;
   /**
    * This process's outbox worker: through SMTP with smtpUrl (or the given transport), else to the log.
    * Off unless asked for: API tests drive `processOutbox` themselves.
@@ -87,6 +91,7 @@ export async function buildApp({
   invitationsPerDay,
   invoiceMailsPerDay,
   integrationRateLimitPerMinute,
+  twoFactor = NO_TWO_FACTOR_SETTINGS,
   mail,
   expiryReminders,
   insightsJobs,
@@ -123,7 +128,8 @@ export async function buildApp({
     ...(invitationsPerDay ? { invitationsPerDay } : {}),
     ...(invoiceMailsPerDay ? { invoiceMailsPerDay } : {}),
   };
-  await app.register(authRoutes(db, mailSettings));
+  await app.register(authRoutes(db, mailSettings, twoFactor));
+  await app.register(mfaRoutes(db, twoFactor));
   await app.register(organizationRoutes(db, mailSettings));
   await app.register(userRoutes(db, mailSettings));
   await app.register(accountRoutes(db, mailSettings));

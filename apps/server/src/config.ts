@@ -26,6 +26,10 @@ export interface Config {
    * (a default when unset: features/integration/key-rate-limit.ts).
    */
   integrationRateLimitPerMinute: number | undefined;
+  /** REQUIRE_SYSTEM_ADMIN_MFA=true: system admins sign in with two-factor (decision 015). */
+  requireSystemAdminMfa: boolean;
+  /** MFA_ENCRYPTION_KEY: 32 bytes (base64 or 64 hex digits) that encrypt the TOTP secrets at rest. */
+  mfaEncryptionKey: Buffer | undefined;
 }
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -53,7 +57,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.INTEGRATION_RATE_LIMIT_PER_MINUTE,
       'INTEGRATION_RATE_LIMIT_PER_MINUTE',
     ),
+    requireSystemAdminMfa: booleanSetting(env.REQUIRE_SYSTEM_ADMIN_MFA, 'REQUIRE_SYSTEM_ADMIN_MFA'),
+    mfaEncryptionKey: encryptionKey(env.MFA_ENCRYPTION_KEY, 'MFA_ENCRYPTION_KEY'),
   };
+}
+
+function booleanSetting(value: string | undefined, name: string): boolean {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new Error(`${name} must be true or false: ${value}`);
+}
+
+/** A 256-bit key, written as 64 hex digits or in base64 (`openssl rand -base64 32`). */
+function encryptionKey(value: string | undefined, name: string): Buffer | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const text = value.trim();
+  const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
+  if (key.length !== 32) throw new Error(`${name} must be 32 bytes, as 64 hex digits or in base64`);
+  return key;
 }
 
 function positiveInteger(value: string | undefined, name: string): number | undefined {

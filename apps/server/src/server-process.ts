@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import type { Config } from './config';
 import { type Database, openDatabase } from './db/client';
 import { migrate } from './db/migrate';
+import { encryptPlainSecrets } from './features/auth/mfa-secrets';
 import { ensureSystemAdmin } from './features/system-admin/ensure-admin';
 
 /** Migrates and makes sure a system admin exists: once per start, before any process serves. */
@@ -13,10 +14,17 @@ async function prepareDatabase(database: Database, config: Config) {
     email: config.adminEmail,
     password: config.adminPassword,
   });
+  if (config.mfaEncryptionKey) {
+    const sealed = await encryptPlainSecrets(database.db, config.mfaEncryptionKey);
+    if (sealed > 0) console.log(`  two-factor secrets encrypted with MFA_ENCRYPTION_KEY: ${sealed}`);
+  }
   if (admin.kind === 'generated') {
     // Printed once, on the start that created the account; only its hash is stored.
+    const twoFactor = config.requireSystemAdminMfa
+      ? '  REQUIRE_SYSTEM_ADMIN_MFA is on: the first sign-in sets up two-factor with an authenticator app.\n'
+      : '';
     console.log(
-      `\n  A system admin was created. Sign in with:\n    email:    ${admin.email}\n    password: ${admin.password}\n  (shown only this once; set ADMIN_EMAIL and ADMIN_PASSWORD to choose your own)\n`,
+      `\n  A system admin was created. Sign in with:\n    email:    ${admin.email}\n    password: ${admin.password}\n  (shown only this once; set ADMIN_EMAIL and ADMIN_PASSWORD to choose your own)\n${twoFactor}`,
     );
   }
 }
@@ -41,6 +49,10 @@ export async function serve(config: Config, options: { prepare: boolean }) {
     invitationsPerDay: config.invitationsPerDay,
     invoiceMailsPerDay: config.invoiceMailsPerDay,
     integrationRateLimitPerMinute: config.integrationRateLimitPerMinute,
+    twoFactor: {
+      requireSystemAdmins: config.requireSystemAdminMfa,
+      encryptionKey: config.mfaEncryptionKey,
+    },
     mail: { worker: {}, smtpUrl: config.smtpUrl, from: config.mailFrom },
     expiryReminders: {},
     insightsJobs: {},

@@ -13,7 +13,7 @@ import {
 import { hashIntegrationKey } from '../src/features/integration/key-auth';
 import { insertOrganization } from '../src/features/organizations/tree';
 import { bearer, createTestApp, type TestApp } from './support/test-app';
-import { giveLicense, sessionFor, type World } from './support/world';
+import { giveLicense, PASSWORD, sessionFor, type World } from './support/world';
 
 /**
  * Every endpoint × every kind of caller. Each later issue adds its endpoints here; the last test
@@ -153,6 +153,12 @@ const fundedMember = async (t: TestApp) => {
   await mint(t, (tx) => memberAccountId(tx, userId, t.world.orgs.schoolA));
   return userId;
 };
+/** A secret set up and waiting to be confirmed, for every person of the world (enable then checks a code). */
+const waitingSecrets = async (t: TestApp) => {
+  await t.db.execute(sql`insert into user_mfa (user_id, secret)
+    select id, 'plain:JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' from users on conflict (user_id) do nothing`);
+  return '';
+};
 const move = (extra: Record<string, unknown>) => ({ amount: 1, ...extra });
 /** A live integration key of an organization, stored as key management stores one (its hash only). */
 const insertKey = async (t: TestApp, organizationId: string) => {
@@ -260,6 +266,50 @@ const MATRIX: Row[] = [
     body: (_w, userId) => ({ userId: userId ?? 'anonymous', token: 'made-up-token', code: '123456' }),
     expect: all(400),
   },
+  // Two-factor of one's own account (decision 015): each signed-in caller acts on its own account (the same
+  // answer for all); without a session (and without a setup challenge) the private ones are 401.
+  {
+    method: 'GET',
+    path: '/api/auth/mfa',
+    url: () => '/api/auth/mfa',
+    expect: { ...all(200), none: 401 },
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/mfa/setup',
+    url: () => '/api/auth/mfa/setup',
+    body: () => ({ password: PASSWORD }),
+    expect: { ...all(200), none: 401 },
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/mfa/enable',
+    url: () => '/api/auth/mfa/enable',
+    prepare: waitingSecrets,
+    body: () => ({ code: '000000' }),
+    expect: { ...all(400), none: 401 },
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/mfa/disable',
+    url: () => '/api/auth/mfa/disable',
+    body: () => ({ password: PASSWORD, code: '123456' }),
+    expect: { ...all(422), none: 401 },
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/mfa/recovery-codes',
+    url: () => '/api/auth/mfa/recovery-codes',
+    body: () => ({ password: PASSWORD, code: '123456' }),
+    expect: { ...all(422), none: 401 },
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/mfa/verify',
+    url: () => '/api/auth/mfa/verify',
+    body: () => ({ challenge: 'made-up-challenge', code: '123456' }),
+    expect: all(401),
+  },
   {
     method: 'GET',
     path: '/api/organization',
@@ -323,6 +373,15 @@ const MATRIX: Row[] = [
     body: () => orgBody,
     expect: inAlpha(200),
   },
+  // Two-factor required of a subtree: owners (and system admins) only; an admin sees it and gets 403.
+  {
+    method: 'POST',
+    path: '/api/organization/{id}/security',
+    url: (_w, target) => `/api/organization/${target}/security`,
+    prepare: freshLeaf,
+    body: () => ({ requireMfa: false }),
+    expect: inAlpha(200, 403),
+  },
   {
     method: 'DELETE',
     path: '/api/organization/{id}/delete',
@@ -349,6 +408,14 @@ const MATRIX: Row[] = [
     prepare: freshMember,
     body: () => ({ name: 'Renamed Person', email: `renamed-${Math.random()}@alpha.test`, locale: 'en-us' }),
     expect: inAlpha(200),
+  },
+  // Turning off someone's two-factor: system admins; whoever else sees the person gets 403.
+  {
+    method: 'POST',
+    path: '/api/user/{id}/mfa/reset',
+    url: (_w, target) => `/api/user/${target}/mfa/reset`,
+    prepare: freshMember,
+    expect: systemAdminOnly(200),
   },
   {
     method: 'GET',

@@ -23,6 +23,8 @@ export const AUDIT_ACTIONS = [
   'credits_moved',
   'integration_key_created',
   'integration_key_revoked',
+  'organization_security_updated',
+  'member_two_factor_reset',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -45,6 +47,8 @@ export const AUDIT_ACTION_LABEL: Record<AuditAction, string> = {
   credits_moved: 'Credits moved',
   integration_key_created: 'Integration key created',
   integration_key_revoked: 'Integration key revoked',
+  organization_security_updated: 'Sign-in requirements changed',
+  member_two_factor_reset: 'Two-factor sign-in reset',
 };
 
 /** What an entry's `target` names. */

@@ -6,6 +6,8 @@ export const ERROR_CODES = [
   'invalid_credentials',
   'not_verified',
   'no_panel_access',
+  'mfa_required',
+  'mfa_setup_required',
   'unauthorized',
   'forbidden',
   'not_found',
@@ -34,6 +36,8 @@ export const ERROR_STATUS = {
   invalid_credentials: 401,
   not_verified: 403,
   no_panel_access: 403,
+  mfa_required: 403,
+  mfa_setup_required: 403,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
@@ -71,6 +75,12 @@ export const errorBodySchema = z
           .int()
           .optional()
           .describe('422 insufficient_credits: what the named source holds'),
+        challenge: z
+          .string()
+          .optional()
+          .describe(
+            '403 mfa_required / mfa_setup_required: the sign-in’s second step, for POST /api/auth/mfa/verify (or setup and enable)',
+          ),
       })
       .catchall(z.unknown())
       .optional()

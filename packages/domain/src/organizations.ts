@@ -88,6 +88,35 @@ export const licenseExpiringSoonSchema = z
     description: `Present only when a licence of the organization expires within ${LICENSE_EXPIRING_SOON_DAYS} days and has not expired yet: the one that expires first (a licence handed down that holds no seat does not count). The organization picker flags it.`,
   });
 
+/** Who must sign in with two-factor here (CONTRACT §3, decision 015). */
+export const organizationSecuritySchema = z
+  .object({
+    requireMfa: z
+      .boolean()
+      .describe(
+        'Set on this organization: its owners and admins, and those of every organization below it, sign in with two-factor',
+      ),
+    requiredAbove: z
+      .object({ id: uuidOut(), name: z.string() })
+      .nullable()
+      .describe(
+        'The highest organization above this one that requires two-factor too: it applies here whatever this organization’s own setting says; null when none does',
+      ),
+  })
+  .meta({ id: 'OrganizationSecurity' });
+export type OrganizationSecurity = z.infer<typeof organizationSecuritySchema>;
+
+export const updateOrganizationSecurityRequestSchema = z
+  .object({
+    requireMfa: z
+      .boolean()
+      .describe(
+        'Require two-factor sign-in of the owners and admins of this organization and everything below',
+      ),
+  })
+  .meta({ id: 'UpdateOrganizationSecurity' });
+export type UpdateOrganizationSecurityRequest = z.infer<typeof updateOrganizationSecurityRequestSchema>;
+
 const organizationBase = z.object({
   id: uuidOut(),
   name: z.string(),
@@ -113,6 +142,9 @@ export const organizationSchema = organizationBase
     licenses: z.array(licenseSchema).optional(),
     subOrganizations: z.array(organizationSummarySchema).optional(),
     permissionsAndRole: permissionsAndRoleSchema.optional(),
+    security: organizationSecuritySchema
+      .optional()
+      .describe('Two-factor requirements; always part of `GET /api/organization/{id}`'),
   })
   .meta({
     id: 'Organization',

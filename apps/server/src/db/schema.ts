@@ -120,6 +120,11 @@ export const organizations = pgTable(
      * "Limits"); null: no limit. Checked against `consumption_days` in the consumption's transaction.
      */
     dailyConsumptionLimit: bigint('daily_consumption_limit', { mode: 'number' }),
+    /**
+     * Set by an owner (migration 0031, decision 015): the owners and admins of this organization and of every
+     * one below sign in with two-factor.
+     */
+    requireMfa: boolean('require_mfa').notNull().default(false),
     /** Deleted organizations stay, so that the credit journal keeps its accounts; nothing else sees them. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     /** The name as a search checks it, and its words (see `NIL_SCOPE`: a system admin's search). */
@@ -281,6 +286,58 @@ export const sessions = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('sessions_token_hash_key').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
+);
+
+/**
+ * Two-factor sign-in (migration 0031, decision 015): the TOTP secret of an account (AES-256-GCM with
+ * MFA_ENCRYPTION_KEY, or marked plain without one), when it was confirmed (null: set up, not confirmed), and the
+ * last time step a code was accepted for (each code works once).
+ */
+export const userMfa = pgTable('user_mfa', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secret: text('secret').notNull(),
+  enabledAt: timestamp('enabled_at', { withTimezone: true }),
+  lastUsedStep: bigint('last_used_step', { mode: 'number' }),
+  ...timestamps,
+});
+
+/** Recovery codes: SHA-256 of the account and the code; a used code is deleted. */
+export const mfaRecoveryCodes = pgTable(
+  'mfa_recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('mfa_recovery_codes_user_hash_key').on(t.userId, t.codeHash)],
+);
+
+/**
+ * The second step of a sign-in whose password was right (`details.challenge`): only the token's SHA-256,
+ * single use, short-lived; `sign_in` answers a code, `setup` lets the account set two-factor up.
+ */
+export const mfaChallenges = pgTable(
+  'mfa_challenges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('mfa_challenges_token_hash_key').on(t.tokenHash),
+    index('mfa_challenges_user_idx').on(t.userId),
+    check('mfa_challenges_kind_check', sql`${t.kind} in ('sign_in','setup')`),
+  ],
 );
 
 /** Fixed-window counters shared by every server process (login, code guessing). */

@@ -76,6 +76,14 @@ export const router = createBrowserRouter([
                   Component: (await import('./routes/home-screen')).HomeScreen,
                 }),
               },
+              // The signed-in person's own account: two-factor sign-in (decision 015).
+              {
+                path: 'account',
+                lazy: async () => ({
+                  Component: (await import('../features/auth/components/account-security-screen'))
+                    .AccountSecurityScreen,
+                }),
+              },
               // The price list is not an organization's: system admins change it (decision 011).
               {
                 path: 'price-list',

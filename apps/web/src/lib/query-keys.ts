@@ -146,7 +146,15 @@ const integration = {
   settingsOf: (organizationId: string) => ['integration', organizationId, 'settings'] as const,
 };
 
+const account = {
+  /** Everything about the signed-in person's own account. */
+  all: () => ['account'] as const,
+  /** GET /auth/mfa: the caller's two-factor sign-in (on, recovery codes left, required). */
+  twoFactor: () => ['account', 'two-factor'] as const,
+};
+
 export const queryKeys = {
+  account,
   organizations,
   users,
   creditLog,

@@ -135,7 +135,7 @@ export const MAIL_REQUESTS_PER_IP = 20;
  */
 export async function countCodeAttempt(
   db: Tx,
-  purpose: CodePurpose,
+  purpose: CodePurpose | 'two_factor',
   account: string,
   ip: string,
 ): Promise<{ release: () => Promise<void> }> {

@@ -18,12 +18,13 @@ import type { MailSettings } from '../mail/public-links';
 import { checkResetCode, requestPasswordReset, resetPassword } from './password-reset-service';
 import { login } from './service';
 import { revokeSession } from './sessions';
+import type { TwoFactorSettings } from './two-factor-settings';
 import { resendVerification, verifyEmail } from './verification-service';
 
 /** The answers of the code calls: `{success}`, a wrong code (400), too many guesses (429). */
 const codeResponses = { 200: successResponseSchema, 400: errorBodySchema, 429: errorBodySchema };
 
-export function authRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
+export function authRoutes(db: Db, mail: MailSettings, twoFactor: TwoFactorSettings): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/api/auth/login',
@@ -34,7 +35,7 @@ export function authRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
           tags: ['auth'],
           summary: 'Sign in',
           description:
-            'Signs in with email and password and answers the bearer token of a new session. Only owners, admins and system admins use the panel (`403 no_panel_access` for teachers); an unverified account gets `403 not_verified`. Public: needs no token.',
+            'Signs in with email and password and answers the bearer token of a new session. Only owners, admins and system admins use the panel (`403 no_panel_access` for teachers); an unverified account gets `403 not_verified`. With two-factor on, a right password answers `403 mfa_required` with `details.challenge` for `POST /api/auth/mfa/verify`; an account required to have two-factor that has not set it up gets `403 mfa_setup_required` with `details.challenge`, which `POST /api/auth/mfa/setup` and `enable` accept instead of a session. Public: needs no token.',
           body: loginRequestSchema,
           response: {
             200: loginResponseSchema,
@@ -44,7 +45,7 @@ export function authRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
           },
         },
       },
-      async (request) => login(db, request.body, request.ip),
+      async (request) => login(db, request.body, request.ip, twoFactor),
     );
 
     app.post(

@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
+import { uuidsIn } from '../../db/json-params';
 import { sessions, users } from '../../db/schema';
 import type { AuthUser } from '../../http/authenticate';
 import { hashToken, newToken } from './tokens';
@@ -81,4 +82,21 @@ export async function revokeAllSessions(
         options.except ? ne(sessions.id, options.except) : undefined,
       ),
     );
+}
+
+/**
+ * CONTRACT §3: losing panel access ends the account's sessions. Called in the transaction that lowered a role
+ * or ended memberships, after that change: every session of these accounts that now hold no owner or admin
+ * role anywhere (and are no system admins) is revoked, so the next call with its token is `401`. Sign in takes
+ * a share lock on the account's memberships while it opens a session (`openPanelSession`), so a sign-in that
+ * read the old role either finishes before this runs (and its session is revoked here) or reads the new role.
+ */
+export async function endSessionsWithoutPanelAccess(tx: Tx, userIds: readonly string[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await tx.execute(sql`
+    update sessions s set revoked_at = now()
+    where s.user_id in ${uuidsIn([...new Set(userIds)])} and s.revoked_at is null
+      and not exists (select 1 from users u where u.id = s.user_id and u.is_system_admin)
+      and not exists (select 1 from memberships m where m.user_id = s.user_id
+                      and m.role in ('organization_owner', 'organization_admin'))`);
 }

@@ -8,11 +8,13 @@ import {
   organizationQuerySchema,
   organizationSchema,
   organizationSearchPageSchema,
+  organizationSecuritySchema,
   organizationSummarySchema,
   parentOrganizationsSchema,
   SUB_ORGANIZATION_SORT_KEYS,
   subOrganizationPageSchema,
   updateOrganizationRequestSchema,
+  updateOrganizationSecurityRequestSchema,
 } from '@allot/domain/organizations';
 import { paginationQuerySchema } from '@allot/domain/pagination';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -26,6 +28,7 @@ import {
   listSubOrganizations,
   searchOrganizations,
 } from './read-service';
+import { updateOrganizationSecurity } from './security-service';
 import { getOrganization, listMyOrganizations } from './service';
 import { createOrganization, deleteOrganization, updateOrganization } from './write-service';
 
@@ -165,6 +168,23 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
         },
       },
       async (request) => updateOrganization(db, authOf(request), request.params.id, request.body),
+    );
+
+    app.post(
+      '/api/organization/:id/security',
+      {
+        schema: {
+          operationId: 'updateOrganizationSecurity',
+          tags,
+          summary: 'Require two-factor sign-in',
+          description:
+            'Requires two-factor sign-in (`requireMfa: true`) of the owners and admins of this organization and of every organization below it, or stops requiring it; audit-logged (`organization_security_updated`). Those it catches who have not set it up are signed out and get `403 mfa_setup_required` at their next sign-in. Turning it on needs two-factor on for the caller’s own account (`422`). Permission: owner of the organization (held on it or above it) or system admin; an admin gets `403`.',
+          params: organizationIdParamsSchema,
+          body: updateOrganizationSecurityRequestSchema,
+          response: { 200: organizationSecuritySchema, ...errors, 422: errorBodySchema },
+        },
+      },
+      async (request) => updateOrganizationSecurity(db, authOf(request), request.params.id, request.body),
     );
 
     app.delete(

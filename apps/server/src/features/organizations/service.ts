@@ -1,4 +1,4 @@
-import type { Organization, OrganizationSummary } from '@allot/domain/organizations';
+import type { Organization, OrganizationSecurity, OrganizationSummary } from '@allot/domain/organizations';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { preparedRows } from '../../db/prepared-rows';
@@ -12,6 +12,7 @@ import {
   selectOrganizationSummaries,
   toSummary,
 } from './queries';
+import { organizationSecurityJson } from './security-service';
 
 /**
  * The embedded list of children is the first page of the sub-organizations table (by name, the
@@ -48,6 +49,7 @@ export async function getOrganization(
     summary: SummaryRow[];
     licenses: LicenseRow[] | null;
     children: SummaryRow[] | null;
+    security: OrganizationSecurity | null;
   }>(
     db,
     sql`select ${rolesHeldSql(user, id)} as roles,
@@ -57,7 +59,8 @@ export async function getOrganization(
         parts.subOrganizations
           ? organizationSummariesJson(sql`o.parent_id = ${id}`, { limit: EMBEDDED_SUB_ORGANIZATIONS_LIMIT })
           : sql`null`
-      } as children`,
+      } as children,
+      ${organizationSecurityJson(id)} as security`,
   );
   const access = accessFromRoles(row?.roles);
   const summary = row?.summary[0];
@@ -65,6 +68,7 @@ export async function getOrganization(
   const { credits, ...organization } = toSummary(summary);
   return {
     ...organization,
+    ...(row.security ? { security: row.security } : {}),
     ...(parts.credits ? { credits } : {}),
     ...(parts.licenses ? { licenses: (row.licenses ?? []).map(toLicense) } : {}),
     ...(parts.subOrganizations ? { subOrganizations: (row.children ?? []).map(toSummary) } : {}),

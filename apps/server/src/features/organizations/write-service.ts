@@ -9,6 +9,7 @@ import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { changedFields } from '../audit/changes';
 import { recordAudit } from '../audit/record';
+import { endSessionsWithoutPanelAccess } from '../auth/sessions';
 import { organizationPoolAccountId, postCreditTransaction, systemAccountId } from '../credits/journal';
 import { voidOpenInvoicesOf } from '../invoices/void-with-organization';
 import { returnLicensesToParent } from '../licenses/ledger';
@@ -178,7 +179,15 @@ export async function deleteOrganization(db: Db, user: AuthUser, id: string) {
         ],
       });
     }
-    await tx.execute(sql`delete from memberships where organization_id = ${id}`);
+    const ended = await rows<{ user_id: string }>(
+      tx,
+      sql`delete from memberships where organization_id = ${id} returning user_id`,
+    );
+    // Its members who held no owner or admin role anywhere else lose the panel: their sessions end.
+    await endSessionsWithoutPanelAccess(
+      tx,
+      ended.map((m) => m.user_id),
+    );
     await tx.execute(sql`delete from membership_invitations where organization_id = ${id}`);
     await returnLicensesToParent(tx, { id, name: org.name, parentId: org.parentId }, user.userId);
     await voidOpenInvoicesOf(tx, id, user.userId);

@@ -8,6 +8,7 @@ import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
+import { endSessionsWithoutPanelAccess } from '../auth/sessions';
 import { organizationPoolAccountId, postCreditTransaction } from '../credits/journal';
 import { requireOrganizationAccess } from '../organization-access/access';
 import { lockOrganization } from '../organization-access/locks';
@@ -90,6 +91,8 @@ export async function removeUsers(db: Db, user: AuthUser, input: RemoveUsersRequ
     if (userIds.length > 0) {
       await tx.execute(sql`delete from memberships where organization_id = ${input.organizationId}
         and user_id in ${uuidsIn(userIds)}`);
+      // Those who held their last owner or admin role here lose the panel: their sessions end (CONTRACT §3).
+      await endSessionsWithoutPanelAccess(tx, userIds);
     }
     if (invitedIds.length > 0) await cancelInvitations(tx, input.organizationId, invitedIds);
     return { removed: people.map((p) => p.id), creditsReturned };

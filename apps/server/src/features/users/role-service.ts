@@ -6,6 +6,7 @@ import { rows } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
+import { endSessionsWithoutPanelAccess } from '../auth/sessions';
 import { requireOrganizationAccess } from '../organization-access/access';
 import { lockOrganization } from '../organization-access/locks';
 import { auditMemberChanges } from './member-audit';
@@ -80,6 +81,8 @@ export async function updateUserRole(
     }
     await tx.execute(sql`update ${peopleTable(member.kind)} set role = ${input.role}, updated_at = now()
       where organization_id = ${input.organizationId} and user_id = ${member.userId}`);
+    // Lowered to teacher and no owner or admin role left anywhere: the account's sessions end (CONTRACT §3).
+    await endSessionsWithoutPanelAccess(tx, [member.userId]);
     await auditMemberChanges(tx, audit, [
       { userId: member.userId, before: { role: member.role }, after: { role: input.role } },
     ]);

@@ -28,6 +28,7 @@ import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
 import type { MailSettings } from '../mail/public-links';
 import { createUser, importUsers, previewImport } from './add-service';
+import { resetUserMfa } from './mfa-reset-service';
 import { listOrganizationUsers, searchUsers } from './read-service';
 import { removeUsers } from './remove-service';
 import { resendMemberInvitation } from './resend-service';
@@ -115,6 +116,22 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
         },
       },
       async (request) => getUserEditRights(db, authOf(request), request.params.id),
+    );
+
+    app.post(
+      '/api/user/:id/mfa/reset',
+      {
+        schema: {
+          operationId: 'resetUserTwoFactor',
+          tags,
+          summary: 'Turn off someone’s two-factor sign-in',
+          description:
+            'Removes the account’s authenticator and recovery codes (a lost phone) and ends its sessions; it signs in with its password again and, where two-factor is required of it, sets it up anew. Audit-logged (`member_two_factor_reset`) in every organization the account is a member of. Permission: system admins; others who see the account get `403`.',
+          params: userIdParamsSchema,
+          response: { 200: successResponseSchema, ...errors },
+        },
+      },
+      async (request) => resetUserMfa(db, authOf(request), request.params.id),
     );
 
     app.post(

@@ -289,3 +289,11 @@ export async function updateUserLicenses(
   });
   return findMembers(db, input.organizationId, userIds);
 }
+
+/**
+ * `404` unless the caller sees the account: its own, any for a system admin, else through a membership or
+ * invitation in an organization it manages (the reach of the calls above).
+ */
+export async function requireVisibleAccount(db: Db, user: AuthUser, userId: string): Promise<void> {
+  await reachOf(db, user, await findTarget(db, userId));
+}

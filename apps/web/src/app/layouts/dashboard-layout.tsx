@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { Link, Outlet } from 'react-router';
 import { AppFooter } from '../../components/app-footer';
 import { Brand } from '../../components/brand';
+import { AccountLink } from '../../features/auth/components/account-link';
 import { useCurrentOrganization } from '../../features/organizations/api/use-current-organization';
 import { OrganizationBreadcrumbs } from '../../features/organizations/components/organization-breadcrumbs';
 import { PriceListLink } from '../../features/price-list/components/price-list-link';
@@ -68,6 +69,7 @@ export function DashboardLayout() {
           </Group>
           <Group gap="xs" wrap="nowrap" visibleFrom="sm">
             <PriceListLink />
+            <AccountLink />
             <Text size="sm" c="dimmed" truncate="end" maw={260}>
               {session.userEmail}
             </Text>

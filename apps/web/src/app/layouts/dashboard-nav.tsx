@@ -8,6 +8,7 @@ import {
   IconInfoCircle,
   IconListDetails,
   IconLogout,
+  IconUserShield,
   IconUsers,
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
@@ -80,6 +81,16 @@ export function DashboardNav({
           />
         );
       })}
+      {/* One's own account, for phones too (the header's Account link is hidden there). */}
+      <NavLink
+        component={Link}
+        to="/account"
+        label="Account security"
+        leftSection={<IconUserShield size={18} stroke={1.6} />}
+        onClick={onNavigate}
+        variant="light"
+        style={{ borderRadius: 'var(--mantine-radius-md)' }}
+      />
       {isNavItemVisible('sign_out', session) && (
         <NavLink
           component="button"

@@ -2,6 +2,7 @@ import { Box, Container, Group } from '@mantine/core';
 import { Link, Outlet } from 'react-router';
 import { AppFooter } from '../../components/app-footer';
 import { Brand } from '../../components/brand';
+import { AccountLink } from '../../features/auth/components/account-link';
 import { SignOutButton } from '../../features/auth/components/sign-out-button';
 import { PriceListLink } from '../../features/price-list/components/price-list-link';
 import { useSession } from '../../lib/session';
@@ -21,8 +22,9 @@ export function PublicLayout() {
               <Brand />
             </Link>
             {signedIn && (
-              <Group gap="sm">
+              <Group gap="xs" wrap="nowrap">
                 <PriceListLink />
+                <AccountLink />
                 <SignOutButton />
               </Group>
             )}

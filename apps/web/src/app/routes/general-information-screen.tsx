@@ -14,6 +14,7 @@ import {
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ReasonedButton } from '../../components/reasoned-button';
+import { useTwoFactorStatus } from '../../features/auth/api/get-two-factor-status';
 import { AllocateSystemCreditsModal } from '../../features/credits/components/allocate-system-credits-modal';
 import { ManagePoolsModal } from '../../features/credits/components/manage-pools-modal';
 import { CreditAlertsSection } from '../../features/insights/components/credit-alerts-section';
@@ -26,6 +27,7 @@ import { useCurrentOrganization } from '../../features/organizations/api/use-cur
 import { CreditPoolCard } from '../../features/organizations/components/credit-pool-card';
 import { DeleteOrganizationModal } from '../../features/organizations/components/delete-organization-modal';
 import { EditOrganizationModal } from '../../features/organizations/components/edit-organization-modal';
+import { SignInSecurityCard } from '../../features/organizations/components/sign-in-security-card';
 import { deleteBlocked } from '../../features/organizations/delete-blocked';
 import { useOrganizationPermissions } from '../../features/organizations/hooks/use-organization-permissions';
 import { PICKER_STATE } from '../../lib/home-link';
@@ -106,7 +108,7 @@ function DangerZone({
 
 /**
  * General information (spec §2): the organization's details and its two credit pools; with
- * manage_org_integration, its integration keys and daily limit (issue 15).
+ * manage_org_integration, its integration keys and daily limit (issue 15); its sign-in security (decision 015).
  */
 export function GeneralInformationScreen() {
   const organization = useCurrentOrganization();
@@ -117,6 +119,7 @@ export function GeneralInformationScreen() {
   const isRoot = organization.parentOrganizationId === null;
   const { data: parents } = useParentOrganizations(organization.id);
   const { data: mine } = useOrganizations();
+  const { data: twoFactor } = useTwoFactorStatus();
   const navigate = useNavigate();
 
   const closeDialog = () => setDialog(null);
@@ -244,6 +247,8 @@ export function GeneralInformationScreen() {
       {can('manage_org_integration') && (
         <IntegrationsSection organization={{ id: organization.id, name: organization.name }} />
       )}
+
+      <SignInSecurityCard organization={organization} role={role} ownTwoFactorOn={twoFactor?.enabled} />
 
       {can('delete_org') && (
         <DangerZone

@@ -28,6 +28,7 @@ import { ImportUsersModal } from '../../features/users/components/import-users-m
 import { freeSeats, LicenceSeats } from '../../features/users/components/licence-seats';
 import { MoreSeatsLink } from '../../features/users/components/more-seats-link';
 import { RemoveUsersModal } from '../../features/users/components/remove-users-modal';
+import { ResetTwoFactorModal } from '../../features/users/components/reset-two-factor-modal';
 import { UserRowActions } from '../../features/users/components/user-row-actions';
 import { UsersSelectionToolbar } from '../../features/users/components/users-selection-toolbar';
 import { UsersTable } from '../../features/users/components/users-table';
@@ -68,6 +69,7 @@ export function UsersScreen() {
   const [editing, setEditing] = useState<OrganizationUser | null>(null);
   const [changingRole, setChangingRole] = useState<OrganizationUser | null>(null);
   const [removing, setRemoving] = useState<OrganizationUser[]>([]);
+  const [resettingTwoFactor, setResettingTwoFactor] = useState<OrganizationUser | null>(null);
   const [creditDialog, setCreditDialog] = useState<'allocate' | 'reclaim' | 'transfer' | null>(null);
   const closeCreditDialog = () => setCreditDialog(null);
   // The product access panel: whom, for which product; and the dialog open in its place to fix a reason
@@ -232,6 +234,9 @@ export function UsersScreen() {
                 onChangeRole={permissions.canChangeRole(user) ? () => setChangingRole(user) : undefined}
                 onRemove={permissions.canRemove(user) ? () => setRemoving([user]) : undefined}
                 resendFrom={permissions.canResend(user) ? organization.id : undefined}
+                onResetTwoFactor={
+                  permissions.canResetTwoFactor(user) ? () => setResettingTwoFactor(user) : undefined
+                }
                 onCheckAccess={
                   permissions.canCheckAccess(user)
                     ? () => setAccess({ user, licenseType: defaultLicenseType(user, licenses) })
@@ -300,6 +305,7 @@ export function UsersScreen() {
         onAddCredits={() => setAccessFix({ kind: 'credits' })}
         onClose={() => setAccess(null)}
       />
+      <ResetTwoFactorModal user={resettingTwoFactor} onClose={() => setResettingTwoFactor(null)} />
       <RemoveUsersModal
         users={removing}
         organization={organization}

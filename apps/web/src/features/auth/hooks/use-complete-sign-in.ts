@@ -6,6 +6,7 @@ import { setSession } from '../../../lib/session';
 import { organizationsQueryOptions } from '../../organizations/api/get-organizations';
 import { login } from '../api/login';
 import { signInErrorMessage } from '../components/sign-in-error';
+import { twoFactorStepOf } from '../two-factor-step';
 
 /** After a successful sign-in: keep the session and go in (one organization: straight into it, spec §4). */
 export function useCompleteSignIn() {
@@ -35,19 +36,26 @@ export function useCompleteSignIn() {
 
 /**
  * Signs in with a password the person has just chosen (an invitation finished). Answers null when in, else
- * why sign in was refused (a teacher has no panel access), for the screen to show.
+ * why sign in was refused (a teacher has no panel access), for the screen to show. A sign-in that asks for a
+ * second step (two-factor) goes on on the sign-in screen, with that step.
  */
 export function useSignInWithNewPassword() {
   const completeSignIn = useCompleteSignIn();
+  const navigate = useNavigate();
   return useCallback(
     async (email: string, password: string): Promise<string | null> => {
       try {
         await completeSignIn(await login({ email, password }));
         return null;
       } catch (cause) {
+        const twoFactor = twoFactorStepOf(cause, email);
+        if (twoFactor) {
+          await navigate('/login', { state: { twoFactor } });
+          return null;
+        }
         return signInErrorMessage(cause);
       }
     },
-    [completeSignIn],
+    [completeSignIn, navigate],
   );
 }

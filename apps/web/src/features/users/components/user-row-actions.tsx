@@ -2,6 +2,7 @@ import type { OrganizationUser } from '@allot/domain/users';
 import { ActionIcon, Menu } from '@mantine/core';
 import {
   IconDots,
+  IconKeyOff,
   IconMailForward,
   IconPencil,
   IconShieldCog,
@@ -19,6 +20,8 @@ interface UserRowActionsProps {
   resendFrom?: string;
   /** Opens the product access panel ("Why can't this teacher use it?"). */
   onCheckAccess?: () => void;
+  /** A system admin turns off the person's two-factor sign-in. */
+  onResetTwoFactor?: () => void;
 }
 
 /** The actions menu of one row: only the actions the caller may take on this user. */
@@ -29,10 +32,11 @@ export function UserRowActions({
   onRemove,
   resendFrom,
   onCheckAccess,
+  onResetTwoFactor,
 }: UserRowActionsProps) {
   const resend = useSendInvitationAgain();
   const canResend = resendFrom !== undefined && user.status === 'pending';
-  if (!onEdit && !onChangeRole && !onRemove && !canResend && !onCheckAccess) return null;
+  if (!onEdit && !onChangeRole && !onRemove && !canResend && !onCheckAccess && !onResetTwoFactor) return null;
 
   return (
     <Menu position="bottom-end" withinPortal shadow="md" width={220}>
@@ -68,6 +72,11 @@ export function UserRowActions({
         {onCheckAccess && (
           <Menu.Item leftSection={<IconUserQuestion size={16} aria-hidden="true" />} onClick={onCheckAccess}>
             Check product access
+          </Menu.Item>
+        )}
+        {onResetTwoFactor && (
+          <Menu.Item leftSection={<IconKeyOff size={16} aria-hidden="true" />} onClick={onResetTwoFactor}>
+            Reset two-factor
           </Menu.Item>
         )}
         {onRemove && (

@@ -37,6 +37,11 @@ export function useUserPermissions(organization: Organization) {
      */
     canCheckAccess: (user: OrganizationUser) => manage && atOrBelow(user),
     canRemove: (user: OrganizationUser) => manage && atOrBelow(user) && !isOwnerOrSelf(user),
+    /**
+     * Turn off someone's two-factor sign-in (a lost phone): system admins only (decision 015); not for a person
+     * whose invitation is pending (no account of theirs to reach yet).
+     */
+    canResetTwoFactor: (user: OrganizationUser) => role === 'system_admin' && user.status !== 'pending',
     /** Mail a pending invitation again (an owner's too, when the caller may act on it). */
     canResend: (user: OrganizationUser) => manage && user.status === 'pending' && atOrBelow(user),
     /**

@@ -1,0 +1,292 @@
+import type { LoginResponse } from '@allot/domain/auth';
+import { MSG } from '@allot/domain/messages';
+import type {
+  MfaConfirmRequest,
+  MfaEnableRequest,
+  MfaEnableResponse,
+  MfaSetupRequest,
+  MfaSetupResponse,
+  MfaStatus,
+  MfaVerifyRequest,
+  RecoveryCodesResponse,
+} from '@allot/domain/mfa';
+import { MFA_MSG } from '@allot/domain/mfa';
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { rows } from '../../db/rows';
+import { writeTransaction } from '../../db/transaction';
+import { AppError } from '../../http/app-error';
+import type { AuthUser } from '../../http/authenticate';
+import { findChallenge, useChallenge } from './mfa-challenges';
+import { isMfaRequired } from './mfa-requirement';
+import { openSecret, sealSecret } from './mfa-secrets';
+import { countCodeAttempt } from './one-time-codes';
+import { openPanelSession } from './panel-session';
+import { verifyPassword } from './passwords';
+import { recoveryCodesLeft, replaceRecoveryCodes, useRecoveryCode } from './recovery-codes';
+import { revokeAllSessions } from './sessions';
+import { newTotpSecret, otpauthUrl, totpStep } from './totp';
+import type { TwoFactorSettings } from './two-factor-settings';
+
+/**
+ * Two-factor sign-in (CONTRACT §3, decision 015). Every call that checks a password or a code counts the
+ * attempt against the account and the IP first (the limits of every typed code: 5 per account, 50 per IP in
+ * 15 minutes; a right attempt is given back), so neither can be walked.
+ */
+
+interface Account {
+  userId: string;
+  email: string;
+  isSystemAdmin: boolean;
+}
+
+interface MfaRow {
+  secret: string;
+  enabled_at: string | null;
+  last_used_step: string | number | null;
+}
+
+const wrongCode = () => AppError.of('invalid_code', MFA_MSG.wrongCode);
+const expired = () => AppError.unauthorized(MFA_MSG.challengeExpired);
+
+async function accountOf(db: Tx, userId: string): Promise<Account> {
+  const [row] = await rows<{ email: string; is_system_admin: boolean }>(
+    db,
+    sql`select email, is_system_admin from users where id = ${userId}`,
+  );
+  if (!row) throw expired();
+  return { userId, email: row.email, isSystemAdmin: row.is_system_admin };
+}
+
+/** The account's two-factor row, locked: codes of one account are checked one at a time. */
+async function lockMfa(tx: Tx, userId: string): Promise<MfaRow | null> {
+  const [row] = await rows<MfaRow>(
+    tx,
+    sql`select secret, enabled_at, last_used_step from user_mfa where user_id = ${userId} for update`,
+  );
+  return row ?? null;
+}
+
+async function requirePassword(db: Tx, userId: string, password: string | undefined): Promise<void> {
+  if (!password) throw AppError.invalid({ password: MSG.required });
+  const [row] = await rows<{ password_hash: string | null }>(
+    db,
+    sql`select password_hash from users where id = ${userId}`,
+  );
+  if (!(await verifyPassword(row?.password_hash, password))) {
+    throw AppError.invalid({ password: MFA_MSG.wrongPassword }, MFA_MSG.wrongPassword);
+  }
+}
+
+/**
+ * Is `code` the account's second factor? A 6-digit code of its authenticator for a time step after the last
+ * one used (the step is then recorded: each code works once), or one of its recovery codes (then deleted).
+ * Call with the row locked (`lockMfa`), in the transaction of what the code allows.
+ */
+async function secondFactorOk(
+  tx: Tx,
+  userId: string,
+  row: MfaRow,
+  code: string,
+  settings: TwoFactorSettings,
+): Promise<boolean> {
+  const digits = code.replace(/\s/g, '');
+  if (/^\d{6}$/.test(digits)) {
+    const lastStep = row.last_used_step === null ? null : Number(row.last_used_step);
+    const step = await totpStep(openSecret(row.secret, userId, settings.encryptionKey), digits, lastStep);
+    if (step === null) return false;
+    await tx.execute(
+      sql`update user_mfa set last_used_step = ${step}, updated_at = now() where user_id = ${userId}`,
+    );
+    return true;
+  }
+  return useRecoveryCode(tx, userId, code);
+}
+
+/** Removes the account's two-factor: its secret, recovery codes and open challenges. True when it was on. */
+export async function turnOffMfa(tx: Tx, userId: string): Promise<boolean> {
+  const removed = await rows<{ enabled: boolean }>(
+    tx,
+    sql`delete from user_mfa where user_id = ${userId} returning enabled_at is not null as enabled`,
+  );
+  await tx.execute(sql`delete from mfa_recovery_codes where user_id = ${userId}`);
+  await tx.execute(sql`delete from mfa_challenges where user_id = ${userId}`);
+  return removed[0]?.enabled === true;
+}
+
+/** GET /api/auth/mfa: the caller's two-factor. */
+export async function getMfaStatus(db: Db, user: AuthUser, settings: TwoFactorSettings): Promise<MfaStatus> {
+  const [row] = await rows<{ enabled: boolean }>(
+    db,
+    sql`select exists (select 1 from user_mfa where user_id = ${user.userId} and enabled_at is not null) as enabled`,
+  );
+  const enabled = row?.enabled === true;
+  const [left, required] = await Promise.all([
+    enabled ? recoveryCodesLeft(db, user.userId) : Promise.resolve(0),
+    isMfaRequired(db, user, settings),
+  ]);
+  return { enabled, recoveryCodesLeft: left, required };
+}
+
+/**
+ * Who is setting two-factor up: the caller (its password checked) or, without a session, the account of a
+ * setup challenge (`403 mfa_setup_required`: the password was checked by the sign-in that gave it).
+ */
+async function enrollingAccount(
+  db: Db,
+  caller: AuthUser | null,
+  challenge: string | undefined,
+): Promise<{ account: Account; challengeId: string | null }> {
+  if (caller) return { account: caller, challengeId: null };
+  if (!challenge) throw AppError.unauthorized();
+  const found = await findChallenge(db, challenge, 'setup');
+  if (!found) throw expired();
+  return { account: await accountOf(db, found.userId), challengeId: found.id };
+}
+
+/**
+ * POST /api/auth/mfa/setup: a new secret for the account, waiting to be confirmed by `enable` (a secret that
+ * was waiting is replaced). Answered this once; stored sealed (mfa-secrets.ts), never answered again.
+ */
+export async function setupMfa(
+  db: Db,
+  caller: AuthUser | null,
+  input: MfaSetupRequest,
+  ip: string,
+  settings: TwoFactorSettings,
+): Promise<MfaSetupResponse> {
+  const { account } = await enrollingAccount(db, caller, input.challenge);
+  if (caller) {
+    // The password is what is guessed here: counted like a code, a right one given back.
+    const attempt = await countCodeAttempt(db, 'two_factor', account.userId, ip);
+    await requirePassword(db, account.userId, input.password);
+    await attempt.release();
+  }
+  const secret = newTotpSecret();
+  await writeTransaction(db, async (tx) => {
+    const row = await lockMfa(tx, account.userId);
+    if (row?.enabled_at) throw AppError.of('conflict', MFA_MSG.alreadyOn);
+    const sealed = sealSecret(secret, account.userId, settings.encryptionKey);
+    await tx.execute(sql`insert into user_mfa (user_id, secret) values (${account.userId}, ${sealed})
+      on conflict (user_id) do update set secret = excluded.secret, enabled_at = null, last_used_step = null,
+        updated_at = now()`);
+  });
+  return { secret, otpauthUrl: otpauthUrl(account.email, secret) };
+}
+
+/**
+ * POST /api/auth/mfa/enable: the first code of the authenticator confirms the secret; 10 recovery codes are
+ * answered this once. Every other session of the account ends. With a setup challenge instead of a session,
+ * the challenge is used up and the person is signed in: the answer carries the sign-in body.
+ */
+export async function enableMfa(
+  db: Db,
+  caller: AuthUser | null,
+  input: MfaEnableRequest,
+  ip: string,
+  settings: TwoFactorSettings,
+): Promise<MfaEnableResponse> {
+  const { account, challengeId } = await enrollingAccount(db, caller, input.challenge);
+  const attempt = await countCodeAttempt(db, 'two_factor', account.userId, ip);
+  const answer = await writeTransaction(db, async (tx) => {
+    const row = await lockMfa(tx, account.userId);
+    if (row?.enabled_at) throw AppError.of('conflict', MFA_MSG.alreadyOn);
+    if (!row) throw AppError.of('business_rule', MFA_MSG.noSetup);
+    const secret = openSecret(row.secret, account.userId, settings.encryptionKey);
+    const step = await totpStep(secret, input.code, null);
+    if (step === null) throw wrongCode();
+    await tx.execute(sql`update user_mfa set enabled_at = now(), last_used_step = ${step}, updated_at = now()
+      where user_id = ${account.userId}`);
+    const recoveryCodes = await replaceRecoveryCodes(tx, account.userId);
+    if (challengeId === null) {
+      await revokeAllSessions(tx, account.userId, { except: caller?.sessionId });
+      return { recoveryCodes };
+    }
+    if (!(await useChallenge(tx, challengeId))) throw expired();
+    await revokeAllSessions(tx, account.userId);
+    return { recoveryCodes, session: await openPanelSession(tx, account) };
+  });
+  await attempt.release();
+  return answer;
+}
+
+/** The password and a code, counted, checked, then `change` in the transaction that used the code up. */
+async function withPasswordAndCode<T>(
+  db: Db,
+  user: AuthUser,
+  input: MfaConfirmRequest,
+  ip: string,
+  settings: TwoFactorSettings,
+  change: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  const attempt = await countCodeAttempt(db, 'two_factor', user.userId, ip);
+  await requirePassword(db, user.userId, input.password);
+  const result = await writeTransaction(db, async (tx) => {
+    const row = await lockMfa(tx, user.userId);
+    if (!row?.enabled_at) throw AppError.of('business_rule', MFA_MSG.notOn);
+    if (!(await secondFactorOk(tx, user.userId, row, input.code, settings))) throw wrongCode();
+    return change(tx);
+  });
+  await attempt.release();
+  return result;
+}
+
+/**
+ * POST /api/auth/mfa/disable: turns two-factor off with the password and a code; every other session of the
+ * account ends. Refused (`422`) while the account is required to have it.
+ */
+export async function disableMfa(
+  db: Db,
+  user: AuthUser,
+  input: MfaConfirmRequest,
+  ip: string,
+  settings: TwoFactorSettings,
+): Promise<{ success: true }> {
+  if (await isMfaRequired(db, user, settings)) {
+    throw AppError.of('business_rule', MFA_MSG.requiredCannotTurnOff);
+  }
+  await withPasswordAndCode(db, user, input, ip, settings, async (tx) => {
+    await turnOffMfa(tx, user.userId);
+    await revokeAllSessions(tx, user.userId, { except: user.sessionId });
+  });
+  return { success: true };
+}
+
+/** POST /api/auth/mfa/recovery-codes: 10 new recovery codes with the password and a code; the old ones end. */
+export async function newRecoveryCodes(
+  db: Db,
+  user: AuthUser,
+  input: MfaConfirmRequest,
+  ip: string,
+  settings: TwoFactorSettings,
+): Promise<RecoveryCodesResponse> {
+  const recoveryCodes = await withPasswordAndCode(db, user, input, ip, settings, (tx) =>
+    replaceRecoveryCodes(tx, user.userId),
+  );
+  return { recoveryCodes };
+}
+
+/**
+ * POST /api/auth/mfa/verify: the second step of a sign-in. The challenge of `403 mfa_required` and a code; the
+ * code, the challenge and the new session in one transaction, so that each works once.
+ */
+export async function verifyMfa(
+  db: Db,
+  input: MfaVerifyRequest,
+  ip: string,
+  settings: TwoFactorSettings,
+): Promise<LoginResponse> {
+  const challenge = await findChallenge(db, input.challenge, 'sign_in');
+  if (!challenge) throw expired();
+  const attempt = await countCodeAttempt(db, 'two_factor', challenge.userId, ip);
+  const session = await writeTransaction(db, async (tx) => {
+    const row = await lockMfa(tx, challenge.userId);
+    // Turned off (or reset) since the password was checked: that sign-in is over.
+    if (!row?.enabled_at) throw expired();
+    if (!(await secondFactorOk(tx, challenge.userId, row, input.code, settings))) throw wrongCode();
+    if (!(await useChallenge(tx, challenge.id))) throw expired();
+    return openPanelSession(tx, await accountOf(tx, challenge.userId));
+  });
+  await attempt.release();
+  return session;
+}

@@ -1,0 +1,38 @@
+import { MFA_MSG } from '@allot/domain/mfa';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { rows } from '../../db/rows';
+import { writeTransaction } from '../../db/transaction';
+import { AppError } from '../../http/app-error';
+import type { AuthUser } from '../../http/authenticate';
+import { turnOffMfa } from '../auth/mfa-service';
+import { revokeAllSessions } from '../auth/sessions';
+import { auditMemberChanges } from './member-audit';
+import { requireVisibleAccount } from './update-service';
+
+/**
+ * POST /api/user/{id}/mfa/reset (CONTRACT §3, decision 015): a system admin turns off someone's two-factor (a
+ * lost phone and lost recovery codes). `404` for an account the caller cannot see, `403` for anyone else who
+ * sees it. The account's sessions end; it signs in with its password again (and, if an organization requires
+ * two-factor of it, sets it up anew). In the audit log of every organization the account is a member of.
+ */
+export async function resetUserMfa(db: Db, user: AuthUser, userId: string): Promise<{ success: true }> {
+  await requireVisibleAccount(db, user, userId);
+  if (!user.isSystemAdmin) throw AppError.forbidden(MFA_MSG.systemAdminOnly);
+  await writeTransaction(db, async (tx) => {
+    if (!(await turnOffMfa(tx, userId))) return;
+    await revokeAllSessions(tx, userId, { except: userId === user.userId ? user.sessionId : undefined });
+    const memberOf = await rows<{ organization_id: string }>(
+      tx,
+      sql`select organization_id from memberships where user_id = ${userId} order by organization_id`,
+    );
+    for (const m of memberOf) {
+      await auditMemberChanges(
+        tx,
+        { organizationId: m.organization_id, actorId: user.userId, action: 'member_two_factor_reset' },
+        [{ userId, before: { twoFactor: true }, after: { twoFactor: false } }],
+      );
+    }
+  });
+  return { success: true };
+}
