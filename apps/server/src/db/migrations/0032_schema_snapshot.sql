@@ -1,0 +1,3 @@
+-- Nothing to apply: drizzle-kit's snapshot (meta/0020_snapshot.json) of schema.ts after migrations 0020-0031,
+-- which were written by hand (issue 30) and hold every change this snapshot records. A later `db:generate`
+-- compares schema.ts with it.
