@@ -125,8 +125,9 @@ describe('invoices outlive their organization', () => {
     expect((await api.get('schoolAdmin', `/api/invoice/${ofAnnex.id}`)).statusCode).toBe(200);
 
     expect((await deleteOrganization(schoolA)).statusCode).toBe(200);
-    // Its memberships ended with it: the school's admin sees none of it any more.
-    expect((await api.get('schoolAdmin', `/api/invoice/${ofAnnex.id}`)).statusCode).toBe(404);
+    // Its memberships ended with it: the school's admin, who held no other role, lost the panel and with it
+    // the session (CONTRACT §3).
+    expect((await api.get('schoolAdmin', `/api/invoice/${ofAnnex.id}`)).statusCode).toBe(401);
     const district = (await list('owner', alpha)).page?.data ?? [];
     expect(district.filter((i) => i.organizationDeleted).map((i) => i.id)).toEqual(
       expect.arrayContaining([ofAnnex.id, ofSchool.id]),
@@ -155,7 +156,8 @@ describe('invoices outlive their organization', () => {
     expect(gone.statusCode, gone.body).toBe(200);
     expect((await api.get('systemAdmin', `/api/invoice/${ofBeta.json().id}`)).statusCode).toBe(200);
     expect((await list('systemAdmin', beta)).page?.data.map((i) => i.id)).toEqual([ofBeta.json().id]);
-    expect((await api.get('betaOwner', `/api/invoice/${ofBeta.json().id}`)).statusCode).toBe(404);
+    // Beta's owner held no other role: the delete ended the session too (CONTRACT §3). Another tenant: 404.
+    expect((await api.get('betaOwner', `/api/invoice/${ofBeta.json().id}`)).statusCode).toBe(401);
     expect((await api.get('owner', `/api/invoice/${ofBeta.json().id}`)).statusCode).toBe(404);
   });
 

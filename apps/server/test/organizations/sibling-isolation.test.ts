@@ -37,6 +37,7 @@ const BODIES: Record<string, (id: string) => object> = {
   'POST /api/organization/{id}/integration-keys': () => ({ name: 'Classroom' }),
   'POST /api/organization/{id}/integration-settings': () => ({ dailyConsumptionLimit: 100 }),
   'PUT /api/organization/{id}/credit-alerts': () => ({ thresholds: [{ kind: 'credits', value: 100 }] }),
+  'POST /api/organization/{id}/security': () => ({ requireMfa: false }),
 };
 
 async function organizationCalls() {
@@ -84,8 +85,12 @@ describe('a school admin and its sibling school', () => {
   it('reaches its own school through the same calls (except deleting it and its integration, the owner’s)', async () => {
     for (const call of await organizationCalls()) {
       const response = await send(call, t.world.orgs.schoolA);
-      // `delete_org` and `manage_org_integration` are an owner's permissions, not an admin's: 403.
-      const ownersOnly = call.path.endsWith('/delete') || /\/integration-(keys|settings)/.test(call.path);
+      // `delete_org` and `manage_org_integration` are an owner's permissions, not an admin's, and so is requiring
+      // two-factor sign-in (CONTRACT §3): 403.
+      const ownersOnly =
+        call.path.endsWith('/delete') ||
+        call.path.endsWith('/security') ||
+        /\/integration-(keys|settings)/.test(call.path);
       const expected = ownersOnly ? 403 : call.path.endsWith('/create') ? 201 : 200;
       expect({ call: `${call.method} ${call.path}`, status: response.statusCode }).toEqual({
         call: `${call.method} ${call.path}`,
