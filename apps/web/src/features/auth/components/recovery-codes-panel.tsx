@@ -1,16 +1,7 @@
-import {
-  Alert,
-  Button,
-  Checkbox,
-  CopyButton,
-  Group,
-  SimpleGrid,
-  Stack,
-  Text,
-  VisuallyHidden,
-} from '@mantine/core';
-import { IconAlertTriangle, IconCheck, IconCopy, IconDownload } from '@tabler/icons-react';
+import { Alert, Button, Checkbox, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle, IconDownload } from '@tabler/icons-react';
 import { useId, useState } from 'react';
+import { CopyTextButton } from '../../../components/copy-text-button';
 
 interface RecoveryCodesPanelProps {
   codes: readonly string[];
@@ -86,29 +77,11 @@ export function RecoveryCodesPanel({ codes, email, doneLabel, onDone }: Recovery
         ))}
       </SimpleGrid>
       <Group gap="sm">
-        <CopyButton value={codes.join('\n')} timeout={3_000}>
-          {({ copied, copy }) => (
-            <>
-              <Button
-                variant="default"
-                color={copied ? 'teal' : undefined}
-                leftSection={
-                  copied ? (
-                    <IconCheck size={16} aria-hidden="true" />
-                  ) : (
-                    <IconCopy size={16} aria-hidden="true" />
-                  )
-                }
-                onClick={copy}
-              >
-                {copied ? 'Copied' : 'Copy codes'}
-              </Button>
-              <VisuallyHidden aria-live="polite">
-                {copied ? 'The recovery codes are copied.' : ''}
-              </VisuallyHidden>
-            </>
-          )}
-        </CopyButton>
+        <CopyTextButton
+          value={codes.join('\n')}
+          label="Copy codes"
+          announcement="The recovery codes are copied."
+        />
         <Button
           variant="default"
           leftSection={<IconDownload size={16} aria-hidden="true" />}

@@ -5,21 +5,11 @@ import {
   MAX_INTEGRATION_KEY_NAME,
 } from '@allot/domain/integration';
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  Alert,
-  Button,
-  Code,
-  CopyButton,
-  Group,
-  Modal,
-  Stack,
-  Text,
-  TextInput,
-  VisuallyHidden,
-} from '@mantine/core';
-import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
+import { Alert, Button, Code, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { CopyTextButton } from '../../../components/copy-text-button';
 import { DialogActions } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { applyServerErrors } from '../../../lib/form-errors';
@@ -145,29 +135,12 @@ function NewKey({ created, onDone }: { created: CreatedIntegrationKey; onDone: (
         </Code>
       </Stack>
       <Group justify="space-between">
-        <CopyButton value={created.key} timeout={3_000}>
-          {({ copied, copy }) => (
-            <>
-              <Button
-                variant={copied ? 'light' : 'filled'}
-                color={copied ? 'teal' : undefined}
-                leftSection={
-                  copied ? (
-                    <IconCheck size={16} aria-hidden="true" />
-                  ) : (
-                    <IconCopy size={16} aria-hidden="true" />
-                  )
-                }
-                onClick={copy}
-              >
-                {copied ? 'Copied' : 'Copy key'}
-              </Button>
-              <VisuallyHidden aria-live="polite">
-                {copied ? 'The key is copied to the clipboard.' : ''}
-              </VisuallyHidden>
-            </>
-          )}
-        </CopyButton>
+        <CopyTextButton
+          value={created.key}
+          label="Copy key"
+          announcement="The key is copied to the clipboard."
+          variant="filled"
+        />
         <Button variant="default" onClick={onDone}>
           Done
         </Button>
