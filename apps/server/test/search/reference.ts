@@ -412,10 +412,9 @@ export function referenceUserSearch(
     list.push({ id: organization.id, name: organization.name, role: m.role });
     organizationsOf.set(m.userId, list);
   }
-  // In an organization's scope, accounts set up only (CONTRACT §3, migration 0023): a pending one is not found.
   const candidates = caller.isSystemAdmin
     ? [...snapshot.users.values()]
-    : [...organizationsOf.keys()].flatMap((id) => snapshot.users.get(id) ?? []).filter((u) => u.verified);
+    : [...organizationsOf.keys()].flatMap((id) => snapshot.users.get(id) ?? []);
   const found = candidates.filter((u) => personMatches(u.searchName, u.searchEmail, terms));
   const sortValue = (u: UserRow) => (query.key === 'email' ? u.email.toLowerCase() : u.name);
   // Ties by id, ascending whatever the direction.

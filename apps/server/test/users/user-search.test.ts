@@ -11,10 +11,9 @@ let world: World;
 beforeAll(async () => {
   database = await openTestDatabase();
   world = await createWorld(database.db);
-  // More members (set up: CONTRACT §3, the search finds no pending account), some in two organizations of the
-  // same subtree.
-  await database.db.execute(sql`insert into users (email, name, email_verified_at)
-    select 'member' || n || '@school-' || (case when n % 2 = 0 then 'a' else 'b' end) || '.test', 'Member ' || n, now()
+  // More members, some in two organizations of the same subtree.
+  await database.db.execute(sql`insert into users (email, name)
+    select 'member' || n || '@school-' || (case when n % 2 = 0 then 'a' else 'b' end) || '.test', 'Member ' || n
     from generate_series(1, 30) n`);
   await database.db.execute(sql`insert into memberships (user_id, organization_id, role)
     select u.id, case when u.email like '%school-a%' then ${world.orgs.schoolA}::uuid else ${world.orgs.schoolB}::uuid end, 'user'

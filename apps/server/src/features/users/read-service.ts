@@ -84,9 +84,7 @@ type UserSort = PaginationQuery<(typeof USER_SEARCH_SORT_KEYS)[number]>;
 
 /**
  * Users who belong to an organization in the caller's subtrees (a system admin: every user), each with
- * the visible organizations they belong to. A new account not set up yet is pending like an invited one, and
- * neither is found here (CONTRACT §3: no search tells whether an address had an account); the organization's
- * users list shows both.
+ * the visible organizations they belong to.
  *
  * Start from the smaller side. A small subtree (a school, a network) or a list without search text reads its
  * members and checks each: one query, the caller's scope included, counted exactly. A large subtree
@@ -115,8 +113,7 @@ export async function searchUsers(
       select distinct m.user_id from (${organizationsInSubtreesSql(scopeRoots)}) s
       join memberships m on m.organization_id = s.organization_id
       where (select small from scope_size) offset 0) members
-    join users u on u.id = members.user_id
-    where u.email_verified_at is not null and ${matchesTerms(sql`u.search_text`, terms, 'user')}`;
+    join users u on u.id = members.user_id where ${matchesTerms(sql`u.search_text`, terms, 'user')}`;
   // Member by member, the plan does not depend on the search text: it stays a prepared statement.
   const memberByMember = await pageOfMatches(db, query, members, inScope, {
     prefix: sql`scope as materialized (${managedScopeSql(user.userId)}),
