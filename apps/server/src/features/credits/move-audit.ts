@@ -5,8 +5,9 @@ import type { Move } from './move-answer';
 /**
  * The audit entries of a move made in the panel (decision 014): one `credits_moved` per organization whose
  * pools it changed, with those pools before and after, so each organization's log says what it gained or
- * lost; a move between two members' balances is recorded in the organization whose balances they are (CONTRACT
- * §5: credits per membership), with their balances there. Every entry names the journal transaction (the credit log entry of the same id).
+ * lost; a move between two members' balances is recorded in the organization whose balances they are
+ * (CONTRACT §5: credits per membership), with their balances there. Every entry names the journal transaction
+ * (the credit log entry of the same id).
  */
 export async function auditMove(
   tx: Tx,
