@@ -12,6 +12,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -98,11 +99,6 @@ export const organizations = pgTable(
     parentId: uuid('parent_id').references((): AnyPgColumn => organizations.id, { onDelete: 'restrict' }),
     depth: integer('depth').notNull().default(0),
     /**
-     * Credits in the pools of every organization strictly below this one: kept by the credit journal
-     * in the same transaction as the balances (credits/organization-credit-totals.ts), so a district's total is one read.
-     */
-    subtreeCredits: bigint('subtree_credits', { mode: 'number' }).notNull().default(0),
-    /**
      * The balances of the organization's two pool accounts, copied by the journal in the same transaction
      * (the accounts stay the ledger): lists show and sort by them without two lookups per row.
      */
@@ -139,7 +135,6 @@ export const organizations = pgTable(
     // The name walk of a system admin's search (live organizations by name, with `search_text`) is an
     // INCLUDE index, which drizzle cannot write: migration 0014.
     index('organizations_search_vector_idx').using('gin', t.searchVector).where(sql`${t.deletedAt} is null`),
-    check('organizations_subtree_credits_check', sql`${t.subtreeCredits} >= 0`),
     check(
       'organizations_daily_consumption_limit_check',
       sql`${t.dailyConsumptionLimit} is null or ${t.dailyConsumptionLimit} > 0`,
@@ -706,7 +701,8 @@ export const integrationKeys = pgTable(
 
 /**
  * Credits the classroom product consumed per organization and UTC day, kept in the consumption's
- * transaction: the daily limit's check (issue 15) reads one row.
+ * transaction in 16 slots (decision 016): the daily limit's check (issue 15) sums them under the
+ * organization's advisory lock.
  */
 export const consumptionDays = pgTable(
   'consumption_days',
@@ -715,11 +711,14 @@ export const consumptionDays = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     day: date('day', { mode: 'string' }).notNull(),
+    /** One of 16 rows a day, from the teacher's id: consumptions of one school do not queue on one row. */
+    slot: smallint('slot').notNull().default(0),
     credits: bigint('credits', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
-    primaryKey({ columns: [t.organizationId, t.day] }),
+    primaryKey({ columns: [t.organizationId, t.day, t.slot] }),
     check('consumption_days_credits_check', sql`${t.credits} >= 0`),
+    check('consumption_days_slot_check', sql`${t.slot} between 0 and 15`),
   ],
 );
 
@@ -771,6 +770,17 @@ export const creditUsageQueue = pgTable('credit_usage_queue', {
  * balances, never by a credit move's transaction (a district's row would be a hot row under consumption).
  */
 export const subtreeMemberCredits = pgTable('subtree_member_credits', {
+  organizationId: uuid('organization_id').primaryKey(),
+  credits: bigint('credits', { mode: 'number' }).notNull().default(0),
+});
+
+/**
+ * The credits in the pools of every organization strictly below each one (decision 016): kept by the roll-up
+ * job from the journal's pool lines, never by a posting (every consumption from a shared pool would otherwise
+ * update every ancestor up to the root). Read through `subtree_pool_credits_of(id)`, which adds the lines still
+ * queued for the roll-up: exact when read.
+ */
+export const subtreePoolCredits = pgTable('subtree_pool_credits', {
   organizationId: uuid('organization_id').primaryKey(),
   credits: bigint('credits', { mode: 'number' }).notNull().default(0),
 });

@@ -76,16 +76,19 @@ const journalCount = async () =>
 async function consumedToday(organizationId: string) {
   const [row] = await rows<{ credits: string }>(
     t.db,
-    sql`select credits::text from consumption_days
+    sql`select sum(credits)::text as credits from consumption_days
         where organization_id = ${organizationId} and day = (now() at time zone 'utc')::date`,
   );
   return Number(row?.credits ?? 0);
 }
 
+/** What the organization's consumed account received: the sum of its entries (it keeps no balance). */
 async function consumedAccount(organizationId: string) {
   const [row] = await rows<{ balance: string }>(
     t.db,
-    sql`select balance::text from credit_accounts where organization_id = ${organizationId} and kind = 'consumed'`,
+    sql`select coalesce(sum(e.amount), 0)::text as balance from credit_accounts a
+        join credit_entries e on e.account_id = a.id
+        where a.organization_id = ${organizationId} and a.kind = 'consumed'`,
   );
   return Number(row?.balance ?? 0);
 }
@@ -529,7 +532,7 @@ describe('the ledger after all of it', () => {
 async function subtreeCredits(organizationId: string) {
   const [row] = await rows<{ v: string }>(
     t.db,
-    sql`select subtree_credits::text as v from organizations where id = ${organizationId}`,
+    sql`select subtree_pool_credits_of(${organizationId})::text as v`,
   );
   return Number(row?.v);
 }

@@ -10,8 +10,18 @@ import { rows } from '../../src/db/rows';
 export async function ledgerViolations(db: Tx): Promise<string[]> {
   const checks: [string, ReturnType<typeof sql>][] = [
     [
-      'the accounts do not sum to zero',
-      sql`select sum(balance) as v from credit_accounts having sum(balance) <> 0`,
+      // A consumed account keeps no balance (decision 016): what it received is the sum of its entries.
+      'the accounts do not sum to zero (the consumed accounts counted by their entries)',
+      sql`select sum(held) as v from (
+            select balance as held from credit_accounts
+            union all
+            select e.amount from credit_entries e join credit_accounts a on a.id = e.account_id and a.kind = 'consumed'
+          ) s having sum(held) <> 0`,
+    ],
+    [
+      'a consumed account holds a balance, or an entry takes from one',
+      sql`select a.id as v from credit_accounts a where a.kind = 'consumed' and (a.balance <> 0
+            or exists (select 1 from credit_entries e where e.account_id = a.id and e.amount < 0))`,
     ],
     [
       'a balance is below zero',
@@ -21,7 +31,7 @@ export async function ledgerViolations(db: Tx): Promise<string[]> {
       'a balance differs from the sum of its entries',
       sql`select a.id as v from credit_accounts a
           left join (select account_id, sum(amount) as total from credit_entries group by account_id) e on e.account_id = a.id
-          where a.balance <> coalesce(e.total, 0)`,
+          where a.kind <> 'consumed' and a.balance <> coalesce(e.total, 0)`,
     ],
     [
       'a transaction does not sum to zero or has no lines',
@@ -33,7 +43,7 @@ export async function ledgerViolations(db: Tx): Promise<string[]> {
       sql`select o.name as v from organizations o where o.deleted_at is null and (
             o.shared_credits <> coalesce((select balance from credit_accounts a where a.organization_id = o.id and a.kind = 'shared'), 0)
             or o.protected_credits <> coalesce((select balance from credit_accounts a where a.organization_id = o.id and a.kind = 'protected'), 0)
-            or o.subtree_credits <> coalesce((select sum(a.balance) from organization_closure c
+            or subtree_pool_credits_of(o.id) <> coalesce((select sum(a.balance) from organization_closure c
                  join credit_accounts a on a.organization_id = c.descendant_id and a.kind in ('shared', 'protected')
                  where c.ancestor_id = o.id and c.depth > 0), 0))`,
     ],
@@ -66,13 +76,17 @@ const accountKey = sql`case when a.kind = 'user' then 'user:' || a.user_id || '@
 export const memberKey = (userId: string, organizationId: string) => `user:${userId}@${organizationId}`;
 
 /**
- * Every account's balance, keyed as the model keys them: `shared:<org>`, `protected:<org>`, `consumed:<org>`,
+ * Every account's balance (a consumed account's: what it received), keyed as the model keys them: `shared:<org>`, `protected:<org>`, `consumed:<org>`,
  * `user:<id>@<org>`, `system` (and `person:<id>`, the closed balances of before migration 0020).
  */
 export async function balancesByKey(db: Tx): Promise<Map<string, number>> {
   const found = await rows<{ key: string; balance: string }>(
     db,
-    sql`select ${accountKey} as key, balance::text as balance from credit_accounts a`,
+    // A consumed account keeps no balance (decision 016): what it received, from its entries.
+    sql`select ${accountKey} as key, case when a.kind = 'consumed'
+          then (select coalesce(sum(e.amount), 0) from credit_entries e where e.account_id = a.id)
+          else a.balance end::text as balance
+        from credit_accounts a`,
   );
   return new Map(found.map((r) => [r.key, Number(r.balance)]));
 }

@@ -43,9 +43,9 @@ export interface Posting {
 
 /**
  * Posts one balanced transaction in the caller's database transaction, through the database's
- * `post_credit_transaction` (migration 0011): the one writer of balances. It locks the accounts in id order,
+ * `post_credit_transactions` (migration 0033): the one writer of balances. It locks the accounts in id order,
  * refuses a balance below zero and a pool of a deleted organization, writes the header and its lines, and keeps
- * the credit figures stored on the organizations in step, in one round trip. Triggers make any other write of a
+ * the organizations' copies of their own pools in step, in one round trip. Triggers make any other write of a
  * balance or of the journal fail. Answers the transaction's id and the balances after of the accounts in
  * `report`.
  */
@@ -54,20 +54,42 @@ export async function postCreditTransactionReporting(
   input: Posting,
   report: readonly string[],
 ): Promise<{ id: string; balances: Map<string, number> }> {
-  const lines = input.lines.filter((l) => l.amount !== 0);
-  if (lines.length === 0) throw new Error('credit transaction has no lines');
+  const { ids, balances } = await postCreditTransactionsReporting(tx, [input], report);
+  return { id: ids[0] as string, balances };
+}
+
+/**
+ * Several balanced transactions in one call (a batch of consumptions, decision 016): one lock of each account,
+ * one insert of the headers and one of the lines. The balances are checked on the whole set, so a set must
+ * only take from an account it takes from (never give to it in one posting and take in another). Answers the
+ * transactions' ids in the order given and the balances after of the accounts in `report`.
+ */
+export async function postCreditTransactionsReporting(
+  tx: Tx,
+  postings: readonly Posting[],
+  report: readonly string[],
+): Promise<{ ids: string[]; balances: Map<string, number> }> {
+  if (postings.length === 0) throw new Error('no credit transaction to post');
+  const lines = postings.flatMap((p, index) =>
+    p.lines.filter((l) => l.amount !== 0).map((l) => ({ ...l, posting: index + 1 })),
+  );
+  if (postings.some((_, index) => !lines.some((l) => l.posting === index + 1))) {
+    throw new Error('credit transaction has no lines');
+  }
   if (lines.some((l) => !Number.isSafeInteger(l.amount))) throw new Error('credit amounts must be integers');
-  const uuids = (ids: readonly string[]) => `{${ids.join(',')}}`;
+  const createdAt = postings[0]?.createdAt;
   try {
-    const [row] = await rows<{ posted: { id: string; balances: Record<string, number> } }>(
+    const [row] = await rows<{ posted: { ids: string[]; balances: Record<string, number> } }>(
       tx,
-      sql`select post_credit_transaction(${input.action}, ${input.actorId}::uuid, ${input.description ?? ''},
-        ${uuids(lines.map((l) => l.accountId))}::uuid[], ${`{${lines.map((l) => l.amount).join(',')}}`}::bigint[],
-        ${uuids(report)}::uuid[], ${input.createdAt?.toISOString() ?? null}::timestamptz) as posted`,
+      sql`select post_credit_transactions(${textArray(postings.map((p) => p.action))},
+        ${uuidArray(postings.map((p) => p.actorId))}::uuid[], ${textArray(postings.map((p) => p.description ?? ''))},
+        ${`{${lines.map((l) => l.posting).join(',')}}`}::int[], ${uuidArray(lines.map((l) => l.accountId))}::uuid[],
+        ${`{${lines.map((l) => l.amount).join(',')}}`}::bigint[], ${uuidArray(report)}::uuid[],
+        ${createdAt?.toISOString() ?? null}::timestamptz) as posted`,
     );
-    if (!row) throw new Error('post_credit_transaction returned no row');
+    if (!row) throw new Error('post_credit_transactions returned no row');
     return {
-      id: row.posted.id,
+      ids: row.posted.ids,
       balances: new Map(Object.entries(row.posted.balances).map(([k, v]) => [k, Number(v)])),
     };
   } catch (error) {
@@ -75,6 +97,16 @@ export async function postCreditTransactionReporting(
     if (state === 'CR007' || state === 'CR008') throw new DeletedOrganizationPoolError();
     throw insufficientCredits(error) ?? error;
   }
+}
+
+/** A text[] of any texts (a description may hold commas and quotes), in order, from one JSON parameter. */
+function textArray(texts: readonly string[]) {
+  return sql`array(select t.value from json_array_elements_text(${jsonParam(texts)}) with ordinality as t(value, n) order by t.n)`;
+}
+
+/** A uuid[] literal; a null element (a posting no person made) as NULL. */
+function uuidArray(ids: readonly (string | null)[]): string {
+  return `{${ids.map((id) => id ?? 'NULL').join(',')}}`;
 }
 
 /** `postCreditTransactionReporting` without balances: the transaction's id. */

@@ -17,7 +17,7 @@ const READ_ROLLUP_BATCH = 1_000;
 
 /** The credits in the pools of organization `o` (an alias of the caller's query) and of every one below it. */
 export function subtreePoolsSql(o: ReturnType<typeof sql>) {
-  return sql`(${o}.shared_credits + ${o}.protected_credits + ${o}.subtree_credits)`;
+  return sql`(${o}.shared_credits + ${o}.protected_credits + subtree_pool_credits_of(${o}.id))`;
 }
 
 /**
@@ -30,8 +30,9 @@ export function subtreeMemberCreditsSql(organizationId: ReturnType<typeof sql> |
 }
 
 /**
- * Every credit held in the organization's subtree: its own pools, the pools below it (`subtree_credits`, kept by
- * the journal) and its members' balances. Row reads only, so that the sub-organization list can use it per row.
+ * Every credit held in the organization's subtree: its own pools, the pools below it (`subtree_pool_credits_of`:
+ * kept by the roll-up, exact when read) and its members' balances. Row reads and the short roll-up queue only,
+ * so that the sub-organization list can use it per row.
  */
 export function creditsAvailableSql(organizationId: ReturnType<typeof sql> | string) {
   // Aliases of their own: the caller may pass a column of its own query's `o`.

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { rows } from '../../db/rows';
 import { sqlState } from '../../db/transaction';
 
@@ -146,17 +146,34 @@ function batchStatement(batchSize: number) {
       select org, amount from member_credits order by org
       on conflict (organization_id) do update set credits = subtree_member_credits.credits + excluded.credits
       returning 1
+    ),
+    -- The pools strictly below each organization (decision 016): a line on X's pool counts for every strict
+    -- ancestor of X. An organization's delete rolls up before its closure rows go (organizations/
+    -- write-service.ts), so no line of a deleted organization is left to count here.
+    pools_below as (
+      select c.ancestor_id as org, sum(l.amount) as amount
+      from lines l join organization_closure c on c.descendant_id = l.org and c.depth > 0
+      where l.pool
+      group by c.ancestor_id having sum(l.amount) <> 0
+    ),
+    pools_counted as (
+      insert into subtree_pool_credits (organization_id, credits)
+      select org, amount from pools_below order by org
+      on conflict (organization_id) do update set credits = subtree_pool_credits.credits + excluded.credits
+      returning 1
     )
     select (select count(*) from claimed)::int as claimed, (select count(*) from members_counted)::int as members,
+      (select count(*) from pools_counted)::int as pools,
       (select count(*) from added)::int as days, (select count(*) from last_used)::int as consumers`;
 }
 
 /**
  * Rolls the queued journal transactions up into `credit_usage_days`, `member_consumption` (decision 014,
- * "Roll-up") and `subtree_member_credits` ("Members' credits"), a batch per database transaction, until the
- * queue is empty (or `maxBatches`). Answers how many journal transactions it rolled up.
+ * "Roll-up"), `subtree_member_credits` ("Members' credits") and `subtree_pool_credits` (decision 016), a batch
+ * per database transaction (a savepoint inside a caller's transaction), until the queue is empty (or
+ * `maxBatches`). Answers how many journal transactions it rolled up.
  */
-export async function rollUpCreditUsage(db: Db, options: RollUpOptions = {}): Promise<number> {
+export async function rollUpCreditUsage(db: Tx, options: RollUpOptions = {}): Promise<number> {
   const batchSize = Math.max(1, Math.floor(options.batchSize ?? 2_000));
   const maxBatches = options.maxBatches ?? Number.POSITIVE_INFINITY;
   let total = 0;

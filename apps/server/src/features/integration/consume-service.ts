@@ -4,14 +4,17 @@ import {
   ENTITLEMENT_REASON_TEXT,
   type EntitlementReason,
   INTEGRATION_MSG,
+  type LicenseType,
 } from '@allot/domain/integration';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
+import { jsonParam } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import type { IntegrationCaller } from '../../http/authenticate';
-import { InsufficientCreditsError, postCreditTransactionReporting } from '../credits/journal';
-import { findPlaces, type Place, placeNamed, reasonsOf } from './entitlement-service';
+import { InsufficientCreditsError, type Posting, postCreditTransactionsReporting } from '../credits/journal';
+import { consumedToday, dailyLimitSlot, lockDailyLimits } from './daily-limit';
+import { findPlacesOfEach, type Place, placeNamed, reasonsOf } from './entitlement-service';
 
 /** The reasons that refuse a consumption before any credit is looked at (the rest: see `refusingReasons`). */
 const ALWAYS_REFUSING: readonly EntitlementReason[] = ['not_a_member', 'not_verified'];
@@ -20,10 +23,16 @@ const LICENCE_REASONS: readonly EntitlementReason[] = ['no_licence_of_type', 'li
 
 export const CONSUME_REFUSED_PREFIX = 'This teacher may not consume credits here:';
 
+/** One consumption to make: the single call's body (CONTRACT §9), or one item of a batch. */
+export type ConsumeItem = ConsumeRequest & { licenseType?: LicenseType | undefined };
+
+/** What became of one consumption: its answer, or the refusal the single call would answer. */
+export type ConsumeOutcome = { ok: true; answer: ConsumeResponse } | { ok: false; error: AppError };
+
 /**
  * The organization a consumption is for: the named one (a member or invitee there, else `404`), or the only
  * one where the teacher is a member. Several memberships in the key's subtree without `organizationId`: `400`
- * (CONTRACT §9). Only pending invitations: the first of them, which `refusingReasons` then refuses.
+ * (CONTRACT §9). Only pending invitations: the first of them, which `refuseUnlessAllowed` then refuses.
  */
 function placeOf(places: readonly Place[], organizationId: string | undefined): Place {
   if (places.length === 0) throw AppError.notFound();
@@ -57,138 +66,263 @@ function refuseUnlessAllowed(place: Place, licenseType: string | undefined) {
   );
 }
 
-interface LockedAccounts {
-  own: { id: string; balance: number } | undefined;
-  shared: { id: string; balance: number };
-  consumed: { id: string } | undefined;
+/** A consumption whose teacher and organization are known and allowed: its accounts to draw on. */
+interface Placed {
+  index: number;
+  item: ConsumeItem;
+  place: Place;
+  ownAccountId: string;
+  sharedAccountId: string;
+  consumedAccountId: string;
 }
 
 /**
- * Locks the teacher's balance in the organization, its shared pool and its `consumed` account in id order
- * (`FOR NO KEY UPDATE`, the journal's lock order), and answers them as they are under the locks.
+ * Opens what a consumption draws on and has not been opened yet: the teacher's balance in the organization
+ * and the organization's `consumed` account. A row another transaction inserts and commits while this one
+ * waits for a lock is not seen by the locking statement, so a teacher's first credits arriving at that moment
+ * would be missed (their balance read as 0); inserting first waits for such an insert to commit. Each happens
+ * once per teacher and organization, before any lock is held.
  */
-async function lockAccounts(tx: Tx, userId: string, organizationId: string): Promise<LockedAccounts> {
-  const found = await rows<{ id: string; kind: string; balance: string }>(
-    tx,
-    sql`select id, kind, balance::text as balance from credit_accounts
-        where organization_id = ${organizationId}
-          and (kind in ('shared', 'consumed') or (kind = 'user' and user_id = ${userId}))
-        order by id for no key update`,
-  );
-  const of = (kind: string) => {
-    const row = found.find((r) => r.kind === kind);
-    return row ? { id: row.id, balance: Number(row.balance) } : undefined;
-  };
-  const shared = of('shared');
-  if (!shared) throw new Error(`organization ${organizationId} has no shared pool`);
-  return { own: of('user'), shared, consumed: of('consumed') };
+async function openAccounts(tx: Tx, places: readonly Place[]): Promise<void> {
+  const members = places.filter((p) => !p.ownAccountId).map((p) => [p.userId, p.organizationId]);
+  if (members.length > 0) {
+    await tx.execute(sql`insert into credit_accounts (kind, user_id, organization_id)
+      select 'user', (m->>0)::uuid, (m->>1)::uuid from json_array_elements(${jsonParam(members)}) as m
+      order by 2, 3 on conflict do nothing`);
+  }
+  const sinks = [...new Set(places.filter((p) => !p.consumedAccountId).map((p) => p.organizationId))];
+  if (sinks.length > 0) {
+    await tx.execute(sql`insert into credit_accounts (kind, organization_id)
+      select 'consumed', value::uuid from json_array_elements_text(${jsonParam(sinks.sort())})
+      order by 2 on conflict do nothing`);
+  }
 }
 
 /**
- * Adds the consumption to the organization's count of today (UTC) and refuses it, `422 daily_limit`, when
- * that passes the organization's daily limit. The row is locked by the upsert until the transaction ends,
- * so two consumptions at once cannot both pass the limit; a refusal is undone with the rest of the work.
+ * Locks the teachers' balances and the shared pools every consumption draws on, in id order (`FOR NO KEY
+ * UPDATE`, the journal's lock order), and answers the accounts of each (person, organization) with their
+ * balances under the locks. The `consumed` accounts are not locked: they keep no balance (decision 016).
  */
-async function countTowardsDailyLimit(tx: Tx, organizationId: string, credits: number): Promise<void> {
-  const [row] = await rows<{ total: string; daily_limit: string | null }>(
+async function lockAccounts(
+  tx: Tx,
+  places: readonly Place[],
+): Promise<Map<string, { own: string; shared: string; consumed: string; balances: Map<string, number> }>> {
+  const orgs = [...new Set(places.map((p) => p.organizationId))];
+  const people = places.map((p) => [p.userId, p.organizationId]);
+  const found = await rows<{
+    id: string;
+    kind: string;
+    user_id: string | null;
+    organization_id: string;
+    balance: string;
+  }>(
     tx,
-    sql`with counted as (
-          insert into consumption_days (organization_id, day, credits)
-          values (${organizationId}, (now() at time zone 'utc')::date, ${credits})
-          on conflict (organization_id, day) do update set credits = consumption_days.credits + excluded.credits
-          returning credits)
-        select counted.credits::text as total, o.daily_consumption_limit::text as daily_limit
-        from counted cross join organizations o where o.id = ${organizationId}`,
+    sql`with wanted as (
+          select a.id, a.kind, a.user_id, a.organization_id from credit_accounts a
+          where a.kind in ('shared', 'consumed')
+            and a.organization_id in (select value::uuid from json_array_elements_text(${jsonParam(orgs)}))
+          union all
+          select a.id, a.kind, a.user_id, a.organization_id from json_array_elements(${jsonParam(people)}) as m
+          join credit_accounts a on a.kind = 'user' and a.user_id = (m->>0)::uuid and a.organization_id = (m->>1)::uuid),
+        locked as (
+          select a.id, a.kind, a.user_id, a.organization_id, a.balance from credit_accounts a
+          where a.id in (select id from wanted where kind <> 'consumed')
+          order by a.id for no key update)
+        select id, kind, user_id, organization_id, balance::text as balance from locked
+        union all
+        select id, kind, user_id, organization_id, '0' from wanted where kind = 'consumed'`,
   );
-  if (!row || row.daily_limit === null) return;
-  const limit = Number(row.daily_limit);
-  const total = Number(row.total);
-  if (total <= limit) return;
-  const left = Math.max(0, limit - (total - credits));
-  throw AppError.of('daily_limit', INTEGRATION_MSG.dailyLimit(limit, left), { limit, left });
+  const balances = new Map(found.map((a) => [a.id, Number(a.balance)]));
+  const accountOf = (kind: string, organizationId: string, userId?: string) =>
+    found.find(
+      (a) =>
+        a.kind === kind && a.organization_id === organizationId && (userId ? a.user_id === userId : true),
+    )?.id;
+  const accounts = new Map<
+    string,
+    { own: string; shared: string; consumed: string; balances: Map<string, number> }
+  >();
+  for (const p of places) {
+    const own = accountOf('user', p.organizationId, p.userId);
+    const shared = accountOf('shared', p.organizationId);
+    const consumed = accountOf('consumed', p.organizationId);
+    if (!own || !shared || !consumed) {
+      throw new Error(`a credit account of consumption in ${p.organizationId} is missing`);
+    }
+    accounts.set(`${p.userId}@${p.organizationId}`, { own, shared, consumed, balances });
+  }
+  return accounts;
 }
 
 /**
- * POST /api/integration/consume (CONTRACT §9), inside the caller's transaction (idempotentWrite): draws the
+ * Consumptions for the classroom product (CONTRACT §9), inside the caller's transaction: each draws the
  * teacher's own balance first, then the organization's shared pool, into the organization's `consumed`
- * account, as one `consumption` posting of the journal. Not enough in both: `422 insufficient_credits` with
- * `details.available`; above the daily limit: `422 daily_limit`. Either refusal takes nothing.
+ * account, as one `consumption` posting of the journal; each is applied or refused on its own, in the order
+ * given, as if made one after the other (a later one sees what an earlier one took). One query finds every
+ * teacher, one statement locks every account, one call of `post_credit_transactions` posts them all
+ * (decision 016). Refusals: `404` (no such teacher in the key's subtree), `400` (several organizations, none
+ * named), `422 business_rule` (not allowed here), `422 insufficient_credits` with `details.available`,
+ * `422 daily_limit`. A refused one takes nothing.
  */
+export async function consumeEach(
+  tx: Tx,
+  caller: IntegrationCaller,
+  items: readonly ConsumeItem[],
+): Promise<ConsumeOutcome[]> {
+  const outcomes: (ConsumeOutcome | undefined)[] = items.map(() => undefined);
+  const placesOfEach = await findPlacesOfEach(
+    tx,
+    { subtreeOf: caller.organizationId },
+    { byEmail: items.map((i) => ({ email: i.email, licenseType: i.licenseType })) },
+  );
+  const allowed: { index: number; item: ConsumeItem; place: Place }[] = [];
+  items.forEach((item, index) => {
+    try {
+      const place = placeOf(placesOfEach[index] ?? [], item.organizationId);
+      refuseUnlessAllowed(place, item.licenseType);
+      allowed.push({ index, item, place });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      outcomes[index] = { ok: false, error };
+    }
+  });
+
+  if (allowed.length > 0) {
+    await openAccounts(
+      tx,
+      allowed.map((a) => a.place),
+    );
+    const accounts = await lockAccounts(
+      tx,
+      allowed.map((a) => a.place),
+    );
+    const placed: Placed[] = allowed.map((a) => {
+      const found = accounts.get(`${a.place.userId}@${a.place.organizationId}`);
+      if (!found) throw new Error('a consumption lost its accounts');
+      return {
+        ...a,
+        ownAccountId: found.own,
+        sharedAccountId: found.shared,
+        consumedAccountId: found.consumed,
+      };
+    });
+    const balances = accounts.values().next().value?.balances ?? new Map<string, number>();
+    await drawInOrder(tx, placed, balances, outcomes);
+  }
+  return outcomes.map((o) => {
+    if (!o) throw new Error('a consumption without an outcome');
+    return o;
+  });
+}
+
+/**
+ * Decides each placed consumption in order against the balances under the locks and the daily limits, then
+ * posts the applied ones in one call and counts them towards their organizations' day.
+ */
+async function drawInOrder(
+  tx: Tx,
+  placed: readonly Placed[],
+  balances: Map<string, number>,
+  outcomes: (ConsumeOutcome | undefined)[],
+): Promise<void> {
+  const limited = [
+    ...new Set(placed.filter((p) => p.place.dailyLimit !== null).map((p) => p.place.organizationId)),
+  ];
+  await lockDailyLimits(tx, limited);
+  const today = await consumedToday(tx, limited);
+  const counted = new Map<string, number>();
+  const postings: Posting[] = [];
+  for (const p of placed) {
+    const { item, place } = p;
+    const own = balances.get(p.ownAccountId) ?? 0;
+    const shared = balances.get(p.sharedAccountId) ?? 0;
+    const available = own + shared;
+    if (available < item.credits) {
+      outcomes[p.index] = {
+        ok: false,
+        error: AppError.of('insufficient_credits', INTEGRATION_MSG.insufficientCredits(available), {
+          available,
+        }),
+      };
+      continue;
+    }
+    if (place.dailyLimit !== null) {
+      const before = today.get(place.organizationId) ?? 0;
+      if (before + item.credits > place.dailyLimit) {
+        const left = Math.max(0, place.dailyLimit - before);
+        outcomes[p.index] = {
+          ok: false,
+          error: AppError.of('daily_limit', INTEGRATION_MSG.dailyLimit(place.dailyLimit, left), {
+            limit: place.dailyLimit,
+            left,
+          }),
+        };
+        continue;
+      }
+      today.set(place.organizationId, before + item.credits);
+    }
+    const fromOwn = Math.min(own, item.credits);
+    const fromShared = item.credits - fromOwn;
+    balances.set(p.ownAccountId, own - fromOwn);
+    balances.set(p.sharedAccountId, shared - fromShared);
+    const slot = `${place.organizationId}:${dailyLimitSlot(place.userId)}`;
+    counted.set(slot, (counted.get(slot) ?? 0) + item.credits);
+    postings.push({
+      action: 'consumption',
+      // The teacher who used the product: the credit log says who consumed, and the idle seats of the
+      // licences screen know it even when the shared pool alone paid (decision 014, "Seat use").
+      actorId: place.userId,
+      description: item.description ? `${item.reference}: ${item.description}` : item.reference,
+      lines: [
+        ...(fromOwn > 0 ? [{ accountId: p.ownAccountId, amount: -fromOwn }] : []),
+        ...(fromShared > 0 ? [{ accountId: p.sharedAccountId, amount: -fromShared }] : []),
+        { accountId: p.consumedAccountId, amount: item.credits },
+      ],
+    });
+    outcomes[p.index] = {
+      ok: true,
+      answer: {
+        consumed: item.credits,
+        fromOwn,
+        fromShared,
+        balances: { own: own - fromOwn, shared: shared - fromShared },
+      },
+    };
+  }
+  if (postings.length === 0) return;
+  await countConsumption(tx, counted);
+  try {
+    await postCreditTransactionsReporting(tx, postings, []);
+  } catch (error) {
+    // Cannot happen under the locks above; should it, the database refused and the whole call fails.
+    if (error instanceof InsufficientCreditsError)
+      throw new Error('a consumption went below zero under its locks');
+    throw error;
+  }
+}
+
+/** Adds the consumptions to their organizations' counts of today (UTC), one row per slot, in key order. */
+async function countConsumption(tx: Tx, counted: Map<string, number>): Promise<void> {
+  const slots = [...counted.entries()]
+    .map(([key, credits]) => {
+      const [organizationId, slot] = key.split(':');
+      return [organizationId, Number(slot), credits] as const;
+    })
+    .sort((a, b) => (a[0] === b[0] ? a[1] - b[1] : (a[0] as string) < (b[0] as string) ? -1 : 1));
+  await tx.execute(sql`insert into consumption_days (organization_id, day, slot, credits)
+    select (s->>0)::uuid, (now() at time zone 'utc')::date, (s->>1)::smallint, (s->>2)::bigint
+    from json_array_elements(${jsonParam(slots)}) as s
+    on conflict (organization_id, day, slot) do update set credits = consumption_days.credits + excluded.credits`);
+}
+
+/** POST /api/integration/consume: one consumption; a refusal is thrown, as its answer. */
 export async function consumeCredits(
   tx: Tx,
   caller: IntegrationCaller,
-  input: ConsumeRequest,
+  input: ConsumeItem,
 ): Promise<ConsumeResponse> {
-  const places = await findPlaces(
-    tx,
-    { subtreeOf: caller.organizationId },
-    { email: input.email },
-    input.licenseType,
-  );
-  const place = placeOf(places, input.organizationId);
-  refuseUnlessAllowed(place, input.licenseType);
-  const { userId, organizationId } = place;
-  const credits = input.credits;
-
-  // Every account the posting moves must exist before the locks: a row another transaction inserts and
-  // commits while this one waits is not seen by the locking statement, so a teacher's first credits arriving
-  // at that moment would be missed (their balance read as 0). Inserting first waits for such an insert to
-  // commit. Each happens once per teacher and organization, and no lock is held yet: the locks below stay in
-  // id order.
-  if (!place.ownAccountId) {
-    await tx.execute(
-      sql`insert into credit_accounts (kind, user_id, organization_id) values ('user', ${userId}, ${organizationId})
-          on conflict do nothing`,
-    );
-  }
-  if (!place.consumedAccountId) {
-    await tx.execute(
-      sql`insert into credit_accounts (kind, organization_id) values ('consumed', ${organizationId}) on conflict do nothing`,
-    );
-  }
-  const { own, shared, consumed } = await lockAccounts(tx, userId, organizationId);
-  if (!own || !consumed) throw new Error(`a credit account of consumption in ${organizationId} is missing`);
-
-  const ownBalance = own.balance;
-  const available = ownBalance + shared.balance;
-  const insufficient = () =>
-    AppError.of('insufficient_credits', INTEGRATION_MSG.insufficientCredits(available), { available });
-  if (available < credits) throw insufficient();
-  await countTowardsDailyLimit(tx, organizationId, credits);
-
-  const fromOwn = Math.min(ownBalance, credits);
-  const fromShared = credits - fromOwn;
-  const lines = [
-    ...(fromOwn > 0 ? [{ accountId: own.id, amount: -fromOwn }] : []),
-    ...(fromShared > 0 ? [{ accountId: shared.id, amount: -fromShared }] : []),
-    { accountId: consumed.id, amount: credits },
-  ];
-  let balances: Map<string, number>;
-  try {
-    ({ balances } = await postCreditTransactionReporting(
-      tx,
-      {
-        action: 'consumption',
-        // The teacher who used the product: the credit log says who consumed, and the idle seats of the
-        // licences screen know it even when the shared pool alone paid (decision 014, "Seat use").
-        actorId: userId,
-        description: input.description ? `${input.reference}: ${input.description}` : input.reference,
-        lines,
-      },
-      [own.id, shared.id],
-    ));
-  } catch (error) {
-    // Cannot happen under the locks above; should it, the refusal is the same and nothing was written.
-    if (error instanceof InsufficientCreditsError) throw insufficient();
-    throw error;
-  }
-  return {
-    consumed: credits,
-    fromOwn,
-    fromShared,
-    balances: {
-      own: balances.get(own.id) ?? ownBalance - fromOwn,
-      shared: balances.get(shared.id) ?? shared.balance - fromShared,
-    },
-  };
+  const [outcome] = await consumeEach(tx, caller, [input]);
+  if (!outcome) throw new Error('a consumption without an outcome');
+  if (!outcome.ok) throw outcome.error;
+  return outcome.answer;
 }

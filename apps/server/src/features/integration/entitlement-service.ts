@@ -6,6 +6,7 @@ import type {
 } from '@allot/domain/integration';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
+import { jsonParam } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import type { AuthUser, IntegrationCaller } from '../../http/authenticate';
@@ -48,8 +49,12 @@ export interface Place {
    * they first consumed there).
    */
   ownAccountId: string | null;
+  /** The organization's shared pool account (every live organization has one). */
+  sharedAccountId: string | null;
   /** The organization's `consumed` account, once its first consumption opened it (consume-service.ts). */
   consumedAccountId: string | null;
+  /** The organization's daily consumption limit (issue 15), or null. */
+  dailyLimit: number | null;
 }
 
 /** Where to look: the subtree of an integration key's organization, or exactly one organization (the panel). */
@@ -69,8 +74,29 @@ export async function findPlaces(
   person: Person,
   licenseType: LicenseType | undefined,
 ): Promise<Place[]> {
-  if ('userId' in person && !isUuid(person.userId)) return [];
+  if ('userId' in person) {
+    if (!isUuid(person.userId)) return [];
+    return (await findPlacesOfEach(db, scope, { byId: [{ userId: person.userId, licenseType }] }))[0] ?? [];
+  }
+  return (await findPlacesOfEach(db, scope, { byEmail: [{ email: person.email, licenseType }] }))[0] ?? [];
+}
+
+/** What `findPlacesOfEach` looks for: people by email (the classroom product) or by id (the panel). */
+type Asks =
+  | { byEmail: readonly { email: string; licenseType: LicenseType | undefined }[] }
+  | { byId: readonly { userId: string; licenseType: LicenseType | undefined }[] };
+
+/**
+ * `findPlaces` for several people at once (a batch of consumptions: one query for up to 100), each with the
+ * licence type it asks about. Answers the places of each ask, in the order asked.
+ */
+export async function findPlacesOfEach(db: Tx, scope: Scope, asks: Asks): Promise<Place[][]> {
+  const byEmail = 'byEmail' in asks;
+  const list = byEmail
+    ? asks.byEmail.map((a, n) => ({ n, email: a.email, license_type: a.licenseType ?? null }))
+    : asks.byId.map((a, n) => ({ n, user_id: a.userId, license_type: a.licenseType ?? null }));
   const found = await rows<{
+    n: number;
     user_id: string;
     answer_id: string;
     email: string;
@@ -85,29 +111,41 @@ export async function findPlaces(
     own: string;
     shared: string;
     own_account_id: string | null;
+    shared_account_id: string | null;
     consumed_account_id: string | null;
+    daily_limit: string | null;
   }>(
     db,
     // By id (the panel): a member by their user id, an invitation by its own id, nothing else.
-    sql`with places as (
-          select m.user_id, m.organization_id, m.user_id as answer_id, u.email, u.email_verified_at is null as pending,
-            m.license_id
-          from memberships m join users u on u.id = m.user_id
-          where ${'email' in person ? sql`lower(u.email) = lower(${person.email})` : sql`m.user_id = ${person.userId}`}
-          union all
-          select i.user_id, i.organization_id, i.id, i.invited_email, true, i.license_id
-          from membership_invitations i
-          where ${
-            'email' in person
-              ? sql`i.user_id = (select id from users where lower(email) = lower(${person.email}))`
-              : sql`i.id = ${person.userId}`
+    sql`with ask as (
+          select a.n, ${byEmail ? sql`a.email` : sql`a.user_id`}, a.license_type
+          from json_to_recordset(${jsonParam(list)})
+            as a(n int, ${byEmail ? sql`email text` : sql`user_id uuid`}, license_type text)),
+        places as (
+          select a.n, a.license_type as asked, m.user_id, m.organization_id, m.user_id as answer_id, u.email,
+            u.email_verified_at is null as pending, m.license_id
+          from ask a
+          ${
+            byEmail
+              ? sql`join users u on lower(u.email) = lower(a.email) join memberships m on m.user_id = u.id`
+              : sql`join memberships m on m.user_id = a.user_id join users u on u.id = m.user_id`
           }
-            and not exists (select 1 from memberships x where x.user_id = i.user_id and x.organization_id = i.organization_id))
-        select p.user_id, p.answer_id, p.email, p.organization_id, o.name, p.pending,
+          union all
+          select a.n, a.license_type, i.user_id, i.organization_id, i.id, i.invited_email, true, i.license_id
+          from ask a
+          ${
+            byEmail
+              ? sql`join users u on lower(u.email) = lower(a.email) join membership_invitations i on i.user_id = u.id`
+              : sql`join membership_invitations i on i.id = a.user_id`
+          }
+          where not exists (select 1 from memberships x where x.user_id = i.user_id and x.organization_id = i.organization_id))
+        select p.n, p.user_id, p.answer_id, p.email, p.organization_id, o.name, p.pending,
           l.id as licence_id, l.license_type, l.expire_at, l.expire_at <= now() as expired,
           coalesce(p.license_id = l.id, false) as seat,
           coalesce(own.balance, 0)::text as own, own.id as own_account_id,
-          o.shared_credits::text as shared,
+          o.shared_credits::text as shared, o.daily_consumption_limit::text as daily_limit,
+          (select a.id from credit_accounts a where a.organization_id = p.organization_id and a.kind = 'shared')
+            as shared_account_id,
           (select a.id from credit_accounts a where a.organization_id = p.organization_id and a.kind = 'consumed')
             as consumed_account_id
         from places p
@@ -120,35 +158,40 @@ export async function findPlaces(
         }
         left join lateral (
           select l.id, l.license_type, l.expire_at from licenses l
-          where l.organization_id = p.organization_id
-            ${licenseType ? sql`and l.license_type = ${licenseType}` : sql``}
+          where l.organization_id = p.organization_id and (p.asked is null or l.license_type = p.asked)
           order by (l.id = p.license_id) desc nulls last, (l.expire_at > now()) desc, l.expire_at desc, l.license_type
           limit 1) l on true
         ${'organization' in scope ? sql`where p.organization_id = ${scope.organization}` : sql``}`,
   );
-  return found.map((r) => ({
-    userId: r.user_id,
-    answerId: r.answer_id,
-    email: r.email,
-    organizationId: r.organization_id,
-    organizationName: r.name,
-    pending: r.pending,
-    licence:
-      r.licence_id && r.license_type && r.expire_at
-        ? {
-            id: r.licence_id,
-            licenseType: r.license_type,
-            expireAt: new Date(r.expire_at).toISOString(),
-            expired: r.expired === true,
-          }
-        : null,
-    seat: r.seat,
-    own: Number(r.own),
-    shared: Number(r.shared),
-    askedType: licenseType ?? null,
-    ownAccountId: r.own_account_id,
-    consumedAccountId: r.consumed_account_id,
-  }));
+  const places: Place[][] = list.map(() => []);
+  for (const r of found) {
+    places[r.n]?.push({
+      userId: r.user_id,
+      answerId: r.answer_id,
+      email: r.email,
+      organizationId: r.organization_id,
+      organizationName: r.name,
+      pending: r.pending,
+      licence:
+        r.licence_id && r.license_type && r.expire_at
+          ? {
+              id: r.licence_id,
+              licenseType: r.license_type,
+              expireAt: new Date(r.expire_at).toISOString(),
+              expired: r.expired === true,
+            }
+          : null,
+      seat: r.seat,
+      own: Number(r.own),
+      shared: Number(r.shared),
+      askedType: list[r.n]?.license_type ?? null,
+      ownAccountId: r.own_account_id,
+      sharedAccountId: r.shared_account_id,
+      consumedAccountId: r.consumed_account_id,
+      dailyLimit: r.daily_limit === null ? null : Number(r.daily_limit),
+    });
+  }
+  return places;
 }
 
 /**

@@ -10,7 +10,7 @@ import { requireOrganizationAccess } from '../organization-access/access';
 /**
  * General information's 'Daily limit' (issue 15): the most credits the classroom product may consume in one
  * UTC day by the organization's own members (null: no limit; organizations below have their own), with what
- * they consumed today (`consumption_days`, which each consumption adds to in its transaction). Needs `manage_org_integration`
+ * they consumed today (`consumption_days`, which each consumption adds to in its transaction, in 16 slots a day). Needs `manage_org_integration`
  * on the organization (`404` when the caller cannot see it, `403` without the permission).
  */
 
@@ -21,7 +21,7 @@ async function readSettings(db: Tx, organizationId: string): Promise<Integration
   const [row] = await rows<{ limit: string | number | null; consumed: string | number }>(
     db,
     sql`select o.daily_consumption_limit as limit,
-          coalesce((select d.credits from consumption_days d
+          coalesce((select sum(d.credits) from consumption_days d
             where d.organization_id = o.id and d.day = (now() at time zone 'UTC')::date), 0) as consumed
         from organizations o where o.id = ${organizationId} and o.deleted_at is null`,
   );

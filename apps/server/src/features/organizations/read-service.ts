@@ -128,8 +128,8 @@ export async function getOrganizationCredits(db: Db, user: AuthUser, id: string)
     sub: string | number;
   }>(
     db,
-    // The pools and the pools below are kept on the organization by the credit journal.
-    sql`select ${rolesHeldSql(user, id)} as roles, o.shared_credits as shared, o.protected_credits as protected, o.subtree_credits as sub,
+    // The pools are kept on the organization by the credit journal, the pools below by the roll-up (exact when read).
+    sql`select ${rolesHeldSql(user, id)} as roles, o.shared_credits as shared, o.protected_credits as protected, subtree_pool_credits_of(o.id) as sub,
       coalesce((select sum(a.balance) from credit_accounts a where a.kind = 'user' and a.organization_id = o.id), 0) as users
     from organizations o where o.id = ${id}`,
   );

@@ -11,6 +11,7 @@ import { changedFields } from '../audit/changes';
 import { recordAudit } from '../audit/record';
 import { endSessionsWithoutPanelAccess } from '../auth/sessions';
 import { organizationPoolAccountId, postCreditTransaction, systemAccountId } from '../credits/journal';
+import { rollUpCreditUsage } from '../insights/usage-rollup';
 import { voidOpenInvoicesOf } from '../invoices/void-with-organization';
 import { returnLicensesToParent } from '../licenses/ledger';
 import type { MailSettings } from '../mail/public-links';
@@ -191,6 +192,9 @@ export async function deleteOrganization(db: Db, user: AuthUser, id: string) {
     await tx.execute(sql`delete from membership_invitations where organization_id = ${id}`);
     await returnLicensesToParent(tx, { id, name: org.name, parentId: org.parentId }, user.userId);
     await voidOpenInvoicesOf(tx, id, user.userId);
+    // The pools below each ancestor are counted by the roll-up from the closure rows (decision 016): every
+    // line of this organization's pools, its delete's own included, is counted before they go.
+    await rollUpCreditUsage(tx);
     await tx.execute(sql`delete from organization_closure where descendant_id = ${id}`);
     await tx.execute(sql`update organizations set deleted_at = now(), updated_at = now() where id = ${id}`);
     await recordAudit(tx, {
