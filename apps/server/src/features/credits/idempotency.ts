@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
 import { rows } from '../../db/rows';
-import { RetryTransaction, writeTransaction } from '../../db/transaction';
+import { WRITE_ATTEMPTS, writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import { type AuthUser, authOf } from '../../http/authenticate';
 
@@ -64,13 +64,29 @@ export function idempotencyOf(request: FastifyRequest): IdempotencyRequest | nul
   return { key, hash };
 }
 
+/** The work was refused (a 4xx): its transaction is rolled back, and the refusal is kept as the answer after. */
+class Refused extends Error {
+  constructor(readonly error: AppError) {
+    super(error.message);
+  }
+}
+
+/** Another request with the same key was answered first: this one's work is rolled back. */
+class KeyTaken extends Error {
+  constructor() {
+    super('idempotency key answered by another request');
+  }
+}
+
 /**
  * Runs a write in one transaction (writeTransaction: retried on deadlocks and serialization failures).
- * With an `Idempotency-Key`, the key is claimed first, in the same transaction: a second request with the
- * same key waits on the key's row until the first commits, then answers the first answer (status and body)
- * and changes nothing; the same key with another request is `409 idempotency_key_reused`. A refusal (a
- * 4xx from the work) is kept as the answer too, with the work undone (a savepoint): the repeat is refused
- * alike even if the balances changed meanwhile. A `409` of colliding writes is not kept: a retry may pass.
+ * With an `Idempotency-Key`, the answer is kept with the key in the same transaction, as its last statement:
+ * a second request with the same key waits on the key's row until the first commits, then rolls its own work
+ * back and answers the first answer (status and body); the same key with another request is
+ * `409 idempotency_key_reused`. The work comes first and the key last (decision 016): one insert a request
+ * where claiming the key first took an insert, a savepoint and an update. A refusal (a 4xx from the work) is
+ * kept as the answer too, with the work undone: the repeat is refused alike even if the balances changed
+ * meanwhile. A `409` of colliding writes is not kept: a retry may pass.
  */
 export async function idempotentWrite<T>(
   db: Db,
@@ -87,37 +103,66 @@ export async function idempotentWrite<T>(
   const { key, hash } = idempotency;
   // Expired keys are cleared now and then by the requests that add keys; none answers after its 24 hours.
   if (Math.random() < 0.01) await purgeIdempotencyKeys(db);
-  return writeTransaction(db, async (tx) => {
-    const claimed = await rows(
-      tx,
-      sql`insert into idempotency_keys (caller_id, key, request_hash, status, response)
-          values (${callerId}, ${key}, ${hash}, 0, 'null'::jsonb)
-          on conflict (caller_id, key) do update
-            set request_hash = excluded.request_hash, status = 0, response = 'null'::jsonb, created_at = now()
-            where idempotency_keys.created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS})
-          returning 1`,
-    );
-    if (claimed.length === 0) {
-      const [first] = await rows<{ request_hash: string; status: number; response: unknown }>(
-        tx,
-        sql`select request_hash, status, response from idempotency_keys where caller_id = ${callerId} and key = ${key}`,
-      );
-      // Expired and taken over between the two statements: claim it again from the start.
-      if (!first) throw new RetryTransaction('idempotency key vanished');
-      if (first.request_hash !== hash) throw AppError.of('idempotency_key_reused', KEY_REUSED_MESSAGE);
-      return { status: first.status, body: first.response, replayed: true };
-    }
-    let answer: Answer;
+  for (let attempt = 1; ; attempt++) {
     try {
-      answer = { status: successStatus, body: await tx.transaction(work), replayed: false };
+      return await writeTransaction(db, async (tx) => {
+        let body: T;
+        try {
+          body = await work(tx);
+        } catch (error) {
+          if (!(error instanceof AppError) || error.status >= 500 || error.code === 'conflict') throw error;
+          throw new Refused(error);
+        }
+        const answer = { status: successStatus, body, replayed: false };
+        if (!(await keep(tx, callerId, idempotency, answer))) throw new KeyTaken();
+        return answer;
+      });
     } catch (error) {
-      if (!(error instanceof AppError) || error.status >= 500 || error.code === 'conflict') throw error;
-      answer = { status: error.status, body: error.body(), replayed: false };
+      if (error instanceof Refused) {
+        const answer = { status: error.error.status, body: error.error.body(), replayed: false };
+        if (await writeTransaction(db, (tx) => keep(tx, callerId, idempotency, answer))) return answer;
+      } else if (!(error instanceof KeyTaken)) {
+        throw error;
+      }
     }
-    await tx.execute(sql`update idempotency_keys set status = ${answer.status}, response = ${JSON.stringify(answer.body)}::jsonb
-      where caller_id = ${callerId} and key = ${key}`);
-    return answer;
-  });
+    const [first] = await rows<{ request_hash: string; status: number; response: unknown }>(
+      db,
+      sql`select request_hash, status, response from idempotency_keys where caller_id = ${callerId} and key = ${key}`,
+    );
+    // Expired and removed between the two statements: once more from the start.
+    if (!first) {
+      if (attempt >= WRITE_ATTEMPTS) throw AppError.of('conflict', KEY_VANISHED_MESSAGE);
+      continue;
+    }
+    if (first.request_hash !== hash) throw AppError.of('idempotency_key_reused', KEY_REUSED_MESSAGE);
+    return { status: first.status, body: first.response, replayed: true };
+  }
+}
+
+const KEY_VANISHED_MESSAGE =
+  'This request collided with another one using the same Idempotency-Key. Please try again.';
+
+/**
+ * Keeps the answer under the key, unless the key already answers (a key past its 24 hours is taken over).
+ * Waits for an uncommitted request with the same key to end. True when kept.
+ */
+async function keep(
+  tx: Tx,
+  callerId: string,
+  { key, hash }: IdempotencyRequest,
+  answer: Answer,
+): Promise<boolean> {
+  const kept = await rows(
+    tx,
+    sql`insert into idempotency_keys (caller_id, key, request_hash, status, response)
+        values (${callerId}, ${key}, ${hash}, ${answer.status}, ${JSON.stringify(answer.body)}::jsonb)
+        on conflict (caller_id, key) do update
+          set request_hash = excluded.request_hash, status = excluded.status, response = excluded.response,
+            created_at = now()
+          where idempotency_keys.created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS})
+        returning 1`,
+  );
+  return kept.length > 0;
 }
 
 /** Keys past their 24 hours answer nothing any more; this removes them. */
