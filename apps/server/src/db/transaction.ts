@@ -72,7 +72,7 @@ export async function writeTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>):
     try {
       return await db.transaction(async (tx) => {
         const result = await work(tx);
-        done = { result, xid: readsOutcome ? await transactionId(tx) : null };
+        done = { result, xid: readsOutcome ? (knownIds.get(tx) ?? (await transactionId(tx))) : null };
         return result;
       });
     } catch (error) {
@@ -91,6 +91,17 @@ export async function writeTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>):
 
 function onPostgres(db: Db): boolean {
   return (db as { $client?: unknown }).$client instanceof pg.Pool;
+}
+
+/** Transaction ids the work read itself in its last write (`rememberTransactionId`): one round trip less. */
+const knownIds = new WeakMap<Tx, string>();
+
+/**
+ * The work's last statement answered the transaction's id (`pg_current_xact_id()::text`): `writeTransaction`
+ * need not ask for it before COMMIT. Only from a statement after which the work writes nothing more.
+ */
+export function rememberTransactionId(tx: Tx, xid: string | null | undefined): void {
+  if (xid) knownIds.set(tx, xid);
 }
 
 /** The transaction's id, or null when it has none (it wrote nothing and locked no row). */

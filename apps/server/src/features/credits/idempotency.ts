@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
 import { rows } from '../../db/rows';
-import { WRITE_ATTEMPTS, writeTransaction } from '../../db/transaction';
+import { rememberTransactionId, WRITE_ATTEMPTS, writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import { type AuthUser, authOf } from '../../http/authenticate';
 
@@ -152,7 +152,7 @@ async function keep(
   { key, hash }: IdempotencyRequest,
   answer: Answer,
 ): Promise<boolean> {
-  const kept = await rows(
+  const kept = await rows<{ xid: string }>(
     tx,
     sql`insert into idempotency_keys (caller_id, key, request_hash, status, response)
         values (${callerId}, ${key}, ${hash}, ${answer.status}, ${JSON.stringify(answer.body)}::jsonb)
@@ -160,8 +160,9 @@ async function keep(
           set request_hash = excluded.request_hash, status = excluded.status, response = excluded.response,
             created_at = now()
           where idempotency_keys.created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS})
-        returning 1`,
+        returning pg_current_xact_id()::text as xid`,
   );
+  rememberTransactionId(tx, kept[0]?.xid);
   return kept.length > 0;
 }
 
