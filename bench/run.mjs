@@ -5,6 +5,7 @@ const benches = [
   'bench/bundle-size.mjs',
   'bench/user-import.ts',
   'bench/credits.ts',
+  'bench/consumption.ts',
   'bench/organizations.ts',
   'bench/audit-export.ts',
   'bench/insights.ts',

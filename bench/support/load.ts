@@ -45,39 +45,57 @@ export async function measure(
 }
 
 /**
- * `measure` over HTTP: GETs, or POSTs of the JSON `body()` makes for each request; anything but a 200 is an
- * error. node:http with keep-alive: lighter than fetch, so the client steals less of the 2 cores.
+ * `measure` over HTTP: GETs of `url` (or of what it makes for each request), or POSTs of the JSON `body()`
+ * makes; anything but a 200 is an error, or what `check` says of the status and the answer's text. node:http
+ * with keep-alive: lighter than fetch, so the client steals less of the 2 cores.
  */
 export async function load(
-  url: string,
+  url: string | (() => string),
   headers: Record<string, string> | (() => Record<string, string>),
-  options: { total: number; concurrency: number; maxSeconds?: number; body?: () => unknown },
+  options: {
+    total: number;
+    concurrency: number;
+    maxSeconds?: number;
+    body?: () => unknown;
+    check?: (status: number, body: string) => boolean;
+  },
 ): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });
+  const { check } = options;
   try {
-    return await measure(
-      async () =>
-        (await send(
-          url,
-          typeof headers === 'function' ? headers() : headers,
-          agent,
-          options.body ? JSON.stringify(options.body()) : undefined,
-        )) === 200,
-      options,
-    );
+    return await measure(async () => {
+      const answer = await send(
+        typeof url === 'function' ? url() : url,
+        typeof headers === 'function' ? headers() : headers,
+        agent,
+        options.body ? JSON.stringify(options.body()) : undefined,
+        check !== undefined,
+      );
+      return check ? check(answer.status, answer.body) : answer.status === 200;
+    }, options);
   } finally {
     agent.destroy();
   }
 }
 
-function send(url: string, headers: Record<string, string>, agent: Agent, body?: string): Promise<number> {
+/** One request; the answer's text is kept only when `keepBody`. */
+export function send(
+  url: string,
+  headers: Record<string, string>,
+  agent: Agent,
+  body?: string,
+  keepBody = false,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const options = body
       ? { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, agent }
       : { headers, agent };
     const req = request(url, options, (res) => {
-      res.on('data', () => {});
-      res.on('end', () => resolve(res.statusCode ?? 0));
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => {
+        if (keepBody) chunks.push(chunk);
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
     });
     req.on('error', reject);
     req.end(body);

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { processTree } from './proc';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -23,8 +24,10 @@ export interface StartedServer {
   output: () => string;
   /** Resolves with its exit code. */
   exited: Promise<number | null>;
-  /** SIGTERM, then waits for it to end. */
-  stop: () => Promise<void>;
+  /** The server's processes: it and, with WEB_CONCURRENCY, its server processes (from /proc). */
+  pids: () => number[];
+  /** SIGTERM, then waits for it to end; after `graceMs` (10 s), SIGKILL to it and its server processes. */
+  stop: (graceMs?: number) => Promise<void>;
 }
 
 /**
@@ -72,9 +75,33 @@ export async function startServer(env: Record<string, string>): Promise<StartedS
     pid: child.pid ?? 0,
     output: () => output,
     exited,
-    stop: async () => {
-      child.kill('SIGTERM');
+    pids: () => (child.pid ? processTree(child.pid) : []),
+    stop: async (graceMs = 10_000) => {
+      const tree = child.pid ? processTree(child.pid) : [];
+      const alive = () => tree.filter((pid) => isAlive(pid));
+      if (!ended) child.kill('SIGTERM');
+      // The server processes too: a supervisor may end before them.
+      const deadline = performance.now() + graceMs;
+      while (alive().length > 0 && performance.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      for (const pid of alive()) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // ended meanwhile
+        }
+      }
       await exited;
     },
   };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
