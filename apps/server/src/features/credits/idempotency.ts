@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
+import { preparedRows } from '../../db/prepared-rows';
 import { rows } from '../../db/rows';
 import { rememberTransactionId, WRITE_ATTEMPTS, writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
@@ -152,7 +153,7 @@ async function keep(
   { key, hash }: IdempotencyRequest,
   answer: Answer,
 ): Promise<boolean> {
-  const kept = await rows<{ xid: string }>(
+  const kept = await preparedRows<{ xid: string }>(
     tx,
     sql`insert into idempotency_keys (caller_id, key, request_hash, status, response)
         values (${callerId}, ${key}, ${hash}, ${answer.status}, ${JSON.stringify(answer.body)}::jsonb)

@@ -3,6 +3,7 @@ import { APP_MSG } from '@allot/domain/messages';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { jsonParam } from '../../db/json-params';
+import { preparedRows } from '../../db/prepared-rows';
 import { rows } from '../../db/rows';
 import { sqlState } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
@@ -79,7 +80,7 @@ export async function postCreditTransactionsReporting(
   if (lines.some((l) => !Number.isSafeInteger(l.amount))) throw new Error('credit amounts must be integers');
   const createdAt = postings[0]?.createdAt;
   try {
-    const [row] = await rows<{ posted: { ids: string[]; balances: Record<string, number> } }>(
+    const [row] = await preparedRows<{ posted: { ids: string[]; balances: Record<string, number> } }>(
       tx,
       sql`select post_credit_transactions(${textArray(postings.map((p) => p.action))},
         ${uuidArray(postings.map((p) => p.actorId))}::uuid[], ${textArray(postings.map((p) => p.description ?? ''))},

@@ -9,6 +9,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { jsonParam } from '../../db/json-params';
+import { preparedRows } from '../../db/prepared-rows';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import type { IntegrationCaller } from '../../http/authenticate';
@@ -109,7 +110,7 @@ async function lockAccounts(
 ): Promise<Map<string, { own: string; shared: string; consumed: string; balances: Map<string, number> }>> {
   const orgs = [...new Set(places.map((p) => p.organizationId))];
   const people = places.map((p) => [p.userId, p.organizationId]);
-  const found = await rows<{
+  const found = await preparedRows<{
     id: string;
     kind: string;
     user_id: string | null;
@@ -309,10 +310,13 @@ async function countConsumption(tx: Tx, counted: Map<string, number>): Promise<v
       return [organizationId, Number(slot), credits] as const;
     })
     .sort((a, b) => (a[0] === b[0] ? a[1] - b[1] : (a[0] as string) < (b[0] as string) ? -1 : 1));
-  await tx.execute(sql`insert into consumption_days (organization_id, day, slot, credits)
+  await preparedRows(
+    tx,
+    sql`insert into consumption_days (organization_id, day, slot, credits)
     select (s->>0)::uuid, (now() at time zone 'utc')::date, (s->>1)::smallint, (s->>2)::bigint
     from json_array_elements(${jsonParam(slots)}) as s
-    on conflict (organization_id, day, slot) do update set credits = consumption_days.credits + excluded.credits`);
+    on conflict (organization_id, day, slot) do update set credits = consumption_days.credits + excluded.credits`,
+  );
 }
 
 /** POST /api/integration/consume: one consumption; a refusal is thrown, as its answer. */

@@ -7,6 +7,7 @@ import type {
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { jsonParam } from '../../db/json-params';
+import { preparedRows } from '../../db/prepared-rows';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import type { AuthUser, IntegrationCaller } from '../../http/authenticate';
@@ -95,7 +96,7 @@ export async function findPlacesOfEach(db: Tx, scope: Scope, asks: Asks): Promis
   const list = byEmail
     ? asks.byEmail.map((a, n) => ({ n, email: a.email, license_type: a.licenseType ?? null }))
     : asks.byId.map((a, n) => ({ n, user_id: a.userId, license_type: a.licenseType ?? null }));
-  const found = await rows<{
+  const found = await preparedRows<{
     n: number;
     user_id: string;
     answer_id: string;
