@@ -50,28 +50,33 @@ async function countOf(keyId: string): Promise<number | null> {
 }
 
 describe('the block', () => {
-  it('is a fiftieth of the limit, at least 1 and at most 100', () => {
+  it('is a fiftieth of the limit, at least 1 and at most 1,000', () => {
     expect(integrationRateLimitBlock(1)).toBe(1);
     expect(integrationRateLimitBlock(3)).toBe(1);
     expect(integrationRateLimitBlock(210)).toBe(4);
-    expect(integrationRateLimitBlock(6000)).toBe(100);
-    expect(integrationRateLimitBlock(100_000_000)).toBe(100);
+    expect(integrationRateLimitBlock(6000)).toBe(120);
+    expect(integrationRateLimitBlock(100_000_000)).toBe(1000);
   });
 });
 
 describe('a key’s row is written once a block, not on every call', () => {
   it('the count moves by whole blocks; calls at once take one block between them', async () => {
-    const app = await serverProcess(); // the default limit, 6,000 a minute: blocks of 100
+    const block = integrationRateLimitBlock(300); // 6
+    const app = await serverProcess(300);
     const key = await insertIntegrationKey(t.db, t.world.orgs.alpha, 'Blocks');
-    // 40 calls at once: one request to the database for them all, one block taken.
-    const first = await Promise.all(Array.from({ length: 40 }, () => check(app, key.key)));
-    expect(first.map((a) => a.statusCode)).toEqual(Array(40).fill(200));
-    expect(await countOf(key.id)).toBe(100);
-    for (let i = 40; i < 100; i++) expect((await check(app, key.key)).statusCode).toBe(200);
-    expect(await countOf(key.id)).toBe(100);
-    // The 101st call takes the second block.
+    // 5 calls at once: one request to the database for them all, one block taken.
+    const first = await Promise.all(Array.from({ length: 5 }, () => check(app, key.key)));
+    expect(first.map((a) => a.statusCode)).toEqual(Array(5).fill(200));
+    expect(await countOf(key.id)).toBe(block);
     expect((await check(app, key.key)).statusCode).toBe(200);
-    expect(await countOf(key.id)).toBe(200);
+    expect(await countOf(key.id)).toBe(block);
+    // The next call takes the second block; 20 more at once take what they need, one block at a time.
+    expect((await check(app, key.key)).statusCode).toBe(200);
+    expect(await countOf(key.id)).toBe(2 * block);
+    const more = await Promise.all(Array.from({ length: 20 }, () => check(app, key.key)));
+    expect(more.map((a) => a.statusCode)).toEqual(Array(20).fill(200));
+    // 27 calls: 5 blocks of 6 taken, 3 calls left in this process's memory.
+    expect(await countOf(key.id)).toBe(5 * block);
   });
 
   it('each process takes its own block of the same row', async () => {
@@ -81,7 +86,8 @@ describe('a key’s row is written once a block, not on every call', () => {
       expect((await check(one, key.key)).statusCode).toBe(200);
       expect((await check(two, key.key)).statusCode).toBe(200);
     }
-    expect(await countOf(key.id)).toBe(200);
+    // The default limit, 6,000 a minute: each process took one block of 120 for its 10 calls.
+    expect(await countOf(key.id)).toBe(2 * integrationRateLimitBlock(6000));
   });
 });
 

@@ -6,7 +6,7 @@ import type {
 } from '@allot/domain/integration';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { rows } from '../../db/rows';
+import { preparedRows } from '../../db/prepared-rows';
 import { AppError } from '../../http/app-error';
 import type { AuthUser, IntegrationCaller } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
@@ -70,7 +70,7 @@ export async function findPlaces(
   licenseType: LicenseType | undefined,
 ): Promise<Place[]> {
   if ('userId' in person && !isUuid(person.userId)) return [];
-  const found = await rows<{
+  const found = await preparedRows<{
     user_id: string;
     answer_id: string;
     email: string;

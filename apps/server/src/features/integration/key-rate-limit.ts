@@ -14,14 +14,14 @@ export function integrationRateLimitMessage(limit: number, retryAfter: number): 
 }
 
 /**
- * The attempts a process takes from a key's count at once: a fiftieth of the limit, 1 to 100. Each running
- * process may let a key pass or miss its limit by less than a block (lib/rate-limit-blocks.ts), so a block
- * stays a small share of the limit (2 %); and each process writes the key's row once a block, so under the
- * default limit (6,000 a minute, blocks of 100) a key's row is written about once a second per process
- * however many calls come.
+ * The calls a process takes from a key's count at once: a fiftieth of the limit, 1 to 1,000. Each running
+ * process may let a key pass or miss its limit by less than a block (lib/rate-limit-blocks.ts), so a block is
+ * a small share of the limit (2 %); and a process writes the key's row once a block, so a key's calls write
+ * it at most 50 times a window per process (under the default, 6,000 a minute: blocks of 120), and never
+ * more than once in 1,000 calls however high the limit is set.
  */
 export function integrationRateLimitBlock(perMinute: number): number {
-  return Math.min(100, Math.max(1, Math.floor(perMinute / 50)));
+  return Math.min(1000, Math.max(1, Math.floor(perMinute / 50)));
 }
 
 /**

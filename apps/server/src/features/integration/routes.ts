@@ -33,7 +33,7 @@ export interface IntegrationRouteOptions {
   rateLimitPerMinute?: number | undefined;
 }
 
-const RATE_LIMIT_NOTE = ` Each key may make a limited number of calls a minute (all processes together; \`INTEGRATION_RATE_LIMIT_PER_MINUTE\`, default 6,000): above it \`429 rate_limited\` with \`Retry-After\` (seconds). The count is kept in blocks per server process (a fiftieth of the limit, 1 to 100 calls: ${integrationRateLimitBlock(DEFAULT_INTEGRATION_RATE_LIMIT_PER_MINUTE)} by default), so the limit holds to within one block per running process.`;
+const RATE_LIMIT_NOTE = ` Each key may make a limited number of calls a minute (all processes together; \`INTEGRATION_RATE_LIMIT_PER_MINUTE\`, default 6,000): above it \`429 rate_limited\` with \`Retry-After\` (seconds). The count is kept in blocks per server process (a fiftieth of the limit, 1 to 1,000 calls: ${integrationRateLimitBlock(DEFAULT_INTEGRATION_RATE_LIMIT_PER_MINUTE)} by default), so the limit holds to within one block per running process.`;
 
 /** The classroom product's calls (CONTRACT §9): entitlement and consumption, with an integration key. */
 export function integrationRoutes(db: Db, options: IntegrationRouteOptions = {}): FastifyPluginAsyncZod {
