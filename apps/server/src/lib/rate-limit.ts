@@ -29,6 +29,39 @@ export async function hitRateLimit(db: Tx, key: string, windowSeconds: number, a
   return Number(result[0]?.count ?? 1);
 }
 
+/**
+ * Takes `amount` attempts at once from the window of `key`, for a caller that spends them in memory
+ * (lib/rate-limit-blocks.ts): granted while the window's count is below `limit` (the count may then pass it by
+ * less than `amount`); refused, the row left as it is, once it has reached it. Either way, `msLeft`: the
+ * milliseconds until the window ends, by the database's clock.
+ */
+export async function takeRateLimitBlock(
+  db: Tx,
+  key: string,
+  windowSeconds: number,
+  limit: number,
+  amount: number,
+): Promise<{ granted: boolean; msLeft: number }> {
+  const window = sql`make_interval(secs => ${windowSeconds})`;
+  const msLeft = sql`extract(epoch from r.window_started_at + ${window} - now()) * 1000`;
+  const [taken] = await rows<{ ms_left: number | string }>(
+    db,
+    sql`
+    insert into rate_limits as r (key, window_started_at, count) values (${key}, now(), ${amount})
+    on conflict (key) do update set
+      count = case when r.window_started_at <= now() - ${window} then ${amount}::int else r.count + ${amount}::int end,
+      window_started_at = case when r.window_started_at <= now() - ${window} then now() else r.window_started_at end
+    where r.window_started_at <= now() - ${window} or r.count < ${limit}
+    returning ${msLeft} as ms_left`,
+  );
+  if (taken) return { granted: true, msLeft: Number(taken.ms_left) };
+  const [full] = await rows<{ ms_left: number | string }>(
+    db,
+    sql`select ${msLeft} as ms_left from rate_limits r where r.key = ${key}`,
+  );
+  return { granted: false, msLeft: full ? Number(full.ms_left) : windowSeconds * 1000 };
+}
+
 /** Gives back attempts (a successful one should not count against a shared key). */
 export async function releaseRateLimit(db: Tx, key: string, amount = 1): Promise<void> {
   await db.execute(

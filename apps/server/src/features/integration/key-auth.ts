@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { rows } from '../../db/rows';
+import { preparedRows } from '../../db/prepared-rows';
 import type { IntegrationCaller } from '../../http/authenticate';
 
 /** How often a key's `lastUsedAt` is written: not on every call (a hot row under load), at most once a minute. */
@@ -16,14 +16,20 @@ export function hashIntegrationKey(key: string): string {
  * database on every request, so a revocation holds at once on every server process (CONTRACT §9).
  */
 export async function findIntegrationKey(db: Tx, token: string): Promise<IntegrationCaller | null> {
-  const [row] = await rows<{ id: string; organization_id: string; stale: boolean }>(
+  const stale = sql`(k.last_used_at is null or k.last_used_at < now() - make_interval(secs => ${TOUCH_AFTER_SECONDS}))`;
+  const [row] = await preparedRows<{ id: string; organization_id: string; stale: boolean }>(
     db,
-    sql`select k.id, k.organization_id,
-          (k.last_used_at is null or k.last_used_at < now() - make_interval(secs => ${TOUCH_AFTER_SECONDS})) as stale
+    sql`select k.id, k.organization_id, ${stale} as stale
         from integration_keys k join organizations o on o.id = k.organization_id
         where k.key_hash = ${hashIntegrationKey(token)} and k.revoked_at is null and o.deleted_at is null`,
   );
   if (!row) return null;
-  if (row.stale) await db.execute(sql`update integration_keys set last_used_at = now() where id = ${row.id}`);
+  // Asked again in the update: of the calls (of every process) that found the key stale at once, only the
+  // first writes; the others find it touched once its lock is released, and write nothing.
+  if (row.stale) {
+    await db.execute(
+      sql`update integration_keys k set last_used_at = now() where k.id = ${row.id} and ${stale}`,
+    );
+  }
   return { keyId: row.id, organizationId: row.organization_id };
 }

@@ -15,7 +15,12 @@ import { authOf, integrationOf } from '../../http/authenticate';
 import { idempotencyOf, idempotentWrite, replyAnswer } from '../credits/idempotency';
 import { consumeCredits } from './consume-service';
 import { checkEntitlement, checkMemberEntitlement } from './entitlement-service';
-import { DEFAULT_INTEGRATION_RATE_LIMIT_PER_MINUTE, limitIntegrationKey } from './key-rate-limit';
+import {
+  DEFAULT_INTEGRATION_RATE_LIMIT_PER_MINUTE,
+  integrationKeyLimiter,
+  integrationRateLimitBlock,
+  limitIntegrationKey,
+} from './key-rate-limit';
 
 const tags = ['integration'];
 const security = [{ integrationKey: [] }];
@@ -28,17 +33,18 @@ export interface IntegrationRouteOptions {
   rateLimitPerMinute?: number | undefined;
 }
 
-const RATE_LIMIT_NOTE =
-  ' Each key may make a limited number of calls a minute (all processes together; `INTEGRATION_RATE_LIMIT_PER_MINUTE`, default 6,000): above it `429 rate_limited` with `Retry-After` (seconds).';
+const RATE_LIMIT_NOTE = ` Each key may make a limited number of calls a minute (all processes together; \`INTEGRATION_RATE_LIMIT_PER_MINUTE\`, default 6,000): above it \`429 rate_limited\` with \`Retry-After\` (seconds). The count is kept in blocks per server process (a fiftieth of the limit, 1 to 1,000 calls: ${integrationRateLimitBlock(DEFAULT_INTEGRATION_RATE_LIMIT_PER_MINUTE)} by default), so the limit holds to within one block per running process.`;
 
 /** The classroom product's calls (CONTRACT §9): entitlement and consumption, with an integration key. */
 export function integrationRoutes(db: Db, options: IntegrationRouteOptions = {}): FastifyPluginAsyncZod {
   const perMinute = options.rateLimitPerMinute ?? DEFAULT_INTEGRATION_RATE_LIMIT_PER_MINUTE;
+  // This process's share of every key's count (one per app: two apps on one database count as two processes).
+  const limiter = integrationKeyLimiter(db, perMinute);
   return async (app) => {
     // After the authentication hook (the app's): the key is known, the body not read yet.
     app.addHook('onRequest', async (request, reply) => {
       if (!request.routeOptions.config?.integration) return;
-      await limitIntegrationKey(db, integrationOf(request).keyId, perMinute, reply);
+      await limitIntegrationKey(limiter, integrationOf(request).keyId, reply);
     });
 
     app.get(
