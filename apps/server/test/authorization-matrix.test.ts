@@ -794,6 +794,13 @@ const MATRIX: Row[] = [
     body: (w) => ({ email: w.users.teacher.email, credits: 1, reference: 'matrix' }),
     expect: keyCall,
   },
+  {
+    method: 'POST',
+    path: '/api/integration/consume/batch',
+    url: () => '/api/integration/consume/batch',
+    body: (w) => ({ items: [{ email: w.users.teacher.email, credits: 1, reference: 'matrix' }] }),
+    expect: keyCall,
+  },
 ];
 
 let t: TestApp;
@@ -889,12 +896,41 @@ describe('authorization matrix: integration keys', () => {
       headers: { ...headers, 'idempotency-key': `matrix-${Math.random()}` },
       payload: { email: teacher.email, credits: 1, reference: 'matrix' },
     });
+  const consumeBatch = (headers: Record<string, string>) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/integration/consume/batch',
+      headers: { ...headers, 'idempotency-key': `matrix-${Math.random()}` },
+      payload: { items: [{ email: teacher.email, credits: 1, reference: 'matrix' }] },
+    });
+  const notFound = { error: 'not_found', message: 'Not found.' };
+  /** How each call answers for a teacher outside the key's subtree: `404`, or a batch's item refused so. */
   const KEY_CALLS = [
-    { at: 'GET /api/integration/entitlement', call: entitlement },
-    { at: 'POST /api/integration/consume', call: consume },
+    { at: 'GET /api/integration/entitlement', call: entitlement, outside: { status: 404, body: notFound } },
+    { at: 'POST /api/integration/consume', call: consume, outside: { status: 404, body: notFound } },
+    {
+      at: 'POST /api/integration/consume/batch',
+      call: consumeBatch,
+      outside: {
+        status: 200,
+        body: {
+          results: [
+            {
+              reference: 'matrix',
+              status: 'refused',
+              consumed: 0,
+              fromOwn: 0,
+              fromShared: 0,
+              balances: null,
+              ...notFound,
+            },
+          ],
+        },
+      },
+    },
   ];
 
-  it('a key of the teacher’s subtree answers both calls', async () => {
+  it('a key of the teacher’s subtree answers every call', async () => {
     const checked = await entitlement(bearer(keys.alpha.key));
     expect(checked.statusCode).toBe(200);
     expect(checked.json()).toMatchObject({ userId: teacher.id, organizationId: t.world.orgs.schoolA });
@@ -903,15 +939,19 @@ describe('authorization matrix: integration keys', () => {
     expect(consumed.statusCode).toBe(200);
     expect(consumed.json()).toMatchObject({ consumed: 1, fromOwn: 1, fromShared: 0 });
     expect(await balance()).toBe(before - 1);
+    const batch = await consumeBatch(bearer(keys.alpha.key));
+    expect(batch.statusCode).toBe(200);
+    expect(batch.json()).toMatchObject({ results: [{ status: 'consumed', consumed: 1, fromOwn: 1 }] });
+    expect(await balance()).toBe(before - 2);
   });
 
-  for (const { at, call } of KEY_CALLS) {
-    it(`${at}: a key of another subtree is 404 for a teacher outside it, and takes nothing`, async () => {
+  for (const { at, call, outside } of KEY_CALLS) {
+    it(`${at}: a key of another subtree does not find a teacher outside it, and takes nothing`, async () => {
       const before = await balance();
       for (const other of [keys.schoolB, keys.beta]) {
         const response = await call(bearer(other.key));
-        expect(response.statusCode).toBe(404);
-        expect(response.json()).toEqual({ error: 'not_found', message: 'Not found.' });
+        expect(response.statusCode).toBe(outside.status);
+        expect(response.json()).toEqual(outside.body);
       }
       expect(await balance()).toBe(before);
     });
@@ -934,7 +974,7 @@ describe('authorization matrix: integration keys', () => {
     });
   }
 
-  it('a revoked key is refused at once on both calls', async () => {
+  it('a revoked key is refused at once on every call', async () => {
     expect((await entitlement(bearer(keys.revoked.key))).statusCode).toBe(200);
     const revoked = await t.app.inject({
       method: 'DELETE',

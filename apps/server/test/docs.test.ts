@@ -1,3 +1,5 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, TEST_PUBLIC_URL, type TestApp } from './support/test-app';
 import { sessionFor } from './support/world';
@@ -9,8 +11,11 @@ interface OpenApiOperation {
   description: string;
   security?: unknown[];
   parameters?: { name: string; schema: unknown }[];
-  responses: Record<string, { description: string; content: Record<string, { schema: unknown }> }>;
+  requestBody?: { content: Record<string, Media> };
+  responses: Record<string, { description: string; content: Record<string, Media> }>;
 }
+type Media = { schema: unknown; examples?: Record<string, { summary: string; value: unknown }> };
+const DOC_ID = 'https://allot.test/docs-examples.json';
 interface OpenApiDoc {
   paths: Record<string, Record<string, OpenApiOperation>>;
   components: { schemas: Record<string, unknown> };
@@ -101,6 +106,42 @@ describe('API documentation and health', () => {
       type: 'array',
       items: { $ref: '#/components/schemas/OrganizationRef' },
     });
+  });
+
+  it('shows the examples routes give, each fitting the schema it illustrates', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json<OpenApiDoc>();
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    const withFormats = (addFormats as unknown as { default?: typeof addFormats }).default ?? addFormats;
+    withFormats(ajv);
+    ajv.addSchema({ $id: DOC_ID, components: doc.components });
+    const anchored = (schema: unknown) =>
+      JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${DOC_ID}#/components/`));
+    const shown: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const media = [
+          ['body', op.requestBody?.content['application/json']],
+          ...Object.entries(op.responses).map(
+            ([status, r]) => [status, r.content?.['application/json']] as const,
+          ),
+        ] as const;
+        for (const [where, content] of media) {
+          for (const [name, example] of Object.entries(content?.examples ?? {})) {
+            const at = `${method.toUpperCase()} ${path} ${where} ${name}`;
+            const validate = ajv.compile(anchored(content?.schema));
+            expect(validate(example.value), `${at}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+            expect(example.summary, at).toBeTruthy();
+            shown.push(`${method.toUpperCase()} ${path} ${where}`);
+          }
+        }
+      }
+    }
+    expect(shown).toEqual(
+      expect.arrayContaining([
+        'POST /api/integration/consume/batch body',
+        'POST /api/integration/consume/batch 200',
+      ]),
+    );
   });
 
   it('serves the documentation page without a token', async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { creditAmountSchema, MAX_DESCRIPTION_LENGTH } from './credits';
+import { ERROR_CODES, errorBodySchema } from './errors';
 import { MSG } from './messages';
 import { LICENSE_TYPES, type LicenseType } from './organizations';
 import { dateTimeOut, emailOut, emailSchema, freeText, idSchema, singleLineText, uuidOut } from './text';
@@ -129,6 +130,69 @@ export const consumeResponseSchema = z
   .meta({ id: 'Consumption' });
 export type ConsumeResponse = z.infer<typeof consumeResponseSchema>;
 
+/** The most consumptions one `POST /api/integration/consume/batch` carries (CONTRACT §9). */
+export const MAX_CONSUME_BATCH_ITEMS = 100;
+const BATCH_SIZE_MESSAGE = `A batch holds 1 to ${MAX_CONSUME_BATCH_ITEMS} consumptions.`;
+
+export const consumeBatchRequestSchema = z
+  .object({
+    items: z
+      .array(consumeRequestSchema)
+      .min(1, BATCH_SIZE_MESSAGE)
+      .max(MAX_CONSUME_BATCH_ITEMS, BATCH_SIZE_MESSAGE)
+      .describe(
+        `1 to ${MAX_CONSUME_BATCH_ITEMS} consumptions, each as \`POST /api/integration/consume\` takes one; applied in this order`,
+      ),
+  })
+  .meta({ id: 'ConsumeBatch' });
+export type ConsumeBatchRequest = z.infer<typeof consumeBatchRequestSchema>;
+/** One consumption of a batch: the single call's request. */
+export type ConsumeBatchItem = ConsumeRequest;
+
+const consumedItemSchema = z
+  .object({
+    reference: z.string().describe('The item’s `reference`'),
+    status: z.literal('consumed'),
+    ...consumeResponseSchema.shape,
+  })
+  .meta({ id: 'ConsumeBatchConsumed' });
+
+const refusedItemSchema = z
+  .object({
+    reference: z.string().describe('The item’s `reference`'),
+    status: z.literal('refused'),
+    consumed: z.literal(0),
+    fromOwn: z.literal(0),
+    fromShared: z.literal(0),
+    balances: z
+      .null()
+      .describe(
+        'Always null on a refusal: what the teacher can spend is in `details` where the refusal is about credits (`available` of `insufficient_credits`, `limit` and `left` of `daily_limit`)',
+      ),
+    error: z
+      .enum(ERROR_CODES)
+      .describe(
+        'The error code the single call would answer for this item: `not_found`, `invalid_input` (several organizations, `details.organizations`), `business_rule`, `insufficient_credits`, `daily_limit`',
+      ),
+    message: z.string().describe('The single call’s message'),
+    details: errorBodySchema.shape.details.describe('The single call’s `details`, when it has some'),
+  })
+  .meta({ id: 'ConsumeBatchRefused' });
+
+/** One item's answer: consumed as the single call answers, or refused as it would be (nothing taken). */
+export const consumeBatchResultSchema = z.discriminatedUnion('status', [
+  consumedItemSchema,
+  refusedItemSchema,
+]);
+export type ConsumeBatchResult = z.infer<typeof consumeBatchResultSchema>;
+
+export const consumeBatchResponseSchema = z
+  .object({
+    results: z.array(consumeBatchResultSchema).describe('One result for each item, in the order of `items`'),
+  })
+  .meta({ id: 'ConsumptionBatch' });
+export type ConsumeBatchResponse = z.infer<typeof consumeBatchResponseSchema>;
+
 /** General information's 'Daily limit' (issue 15): null is no limit. */
 export const integrationSettingsSchema = z
   .object({
@@ -153,6 +217,7 @@ export const INTEGRATION_MSG = {
   keyOnly: 'This call takes an integration key (allot_sk_…), not a session token.',
   sessionOnly: 'An integration key works on the integration calls only.',
   keyRevoked: 'This integration key is revoked or unknown.',
+  batchSize: BATCH_SIZE_MESSAGE,
 } as const;
 
 export type { LicenseType };

@@ -37,6 +37,27 @@ const TAGS = [
   { name: 'health', description: 'Liveness' },
 ];
 
+/** An OpenAPI Example Object: what the documentation page shows under the example's summary. */
+export interface NamedExample {
+  summary: string;
+  value: unknown;
+}
+
+/**
+ * A route's examples (its schema's `examples`): of the request body, and of answers by status. The document
+ * shows them as the media type's `examples`; `npm run lint:api` checks each against its schema.
+ */
+export interface OperationExamples {
+  body?: Record<string, NamedExample>;
+  responses?: Record<number, Record<string, NamedExample>>;
+}
+
+declare module 'fastify' {
+  interface FastifySchema {
+    examples?: OperationExamples;
+  }
+}
+
 /** The security scheme of the integration calls (CONTRACT §9); every other call takes `bearer`. */
 export const INTEGRATION_KEY_SCHEME = 'integrationKey';
 
@@ -97,11 +118,14 @@ const withKeyPermission = (schema: RouteSchema): RouteSchema => {
     : { ...schema, description: `${description} ${KEY_PERMISSION}`.trim() };
 };
 
-/** Per route: the zod schemas as JSON schemas, the shared errors, and the route's security. */
+/** Carries a route's examples to `finishDocument` (@fastify/swagger copies `x-` keys onto the operation). */
+const EXAMPLES_KEY = 'x-allot-examples';
+
+/** Per route: the zod schemas as JSON schemas, the shared errors, examples, and the route's security. */
 const documentRoute: SwaggerTransform = (input) => {
   const { route, url } = input;
   if (!url.startsWith('/api/')) return { schema: { hide: true }, url };
-  const schema = (input.schema ?? {}) as RouteSchema;
+  const { examples, ...schema } = (input.schema ?? {}) as RouteSchema & { examples?: OperationExamples };
   if (schema.hide) return { schema, url };
   const method = String(route.method);
   if (!schema.operationId) throw new Error(`${method} ${url} has no operationId`);
@@ -119,12 +143,34 @@ const documentRoute: SwaggerTransform = (input) => {
       : takesKey
         ? { security: [{ [INTEGRATION_KEY_SCHEME]: [] }] }
         : {};
-  return { ...transformed, schema: { ...transformed.schema, ...security } };
+  return {
+    ...transformed,
+    schema: { ...transformed.schema, ...security, ...(examples ? { [EXAMPLES_KEY]: examples } : {}) },
+  };
 };
 
+type Media = { schema?: unknown; examples?: Record<string, NamedExample> };
 type Operation = {
   security?: Record<string, unknown>[];
-  responses?: Record<string, { description?: string }>;
+  requestBody?: { content?: Record<string, Media> };
+  responses?: Record<string, { description?: string; content?: Record<string, Media> }>;
+  [EXAMPLES_KEY]?: OperationExamples;
+};
+
+/** A route's examples, where the document shows them: the JSON media type of its body and of its answers. */
+const placeExamples = (operation: Operation) => {
+  const examples = operation[EXAMPLES_KEY];
+  if (!examples) return;
+  delete operation[EXAMPLES_KEY];
+  const json = (media: { content?: Record<string, Media> } | undefined, at: string) => {
+    const found = media?.content?.['application/json'];
+    if (!found) throw new Error(`examples of ${at}, which has no JSON schema`);
+    return found;
+  };
+  if (examples.body) json(operation.requestBody, 'a body').examples = examples.body;
+  for (const [status, named] of Object.entries(examples.responses ?? {})) {
+    json(operation.responses?.[status], `answer ${status}`).examples = named;
+  }
 };
 type Doc = {
   paths: Record<string, Record<string, Operation>>;
@@ -167,6 +213,7 @@ const finishDocument: SwaggerTransformObject = (input) => {
   const doc = jsonSchemaTransformObject(input) as unknown as Doc;
   for (const operations of Object.values(doc.paths)) {
     for (const operation of Object.values(operations)) {
+      placeExamples(operation);
       const takesKey = operation.security?.some((alternative) => INTEGRATION_KEY_SCHEME in alternative);
       const errors = takesKey
         ? { ...ERROR_DESCRIPTIONS, ...KEY_CALL_ERROR_DESCRIPTIONS }

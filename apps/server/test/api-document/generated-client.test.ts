@@ -44,6 +44,19 @@ export async function run(baseUrl: string, email: string, password: string) {
     headers,
   });
   const fields: Record<string, string> | undefined = refused.error?.details?.fields;
+  // The classroom product's side: a key of the organization, and a batch whose results narrow by status.
+  const created = await client.POST('/api/organization/{id}/integration-keys', {
+    params: { path: { id: first } },
+    body: { name: 'Script key' },
+    headers,
+  });
+  const batch = await client.POST('/api/integration/consume/batch', {
+    params: { header: { 'idempotency-key': 'script-batch-1' } },
+    body: { items: [{ email: 'nobody@nowhere.test', credits: 1, reference: 'script-1' }] },
+    headers: { Authorization: \`Bearer \${created.data?.key ?? ''}\` },
+  });
+  const outcomes: string[] =
+    batch.data?.results.map((r) => (r.status === 'refused' ? \`\${r.reference}: \${r.error}\` : \`own \${r.balances.own}\`)) ?? [];
   return {
     role: login.data.role,
     organizations: mine.data?.length ?? 0,
@@ -51,6 +64,7 @@ export async function run(baseUrl: string, email: string, password: string) {
     names,
     missing: { status: missing.response.status, code: missing.error?.error },
     refused: { status: refused.response.status, fields },
+    outcomes,
   };
 }
 `;
@@ -102,6 +116,7 @@ describe('a client generated from the API document', () => {
       names: ['Alpha School B', 'Alpha School A'],
       missing: { status: 404, code: 'not_found' },
       refused: { status: 400, fields: { name: 'Field is required.' } },
+      outcomes: ['script-1: not_found'],
     });
   });
 

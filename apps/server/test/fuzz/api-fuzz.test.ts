@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertIntegrationKey } from '../support/integration';
 import { bearer, createTestApp, type TestApp } from '../support/test-app';
 import { sessionFor } from '../support/world';
 import { type Operation, operationsOf } from './openapi-operations';
@@ -35,6 +36,7 @@ beforeAll(async () => {
   });
   t = await createTestApp({ logger: { level: 'error', stream: log } });
   operations = await operationsOf(t.app);
+  alphaKey = (await insertIntegrationKey(t.db, t.world.orgs.alpha, 'Fuzz key')).key;
   const { orgs, users, alphaLicenseId } = t.world;
   known = {
     ids: [...Object.values(orgs), ...Object.values(users).map((u) => u.id), alphaLicenseId],
@@ -51,11 +53,15 @@ afterAll(async () => {
   await t.close();
 });
 
-const ACTORS = {
-  owner: () => sessionFor(t.db, t.world.users.owner.id),
-  otherTenant: () => sessionFor(t.db, t.world.users.betaOwner.id),
-  anonymous: async () => null,
-} as const;
+let alphaKey = '';
+/** Who sends the requests, and to which operations: a session to every one, a key to the integration calls. */
+const ACTORS: Record<string, { token: () => Promise<string | null>; fuzzes: (o: Operation) => boolean }> = {
+  owner: { token: () => sessionFor(t.db, t.world.users.owner.id), fuzzes: () => true },
+  otherTenant: { token: () => sessionFor(t.db, t.world.users.betaOwner.id), fuzzes: () => true },
+  anonymous: { token: async () => null, fuzzes: () => true },
+  // The classroom product's key of the Alpha district: its calls reach the services with the world's people.
+  integrationKey: { token: async () => alphaKey, fuzzes: (o) => o.takesKey },
+};
 
 const show = (request: FuzzRequest) =>
   JSON.stringify({ ...request, payload: request.payload?.slice(0, 500) }, null, 1);
@@ -94,11 +100,18 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     expect(operations.some((o) => o.path === '/api/organization/create')).toBe(true);
   });
 
-  for (const [actor, tokenOf] of Object.entries(ACTORS)) {
+  it('fuzzes the integration calls with a key', () => {
+    const withKey = operations.filter((o) => o.takesKey).map((o) => `${o.method} ${o.path}`);
+    expect(withKey).toEqual(
+      expect.arrayContaining(['POST /api/integration/consume', 'POST /api/integration/consume/batch']),
+    );
+  });
+
+  for (const [actor, { token: tokenOf, fuzzes }] of Object.entries(ACTORS)) {
     it(
       `answers no 5xx and only the contract's error body, as ${actor}`,
       async () => {
-        for (const operation of operations) {
+        for (const operation of operations.filter(fuzzes)) {
           await fc.assert(
             fc.asyncProperty(requestFor(operation, known), async (request) => {
               const errorsBefore = serverErrors.length;

@@ -1,4 +1,5 @@
 import type { App } from '../../src/app';
+import { INTEGRATION_KEY_SCHEME } from '../../src/http/openapi';
 
 /** The part of a JSON Schema (as @fastify/swagger writes it) that requests are generated from. */
 export interface JsonSchema {
@@ -19,6 +20,7 @@ export interface JsonSchema {
   maxItems?: number;
   nullable?: boolean;
   format?: string;
+  $ref?: string;
 }
 
 export interface Operation {
@@ -27,21 +29,47 @@ export interface Operation {
   path: string;
   pathParams: string[];
   query: { name: string; schema: JsonSchema }[];
+  /** Header parameters (an `Idempotency-Key`). */
+  headers: { name: string; schema: JsonSchema; required: boolean }[];
+  /** With the document's named components in place of their `$ref`. */
   body: JsonSchema | null;
   /** No bearer token needed (the document lists no security for it). */
   public: boolean;
+  /** Takes an integration key instead of a session token (CONTRACT §9). */
+  takesKey: boolean;
 }
 
 interface DocOperation {
-  parameters?: { in: string; name: string; schema?: JsonSchema }[];
+  parameters?: { in: string; name: string; required?: boolean; schema?: JsonSchema }[];
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
-  security?: unknown[];
+  security?: Record<string, unknown>[];
+}
+
+/**
+ * A schema with every `$ref` to a component replaced by the component, so that the requests are built from
+ * what the operation takes (a named body is a `$ref` in the document). A component met again inside itself
+ * stays an empty schema.
+ */
+function resolved(schema: unknown, components: Record<string, unknown>, seen: string[] = []): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => resolved(s, components, seen));
+  if (!schema || typeof schema !== 'object') return schema;
+  const ref = (schema as JsonSchema).$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) {
+    const name = ref.slice('#/components/schemas/'.length);
+    if (seen.includes(name)) return {};
+    return resolved(components[name] ?? {}, components, [...seen, name]);
+  }
+  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, resolved(v, components, seen)]));
 }
 
 /** Every operation of the app's own OpenAPI document: endpoints added later are fuzzed without a change here. */
 export async function operationsOf(app: App): Promise<Operation[]> {
   await app.ready();
-  const document = app.swagger() as { paths: Record<string, Record<string, DocOperation>> };
+  const document = app.swagger() as {
+    paths: Record<string, Record<string, DocOperation>>;
+    components?: { schemas?: Record<string, unknown> };
+  };
+  const components = document.components?.schemas ?? {};
   const operations: Operation[] = [];
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(methods)) {
@@ -53,8 +81,17 @@ export async function operationsOf(app: App): Promise<Operation[]> {
         query: parameters
           .filter((p) => p.in === 'query')
           .map((p) => ({ name: p.name, schema: p.schema ?? { type: 'string' } })),
-        body: operation.requestBody?.content?.['application/json']?.schema ?? null,
+        headers: parameters
+          .filter((p) => p.in === 'header')
+          .map((p) => ({
+            name: p.name,
+            schema: p.schema ?? { type: 'string' },
+            required: p.required === true,
+          })),
+        body: (resolved(operation.requestBody?.content?.['application/json']?.schema, components) ??
+          null) as JsonSchema | null,
         public: !operation.security || operation.security.length === 0,
+        takesKey: (operation.security ?? []).some((alternative) => INTEGRATION_KEY_SCHEME in alternative),
       });
     }
   }

@@ -180,7 +180,26 @@ const segment = (known: Known) =>
 const queryValue = (schema: JsonSchema, name: string, known: Known) =>
   anyValue(schema, name, known).map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? '')));
 
-/** One request to the operation: its path with real or broken ids, a query, a body, a content type. */
+/**
+ * A header parameter's value: for an `Idempotency-Key`, mostly a new one, sometimes one used before (a
+ * repeat, or the same key with another body), odd, or none; `undefined` leaves the header out.
+ */
+function headerValue(header: Operation['headers'][number], known: Known): fc.Arbitrary<string | undefined> {
+  if (header.name.toLowerCase() === 'idempotency-key') {
+    return fc.oneof(
+      { weight: 8, arbitrary: fc.uuid().map((u) => `fuzz-${u}`) },
+      { weight: 2, arbitrary: fc.constantFrom('fuzz-again-1', 'fuzz-again-2') },
+      { weight: 1, arbitrary: fc.constantFrom('', 'x'.repeat(256), 'a b') },
+      { weight: 1, arbitrary: fc.constant(undefined) },
+    );
+  }
+  return fc.option(fittingText(header.schema, header.name, known), {
+    nil: undefined,
+    freq: header.required ? 8 : 2,
+  });
+}
+
+/** One request to the operation: its path with real or broken ids, a query, headers, a body, a content type. */
 export function requestFor(operation: Operation, known: Known): fc.Arbitrary<FuzzRequest> {
   const path = fc
     .tuple(...operation.pathParams.map(() => segment(known)))
@@ -231,10 +250,17 @@ export function requestFor(operation: Operation, known: Known): fc.Arbitrary<Fuz
         },
       )
     : fc.constant({});
-  return fc.tuple(path, query, body).map(([p, q, b]) => ({
+  const headers = fc
+    .tuple(...operation.headers.map((h) => headerValue(h, known)))
+    .map((values) =>
+      Object.fromEntries(
+        operation.headers.flatMap((h, i) => (values[i] === undefined ? [] : [[h.name, values[i] as string]])),
+      ),
+    );
+  return fc.tuple(path, query, headers, body).map(([p, q, h, b]) => ({
     method: operation.method,
     url: q ? `${p}?${q}` : p,
-    headers: (b.contentType ? { 'content-type': b.contentType } : {}) as Record<string, string>,
+    headers: { ...h, ...(b.contentType ? { 'content-type': b.contentType } : {}) } as Record<string, string>,
     ...(b.payload === undefined ? {} : { payload: b.payload }),
   }));
 }

@@ -370,6 +370,7 @@ describe('the API document', () => {
     expect(keyCalls.map((c) => c.at).sort()).toEqual([
       'GET /api/integration/entitlement',
       'POST /api/integration/consume',
+      'POST /api/integration/consume/batch',
     ]);
     for (const { at, op } of keyCalls) {
       expect(op.security, at).toEqual([{ integrationKey: [] }]);

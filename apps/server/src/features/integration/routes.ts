@@ -1,18 +1,24 @@
 import { errorBodySchema } from '@allot/domain/errors';
 import {
+  consumeBatchRequestSchema,
+  consumeBatchResponseSchema,
   consumeRequestSchema,
   consumeResponseSchema,
   entitlementQuerySchema,
   entitlementSchema,
+  MAX_CONSUME_BATCH_ITEMS,
   memberEntitlementQuerySchema,
 } from '@allot/domain/integration';
 import { idSchema } from '@allot/domain/text';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { AppError } from '../../http/app-error';
 import { authOf, integrationOf } from '../../http/authenticate';
-import { idempotencyOf, idempotentWrite, replyAnswer } from '../credits/idempotency';
+import { type IdempotencyRequest, idempotencyOf, idempotentWrite, replyAnswer } from '../credits/idempotency';
+import { consumeBatch } from './consume-batch';
+import { CONSUME_BATCH_EXAMPLES } from './consume-batch-examples';
 import { consumeCredits } from './consume-service';
 import { checkEntitlement, checkMemberEntitlement } from './entitlement-service';
 import {
@@ -27,6 +33,23 @@ const security = [{ integrationKey: [] }];
 
 export const IDEMPOTENCY_KEY_REQUIRED =
   'An Idempotency-Key header is required: a new key for each consumption, the same key when a call is sent again.';
+
+/** The consumption calls' `Idempotency-Key`: required (CONTRACT §9). */
+const requiredIdempotencyKey = z.object({
+  'idempotency-key': z
+    .string({ error: IDEMPOTENCY_KEY_REQUIRED })
+    .describe(
+      'Required. 1–255 printable characters; a repeat with the same key and body answers the first answer',
+    ),
+});
+
+function requireIdempotency(request: FastifyRequest): IdempotencyRequest {
+  const idempotency = idempotencyOf(request);
+  if (!idempotency) {
+    throw AppError.invalid({ 'Idempotency-Key': IDEMPOTENCY_KEY_REQUIRED }, IDEMPOTENCY_KEY_REQUIRED);
+  }
+  return idempotency;
+}
 
 export interface IntegrationRouteOptions {
   /** Calls one integration key may make in a minute, counted across processes (INTEGRATION_RATE_LIMIT_PER_MINUTE). */
@@ -75,13 +98,7 @@ export function integrationRoutes(db: Db, options: IntegrationRouteOptions = {})
           summary: 'Consume a teacher’s credits',
           description: `Draws \`credits\` from the teacher’s own balance first, then from their organization’s shared pool, in one transaction, and answers the balances after. Not enough in both: \`422 insufficient_credits\` with \`details.available\`, nothing taken; above the organization’s daily limit: \`422 daily_limit\`; only invited, or the account not set up (and, with \`licenseType\`, no seat of a live licence of it): \`422 business_rule\` with \`details.reasons\`. A teacher who is a member of several organizations of the subtree needs \`organizationId\` (\`400\` otherwise). The \`Idempotency-Key\` header is required: a repeat answers the first answer (header \`Idempotent-Replayed: true\`); the same key with another body is \`409 idempotency_key_reused\`.${RATE_LIMIT_NOTE}`,
           body: consumeRequestSchema,
-          headers: z.object({
-            'idempotency-key': z
-              .string({ error: IDEMPOTENCY_KEY_REQUIRED })
-              .describe(
-                'Required. 1–255 printable characters; a repeat with the same key and body answers the first answer',
-              ),
-          }),
+          headers: requiredIdempotencyKey,
           response: {
             200: consumeResponseSchema,
             404: errorBodySchema,
@@ -92,15 +109,38 @@ export function integrationRoutes(db: Db, options: IntegrationRouteOptions = {})
       },
       async (request, reply) => {
         const caller = integrationOf(request);
-        const idempotency = idempotencyOf(request);
-        if (!idempotency) {
-          throw AppError.invalid({ 'Idempotency-Key': IDEMPOTENCY_KEY_REQUIRED }, IDEMPOTENCY_KEY_REQUIRED);
-        }
         return replyAnswer(
           reply,
-          await idempotentWrite(db, caller.keyId, idempotency, (tx) =>
+          await idempotentWrite(db, caller.keyId, requireIdempotency(request), (tx) =>
             consumeCredits(tx, caller, request.body),
           ),
+        );
+      },
+    );
+
+    app.post(
+      '/api/integration/consume/batch',
+      {
+        config: { integration: true },
+        schema: {
+          operationId: 'consumeCreditsBatch',
+          tags,
+          security,
+          summary: 'Consume the credits of many uses at once',
+          description: `1 to ${MAX_CONSUME_BATCH_ITEMS} consumptions in one call and one transaction, each as \`POST /api/integration/consume\` takes one. Each item is applied or refused on its own, in the order of \`items\`, as the single call would answer it: an item sees the balances the items before it left, and a refused item takes nothing and does not stop the others. The answer has one result for each item, in the same order: \`status: "consumed"\` with what the single call answers, or \`status: "refused"\` with \`consumed\`, \`fromOwn\` and \`fromShared\` 0, \`balances\` null, and the single call's \`error\`, \`message\` and \`details\` (\`not_found\`, \`invalid_input\` for a teacher in several organizations without \`organizationId\`, \`business_rule\`, \`insufficient_credits\`, \`daily_limit\`). A body that is not a valid batch (no item, more than ${MAX_CONSUME_BATCH_ITEMS}, an item that is not a valid consumption) is \`400\` as a whole, with the items' fields as \`items.<index>.<field>\`, and nothing is taken. One \`Idempotency-Key\` for the whole batch, required: a repeat answers the first answer (header \`Idempotent-Replayed: true\`); the same key with another body is \`409 idempotency_key_reused\`. The rate limit counts a batch as one call.${RATE_LIMIT_NOTE}`,
+          body: consumeBatchRequestSchema,
+          headers: requiredIdempotencyKey,
+          response: { 200: consumeBatchResponseSchema, 429: errorBodySchema },
+          examples: CONSUME_BATCH_EXAMPLES,
+        },
+      },
+      async (request, reply) => {
+        const caller = integrationOf(request);
+        return replyAnswer(
+          reply,
+          await idempotentWrite(db, caller.keyId, requireIdempotency(request), async (tx) => ({
+            results: await consumeBatch(tx, caller, request.body.items),
+          })),
         );
       },
     );

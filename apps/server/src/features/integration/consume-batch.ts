@@ -1,0 +1,35 @@
+import type { ConsumeBatchItem, ConsumeBatchResult } from '@allot/domain/integration';
+import type { Tx } from '../../db/client';
+import type { IntegrationCaller } from '../../http/authenticate';
+import { consumeEach } from './consume-service';
+
+/**
+ * POST /api/integration/consume/batch (CONTRACT §9), inside the caller's transaction (idempotentWrite): each
+ * item applied or refused on its own, in order, as the single call would answer it alone, so a later item
+ * sees the balances the earlier ones left; all of them in one lookup, one lock of the accounts in id order and
+ * one posting call (`consumeEach`, decision 016). A refused item takes nothing and answers the single call's
+ * error code, message and details with `balances: null`; any other error fails the whole batch.
+ */
+export async function consumeBatch(
+  tx: Tx,
+  caller: IntegrationCaller,
+  items: ConsumeBatchItem[],
+): Promise<ConsumeBatchResult[]> {
+  const outcomes = await consumeEach(tx, caller, items);
+  return outcomes.map((outcome, index): ConsumeBatchResult => {
+    const reference = (items[index] as ConsumeBatchItem).reference;
+    if (outcome.ok) return { reference, status: 'consumed', ...outcome.answer };
+    const { error } = outcome;
+    return {
+      reference,
+      status: 'refused',
+      consumed: 0,
+      fromOwn: 0,
+      fromShared: 0,
+      balances: null,
+      error: error.code,
+      message: error.message,
+      ...(error.details ? { details: error.details } : {}),
+    };
+  });
+}
