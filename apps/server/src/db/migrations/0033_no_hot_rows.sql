@@ -79,9 +79,15 @@ DECLARE
   v_count integer := coalesce(cardinality(p_actions), 0);
   v_ids uuid[];
   v_deltas bigint[];
+  v_with_lines integer;
+  v_unbalanced boolean;
   v_locked integer;
+  v_short uuid;
+  v_short_balance bigint;
+  v_to_members boolean;
   v_sinks integer;
-  v_short record;
+  v_sink_taken boolean;
+  v_deleted boolean;
   v_txs uuid[];
   v_orgs uuid[];
   v_shared bigint[];
@@ -91,42 +97,57 @@ BEGIN
      OR p_amounts IS NULL OR cardinality(p_actors) <> v_count OR cardinality(p_descriptions) <> v_count
      OR cardinality(p_accounts) <> cardinality(p_amounts) OR cardinality(p_postings) <> cardinality(p_amounts)
      OR array_position(p_actions, NULL) IS NOT NULL OR array_position(p_postings, NULL) IS NOT NULL
-     OR array_position(p_accounts, NULL) IS NOT NULL OR array_position(p_amounts, NULL) IS NOT NULL
-     OR EXISTS (SELECT 1 FROM unnest(p_postings) AS p WHERE p < 1 OR p > v_count) THEN
+     OR array_position(p_accounts, NULL) IS NOT NULL OR array_position(p_amounts, NULL) IS NOT NULL THEN
     RAISE EXCEPTION 'a posting needs one amount per account' USING ERRCODE = 'CR006';
   END IF;
-  IF (SELECT count(DISTINCT p) FROM unnest(p_postings, p_amounts) AS l(p, amount) WHERE amount <> 0) <> v_count THEN
+  -- Each posting: in range, with lines, summing to zero. One pass over the lines.
+  SELECT count(*) FILTER (WHERE g.p BETWEEN 1 AND v_count AND g.lines > 0), coalesce(bool_or(g.total <> 0), false),
+         coalesce(bool_or(g.p < 1 OR g.p > v_count), false)
+    INTO v_with_lines, v_unbalanced, v_deleted
+    FROM (SELECT l.p, count(*) FILTER (WHERE l.amount <> 0) AS lines, sum(l.amount) AS total
+          FROM unnest(p_postings, p_amounts) AS l(p, amount) GROUP BY l.p) g;
+  IF v_deleted THEN
+    RAISE EXCEPTION 'a posting needs one amount per account' USING ERRCODE = 'CR006';
+  END IF;
+  IF v_with_lines <> v_count THEN
     RAISE EXCEPTION 'a credit transaction needs lines' USING ERRCODE = 'CR006';
   END IF;
-  IF EXISTS (SELECT 1 FROM unnest(p_postings, p_amounts) AS l(p, amount) GROUP BY p HAVING sum(amount) <> 0) THEN
+  IF v_unbalanced THEN
     RAISE EXCEPTION 'a credit transaction must sum to zero' USING ERRCODE = 'CR004';
   END IF;
   SELECT array_agg(account ORDER BY account), array_agg(delta ORDER BY account) INTO v_ids, v_deltas
     FROM (SELECT account, sum(amount)::bigint AS delta FROM unnest(p_accounts, p_amounts) AS l(account, amount)
           WHERE amount <> 0 GROUP BY account) d;
 
+  -- The locks, in id order, and what the rules need of the locked rows as they are now (a row locked after a
+  -- wait is read again at its latest version). Consumed accounts keep no balance and are not locked.
   -- Joins with unnest rather than `= ANY`: the bulk mint of seed:scale posts 200,010 lines in one call.
-  SELECT count(*) INTO v_locked FROM (
-    SELECT a.id FROM unnest(v_ids) AS d(id) JOIN credit_accounts a ON a.id = d.id
-    WHERE a.kind <> 'consumed' ORDER BY a.id FOR NO KEY UPDATE OF a) AS l;
-  SELECT count(*) INTO v_sinks FROM unnest(v_ids) AS d(id) JOIN credit_accounts a ON a.id = d.id
-    WHERE a.kind = 'consumed';
+  SELECT count(*), (array_agg(l.id ORDER BY l.id) FILTER (WHERE l.kind <> 'system' AND l.balance + l.delta < 0))[1],
+         (array_agg(l.balance ORDER BY l.id) FILTER (WHERE l.kind <> 'system' AND l.balance + l.delta < 0))[1],
+         coalesce(bool_or(l.kind IN ('user', 'person') AND l.delta > 0), false)
+    INTO v_locked, v_short, v_short_balance, v_to_members
+    FROM (SELECT a.id, a.kind, a.balance, d.delta FROM unnest(v_ids, v_deltas) AS d(id, delta)
+          JOIN credit_accounts a ON a.id = d.id
+          WHERE a.kind <> 'consumed' ORDER BY a.id FOR NO KEY UPDATE OF a) AS l;
+  -- After the locks, a statement of its own: a delete that held them has committed, and this one sees it.
+  SELECT count(*) FILTER (WHERE a.kind = 'consumed'), coalesce(bool_or(a.kind = 'consumed' AND d.delta < 0), false),
+         coalesce(bool_or(o.deleted_at IS NOT NULL), false)
+    INTO v_sinks, v_sink_taken, v_deleted
+    FROM unnest(v_ids, v_deltas) AS d(id, delta) JOIN credit_accounts a ON a.id = d.id
+    LEFT JOIN organizations o ON o.id = a.organization_id;
   IF v_locked + v_sinks <> cardinality(v_ids) THEN
     RAISE EXCEPTION 'unknown credit account' USING ERRCODE = 'CR006';
   END IF;
-  IF v_sinks > 0 AND EXISTS (SELECT 1 FROM unnest(p_accounts, p_amounts) AS l(account, amount)
-             JOIN credit_accounts a ON a.id = l.account WHERE a.kind = 'consumed' AND l.amount < 0) THEN
+  IF v_sink_taken THEN
     RAISE EXCEPTION 'credits never come back from consumption' USING ERRCODE = 'CR006';
   END IF;
-  -- After the locks: a delete that held them has committed, and this statement sees it.
-  IF EXISTS (SELECT 1 FROM unnest(v_ids) AS d(id) JOIN credit_accounts a ON a.id = d.id
-             JOIN organizations o ON o.id = a.organization_id WHERE o.deleted_at IS NOT NULL) THEN
+  IF v_deleted THEN
     RAISE EXCEPTION 'a pool of a deleted organization' USING ERRCODE = 'CR007';
   END IF;
   -- A membership (or invitation) receiving credits is held (key share) until this transaction ends, so that a
   -- removal cannot end it between this check and the commit (a removal locks it for update, then moves the
   -- balance back: it waits for these credits and moves them too).
-  IF EXISTS (SELECT 1 FROM unnest(v_deltas) AS delta WHERE delta > 0) THEN
+  IF v_to_members THEN
     PERFORM 1 FROM unnest(v_ids, v_deltas) AS d(id, delta) JOIN credit_accounts a ON a.id = d.id AND a.kind = 'user'
       JOIN memberships m ON m.user_id = a.user_id AND m.organization_id = a.organization_id
       WHERE d.delta > 0 ORDER BY m.user_id FOR KEY SHARE OF m;
@@ -142,11 +163,9 @@ BEGIN
       RAISE EXCEPTION 'credits go to a member''s balance only while they belong to the organization' USING ERRCODE = 'CR008';
     END IF;
   END IF;
-  SELECT a.id, a.balance INTO v_short FROM credit_accounts a JOIN unnest(v_ids, v_deltas) AS d(id, delta) ON d.id = a.id
-    WHERE a.kind NOT IN ('system', 'consumed') AND a.balance + d.delta < 0 ORDER BY a.id LIMIT 1;
-  IF FOUND THEN
-    RAISE EXCEPTION 'credit account % would go below zero', v_short.id
-      USING ERRCODE = 'CR001', DETAIL = v_short.id::text || ' ' || v_short.balance::text;
+  IF v_short IS NOT NULL THEN
+    RAISE EXCEPTION 'credit account % would go below zero', v_short
+      USING ERRCODE = 'CR001', DETAIL = v_short::text || ' ' || v_short_balance::text;
   END IF;
 
   SELECT array_agg(gen_random_uuid()) INTO v_txs FROM generate_series(1, v_count);
@@ -158,27 +177,33 @@ BEGIN
     FROM unnest(p_postings, p_accounts, p_amounts) WITH ORDINALITY AS l(p, account, amount, n)
     WHERE l.amount <> 0 ORDER BY l.n;
 
-  WITH pool AS (
-    SELECT a.organization_id AS org,
-      coalesce(sum(d.delta) FILTER (WHERE a.kind = 'shared'), 0)::bigint AS shared,
-      coalesce(sum(d.delta) FILTER (WHERE a.kind = 'protected'), 0)::bigint AS protected
-    FROM credit_accounts a JOIN unnest(v_ids, v_deltas) AS d(id, delta) ON d.id = a.id
-    WHERE a.kind IN ('shared', 'protected') GROUP BY a.organization_id)
-  SELECT array_agg(org ORDER BY org), array_agg(shared ORDER BY org), array_agg(protected ORDER BY org)
+  -- The copies of the pools on their own organizations, locked root first (locks.ts) when there are several.
+  SELECT array_agg(org ORDER BY depth, org), array_agg(shared ORDER BY depth, org), array_agg(protected ORDER BY depth, org)
     INTO v_orgs, v_shared, v_protected
-    FROM pool WHERE shared <> 0 OR protected <> 0;
-  IF v_orgs IS NOT NULL THEN
+    FROM (SELECT a.organization_id AS org, min(o.depth) AS depth,
+            coalesce(sum(d.delta) FILTER (WHERE a.kind = 'shared'), 0)::bigint AS shared,
+            coalesce(sum(d.delta) FILTER (WHERE a.kind = 'protected'), 0)::bigint AS protected
+          FROM credit_accounts a JOIN unnest(v_ids, v_deltas) AS d(id, delta) ON d.id = a.id
+          JOIN organizations o ON o.id = a.organization_id
+          WHERE a.kind IN ('shared', 'protected') GROUP BY a.organization_id) pool
+    WHERE shared <> 0 OR protected <> 0;
+  IF cardinality(v_orgs) > 1 THEN
     PERFORM 1 FROM unnest(v_orgs) AS v(id) JOIN organizations o ON o.id = v.id
       ORDER BY o.depth, o.id FOR NO KEY UPDATE OF o;
+  END IF;
+  IF v_orgs IS NOT NULL THEN
     UPDATE organizations o SET
         shared_credits = o.shared_credits + v.shared,
         protected_credits = o.protected_credits + v.protected
       FROM unnest(v_orgs, v_shared, v_protected) AS v(id, shared, protected)
       WHERE o.id = v.id;
   END IF;
-  RETURN jsonb_build_object('id', v_txs[1], 'ids', to_jsonb(v_txs), 'balances', (
-    SELECT coalesce(jsonb_object_agg(a.id, a.balance), '{}'::jsonb)
-    FROM (SELECT DISTINCT id FROM unnest(p_report) AS r(id)) r JOIN credit_accounts a ON a.id = r.id));
+  IF cardinality(p_report) > 0 THEN
+    RETURN jsonb_build_object('id', v_txs[1], 'ids', to_jsonb(v_txs), 'balances', (
+      SELECT coalesce(jsonb_object_agg(a.id, a.balance), '{}'::jsonb)
+      FROM (SELECT DISTINCT id FROM unnest(p_report) AS r(id)) r JOIN credit_accounts a ON a.id = r.id));
+  END IF;
+  RETURN jsonb_build_object('id', v_txs[1], 'ids', to_jsonb(v_txs), 'balances', '{}'::jsonb);
 END $$;
 --> statement-breakpoint
 -- The one-transaction posting of before, now a set of one.
