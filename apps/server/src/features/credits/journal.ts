@@ -1,6 +1,6 @@
 import type { CreditAction } from '@allot/domain/credits';
 import { APP_MSG } from '@allot/domain/messages';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { jsonParam } from '../../db/json-params';
 import { preparedRows } from '../../db/prepared-rows';
@@ -69,6 +69,11 @@ export async function postCreditTransactionsReporting(
   tx: Tx,
   postings: readonly Posting[],
   report: readonly string[],
+  /**
+   * A write that goes with the postings, in the same statement (a data-modifying `with`): one round trip for
+   * both (the consumption's daily count). It sees the database as the statement began, not the postings.
+   */
+  alongside?: SQL,
 ): Promise<{ ids: string[]; balances: Map<string, number> }> {
   if (postings.length === 0) throw new Error('no credit transaction to post');
   const lines = postings.flatMap((p, index) =>
@@ -82,7 +87,7 @@ export async function postCreditTransactionsReporting(
   try {
     const [row] = await preparedRows<{ posted: { ids: string[]; balances: Record<string, number> } }>(
       tx,
-      sql`select post_credit_transactions(${textArray(postings.map((p) => p.action))},
+      sql`${alongside ? sql`with alongside as (${alongside}) ` : sql``}select post_credit_transactions(${textArray(postings.map((p) => p.action))},
         ${uuidArray(postings.map((p) => p.actorId))}::uuid[], ${textArray(postings.map((p) => p.description ?? ''))},
         ${`{${lines.map((l) => l.posting).join(',')}}`}::int[], ${uuidArray(lines.map((l) => l.accountId))}::uuid[],
         ${`{${lines.map((l) => l.amount).join(',')}}`}::bigint[], ${uuidArray(report)}::uuid[],

@@ -291,9 +291,8 @@ async function drawInOrder(
     };
   }
   if (postings.length === 0) return;
-  await countConsumption(tx, counted);
   try {
-    await postCreditTransactionsReporting(tx, postings, []);
+    await postCreditTransactionsReporting(tx, postings, [], countConsumption(counted));
   } catch (error) {
     // Cannot happen under the locks above; should it, the database refused and the whole call fails.
     if (error instanceof InsufficientCreditsError)
@@ -302,21 +301,22 @@ async function drawInOrder(
   }
 }
 
-/** Adds the consumptions to their organizations' counts of today (UTC), one row per slot, in key order. */
-async function countConsumption(tx: Tx, counted: Map<string, number>): Promise<void> {
+/**
+ * Adds the consumptions to their organizations' counts of today (UTC), one row per slot, in key order: a
+ * statement that goes with the posting (`alongside`).
+ */
+function countConsumption(counted: Map<string, number>) {
   const slots = [...counted.entries()]
     .map(([key, credits]) => {
       const [organizationId, slot] = key.split(':');
       return [organizationId, Number(slot), credits] as const;
     })
     .sort((a, b) => (a[0] === b[0] ? a[1] - b[1] : (a[0] as string) < (b[0] as string) ? -1 : 1));
-  await preparedRows(
-    tx,
-    sql`insert into consumption_days (organization_id, day, slot, credits)
+  return sql`insert into consumption_days (organization_id, day, slot, credits)
     select (s->>0)::uuid, (now() at time zone 'utc')::date, (s->>1)::smallint, (s->>2)::bigint
     from json_array_elements(${jsonParam(slots)}) as s
-    on conflict (organization_id, day, slot) do update set credits = consumption_days.credits + excluded.credits`,
-  );
+    on conflict (organization_id, day, slot) do update set credits = consumption_days.credits + excluded.credits
+    returning 1`;
 }
 
 /** POST /api/integration/consume: one consumption; a refusal is thrown, as its answer. */
