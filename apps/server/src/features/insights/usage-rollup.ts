@@ -44,7 +44,14 @@ function batchStatement(batchSize: number) {
       join credit_entries e on e.transaction_id = t.id
       join credit_accounts a on a.id = e.account_id
     ),
-    debited_pools as (
+    -- What each transaction did, in one pass (joined by hash, never scanned per row: a batch of 2,000
+    -- consumptions once cost 1.4 ms a transaction, growing with the batch).
+    tx_facts as materialized (
+      select tx, bool_or(held and amount < 0) as from_held,
+        (array_agg(user_id) filter (where held and amount < 0))[1] as drawn_user
+      from lines group by tx
+    ),
+    debited_pools as materialized (
       select tx, day, org, -sum(amount) as amount from lines where pool and amount < 0 group by tx, day, org
     ),
     -- Credits into B's pools count for each ancestor-or-self of B that is not an ancestor-or-self of an
@@ -53,9 +60,9 @@ function batchStatement(batchSize: number) {
     received as (
       select l.day, c.ancestor_id as org, sum(l.amount) as amount
       from lines l
+      join tx_facts f on f.tx = l.tx and not f.from_held
       join organization_closure c on c.descendant_id = l.org
       where l.pool and l.amount > 0
-        and not exists (select 1 from lines u where u.tx = l.tx and u.held and u.amount < 0)
         and not exists (
           select 1 from debited_pools d
           join organization_closure dc on dc.descendant_id = d.org and dc.ancestor_id = c.ancestor_id
@@ -65,13 +72,12 @@ function batchStatement(batchSize: number) {
     -- A debit of A's pools going to people's balances or to pools strictly below A: gross, for every
     -- ancestor-or-self of A.
     handed as (
-      select d.day, d.org, least(d.amount, coalesce((
-        select sum(l.amount) from lines l
-        where l.tx = d.tx and l.amount > 0
-          and (l.held or (l.pool and exists (
-            select 1 from organization_closure b
-            where b.ancestor_id = d.org and b.descendant_id = l.org and b.depth > 0)))), 0)) as amount
+      select d.day, d.org, least(d.amount, coalesce(sum(l.amount) filter (
+          where l.held or (l.pool and b.descendant_id is not null)), 0)) as amount
       from debited_pools d
+      left join lines l on l.tx = d.tx and l.amount > 0
+      left join organization_closure b on l.pool and b.ancestor_id = d.org and b.descendant_id = l.org and b.depth > 0
+      group by d.tx, d.day, d.org, d.amount
     ),
     handed_down as (
       select h.day, c.ancestor_id as org, sum(h.amount) as amount
@@ -103,11 +109,10 @@ function batchStatement(batchSize: number) {
     ),
     -- Who consumed: the member whose balance the consumption drew on, else the posting's actor.
     consumers as (
-      select coalesce(
-          (select u.user_id from lines u where u.tx = k.tx and u.held and u.amount < 0 limit 1),
-          case when k.action = 'consumption' then k.actor_id end) as user_id,
+      select coalesce(f.drawn_user, case when k.action = 'consumption' then k.actor_id end) as user_id,
         k.org, max(k.day) as day
-      from lines k where k.kind = 'consumed' and k.amount > 0
+      from lines k join tx_facts f on f.tx = k.tx
+      where k.kind = 'consumed' and k.amount > 0
       group by 1, 2
     ),
     last_used as (
