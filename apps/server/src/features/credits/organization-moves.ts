@@ -108,7 +108,13 @@ export async function reclaimOrganizations(
     notBelow(target.name),
   );
   const pools = poolsOf(input.reclaimFromStrategy);
-  const accounts = sources.flatMap((s) => pools.map((pool) => poolAccount(s, pool)));
+  // Every account the posting will lock, the target's pool too, in one statement in id order (locks.ts):
+  // holding the sources while the journal then locks the target waited, in a circle, for a move that held
+  // the target and waited for a source (issue 31).
+  const accounts = [
+    ...sources.flatMap((s) => pools.map((pool) => poolAccount(s, pool))),
+    poolAccount(target, input.toOrganizationPoolType),
+  ];
   const locked = await rows<{ id: string; balance: string | number }>(
     tx,
     sql`select id, balance from credit_accounts where id in ${uuidsIn(accounts)} order by id for no key update`,
