@@ -42,6 +42,18 @@ export function isConcurrencyConflict(error: unknown): boolean {
 export const WRITE_ATTEMPTS = 6;
 
 /**
+ * How many times this process's write transactions were aborted by a concurrent one, by SQLSTATE (`40P01` a
+ * deadlock, `40001` a serialization failure, `CR009`) or `race` (`RetryTransaction`), whether run again or not.
+ * The randomized ledger workloads read the deadlocks here: none may happen (locks.ts, "lock order").
+ */
+export const concurrencyConflicts = new Map<string, number>();
+
+function countConflict(error: unknown) {
+  const cause = error instanceof RetryTransaction ? 'race' : (sqlState(error) ?? 'unknown');
+  concurrencyConflicts.set(cause, (concurrencyConflicts.get(cause) ?? 0) + 1);
+}
+
+/**
  * The connection was lost after the work had run, while COMMIT was on its way, and PostgreSQL could not
  * tell (in time) whether the transaction committed. The error handler answers `503` with `Retry-After`
  * and says the change may have been saved.
@@ -83,7 +95,9 @@ export async function writeTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>):
         if (outcome === 'committed') return done.result;
         if (outcome === 'unknown') throw new CommitOutcomeUnknown(error);
       }
-      if (attempt >= WRITE_ATTEMPTS || !(lost || isConcurrencyConflict(error))) throw error;
+      const conflict = !lost && isConcurrencyConflict(error);
+      if (conflict) countConflict(error);
+      if (attempt >= WRITE_ATTEMPTS || !(lost || conflict)) throw error;
       await sleep(Math.random() * 10 * 2 ** attempt);
     }
   }

@@ -1,22 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCreditWorkload, type Send } from '../support/credit-workload';
-import { ledgerViolations } from '../support/ledger';
+import { deadlocksRetried } from '../support/deadlocks';
+import { conservationViolations, ledgerViolations } from '../support/ledger';
 import { bearer, createTestApp, type TestApp } from '../support/test-app';
 import { type WorkloadCallers, workloadCallers } from '../support/workload-callers';
 
 /**
  * Issue 10's proof of correctness, in one process (`app.inject`), on PGlite and on PostgreSQL: a randomized
- * concurrent workload against the model, and the classic races. `LEDGER_ROUNDS` and `LEDGER_SEED` make a
- * longer or another run.
+ * concurrent workload against the model, and the classic races; none of it deadlocks (issue 31: every write
+ * takes its locks in locks.ts's order). `LEDGER_ROUNDS` and `LEDGER_SEED` make a longer or another run.
  */
 const ROUNDS = Number(process.env.LEDGER_ROUNDS ?? 50);
 const SEED = Number(process.env.LEDGER_SEED ?? 20261123);
 
 let t: TestApp;
 let callers: WorkloadCallers;
+let deadlocksBefore = 0;
 beforeAll(async () => {
   t = await createTestApp();
   callers = await workloadCallers(t);
+  deadlocksBefore = deadlocksRetried();
 });
 afterAll(() => t.close());
 
@@ -53,12 +56,16 @@ describe('the credit ledger under a randomized concurrent workload', () => {
       fail: (message) => failures.push(message),
     });
     expect(failures.slice(0, 10)).toEqual([]);
+    // A deadlock is retried (db/transaction.ts), so no answer shows it: the retries are counted.
+    expect(deadlocksRetried() - deadlocksBefore, 'deadlocks retried').toBe(0);
     // The workload must exercise both outcomes and the keys.
     expect(report.applied).toBeGreaterThan(ROUNDS * 10);
     expect(report.refused).toBeGreaterThan(ROUNDS);
     expect(report.replays).toBeGreaterThan(0);
     expect(report.reusedKeys).toBeGreaterThan(0);
     expect(report.consumed).toBeGreaterThan(ROUNDS);
+    // Batches of consumptions once the server has the call (issue 31, item 3).
+    if (report.batches !== null) expect(report.consumedInBatches).toBeGreaterThan(0);
   }, 300_000);
 });
 
@@ -111,6 +118,7 @@ describe('the classic races', () => {
     expect((await poolsOf(schoolB)).shared).toBe(0);
     expect((await poolsOf(annex)).protected).toBe(annexBefore.protected + 100);
     expect(await ledgerViolations(t.db)).toEqual([]);
+    expect(await conservationViolations(t.db)).toEqual([]);
   });
 
   it('500 moves A→B and 500 B→A at once: every answer 200, both end where they started', async () => {
@@ -146,5 +154,15 @@ describe('the classic races', () => {
     expect(Object.fromEntries(statuses)).toEqual({ 200: 1000 });
     expect([await poolsOf(alpha), await poolsOf(schoolA)]).toEqual(before);
     expect(await ledgerViolations(t.db)).toEqual([]);
+    expect(await conservationViolations(t.db)).toEqual([]);
   }, 120_000);
+});
+
+describe('deadlocks', () => {
+  it('none in this file: neither retried by the server nor counted by PostgreSQL', async () => {
+    const retried = deadlocksRetried() - deadlocksBefore;
+    // PostgreSQL's own count (pg_stat_database), complete once the connections have ended: the last test.
+    const counted = (await t.database.deadlocks?.()) ?? 0;
+    expect({ retried, counted }).toEqual({ retried: 0, counted: 0 });
+  }, 60_000);
 });

@@ -4,6 +4,8 @@ import type { Tx } from '../../src/db/client';
 import { rows } from '../../src/db/rows';
 import {
   balancesByKey,
+  type ConsumptionItem,
+  conservationViolations,
   journalSince,
   LedgerModel,
   ledgerViolations,
@@ -56,7 +58,15 @@ export interface Answer {
     /** A consumption's answer (issue 15). */
     fromOwn?: number;
     fromShared?: number;
-    balances?: { own: number; shared: number };
+    balances?: { own: number; shared: number } | null;
+    /** A batch's answer (issue 31): one result for each item, in order. */
+    results?: {
+      status: 'consumed' | 'refused';
+      fromOwn: number;
+      fromShared: number;
+      balances: { own: number; shared: number } | null;
+      error?: string;
+    }[];
   };
 }
 /** How a workload reaches the API: `app.inject` in one process, or HTTP to real server processes. */
@@ -78,18 +88,23 @@ function subset<T>(random: Random, items: readonly T[]): T[] {
 
 let references = 0;
 
+export const CONSUME_URL = '/api/integration/consume';
+export const CONSUME_BATCH_URL = '/api/integration/consume/batch';
+
+/** A consumption of the classroom product, single or a batch (both require an Idempotency-Key). */
+export const isConsumption = (request: MoveRequest) =>
+  request.url === CONSUME_URL || request.url === CONSUME_BATCH_URL;
+
+type Place = readonly [{ id: string; email: string }, string, Who];
+
 /**
- * A consumption by the classroom product with Alpha District's key (issue 15): one of four members, each in
- * one organization of the subtree (named or not), `credits` from their balance, then the pool.
+ * Whose consumptions the classroom product sends, with which key: Alpha District's key for four members, each
+ * in one organization of its subtree (and Sol in Alpha School B); Beta Network's key for Sol and Bea there.
  */
-function randomConsumption(
-  random: Random,
-  world: World,
-  tenants?: TwoTenants,
-): { who: Who; request: MoveRequest } {
+function consumptionPlaces(world: World, tenants?: TwoTenants): Place[] {
   const { alpha, schoolA, schoolB, beta } = world.orgs;
   const { teacher, schoolAdmin, admin, owner } = world.users;
-  const [member, organizationId, who] = random.pick<readonly [{ id: string; email: string }, string, Who]>([
+  return [
     [teacher, schoolA, 'integration'],
     [schoolAdmin, schoolA, 'integration'],
     [admin, alpha, 'integration'],
@@ -101,33 +116,74 @@ function randomConsumption(
           [tenants.bea, beta, 'betaIntegration'],
         ] as const)
       : []),
-  ]);
+  ];
+}
+
+/** One consumption at `place`: the organization named or not, `credits` from the balance, then the pool. */
+function consumptionItem(random: Random, [member, organizationId]: Place) {
   return {
-    who,
-    request: {
-      url: '/api/integration/consume',
-      body: {
-        email: member.email,
-        credits: 1 + random.int(random.chance(0.2) ? 400 : 80),
-        reference: `ref-${Date.now().toString(36)}-${references++}`,
-        ...(random.chance(0.5) ? { organizationId } : {}),
-      },
-      userId: member.id,
-      organizationId,
+    body: {
+      email: member.email,
+      credits: 1 + random.int(random.chance(0.2) ? 400 : 80),
+      reference: `ref-${Date.now().toString(36)}-${references++}`,
+      ...(random.chance(0.5) ? { organizationId } : {}),
     },
+    userId: member.id,
+    organizationId,
   };
 }
 
 /**
+ * A consumption by the classroom product (issue 15) with one key; with `batches` (issue 31), a third of them
+ * a batch of 2 to 8 consumptions of that key's members, in any order, a member possibly twice.
+ */
+function randomConsumption(
+  random: Random,
+  world: World,
+  tenants?: TwoTenants,
+  batches = false,
+): { who: Who; request: MoveRequest } {
+  const places = consumptionPlaces(world, tenants);
+  if (batches && random.chance(1 / 3)) {
+    const who = random.pick([...new Set(places.map((p) => p[2]))]);
+    const mine = places.filter((p) => p[2] === who);
+    const items = Array.from({ length: 2 + random.int(7) }, () => consumptionItem(random, random.pick(mine)));
+    return {
+      who,
+      request: {
+        url: CONSUME_BATCH_URL,
+        body: { items: items.map((i) => i.body) },
+        places: items.map((i) => ({ userId: i.userId, organizationId: i.organizationId })),
+      },
+    };
+  }
+  const place = random.pick(places);
+  return { who: place[2], request: { url: CONSUME_URL, ...consumptionItem(random, place) } };
+}
+
+/**
+ * Whether the server has `POST /api/integration/consume/batch` (issue 31, item 3): a body without items is a
+ * `400` where it does (where it does not, the integration key is refused on a call that is not its own). The
+ * workloads send batches once it is there.
+ */
+export async function hasBatchConsumption(send: Send): Promise<boolean> {
+  const probe = { url: CONSUME_BATCH_URL, body: { items: [] }, places: [] } as MoveRequest;
+  return (await send('integration', probe)).status === 400;
+}
+
+/**
  * One random move of the spec (or a mint), inside Alpha District, where its owner manages everything; with
- * `consumption`, a consumption by the classroom product about one time in six.
+ * `consumption`, a consumption by the classroom product about one time in six (with `batches`, some of them
+ * batches).
  */
 export function randomMove(
   random: Random,
   world: World,
-  options: { consumption?: boolean; tenants?: TwoTenants } = {},
+  options: { consumption?: boolean; batches?: boolean; tenants?: TwoTenants } = {},
 ): { who: Who; request: MoveRequest } {
-  if (options.consumption && random.chance(1 / 6)) return randomConsumption(random, world, options.tenants);
+  if (options.consumption && random.chance(1 / 6)) {
+    return randomConsumption(random, world, options.tenants, options.batches);
+  }
   if (options.tenants && random.chance(1 / 5)) return randomTwoTenantMove(random, world, options.tenants);
   const { alpha, schoolA, annex, schoolB } = world.orgs;
   const orgs = [alpha, schoolA, annex, schoolB];
@@ -374,8 +430,12 @@ export interface WorkloadReport {
   refused: number;
   replays: number;
   reusedKeys: number;
-  /** Consumptions applied (with `consumption`). */
+  /** Consumptions applied (with `consumption`), single or in batches. */
   consumed: number;
+  /** Batches answered, or null when the server has no batch call (`hasBatchConsumption`). */
+  batches: number | null;
+  /** Consumptions applied in batches. */
+  consumedInBatches: number;
 }
 
 /**
@@ -386,17 +446,52 @@ export function journalKey(entry: { id: string; action: string; description: str
   return entry.action === 'consumption' ? `consumption:${entry.description}` : entry.id;
 }
 
-/** The `journalKey` of the transaction an applied request wrote; undefined when it wrote none. */
+/**
+ * The `journalKey` of the transaction an applied request wrote; undefined when it wrote none. A batch writes
+ * one for each item it applied: take it item by item (`oneByOne`).
+ */
 export function answeredKey(request: MoveRequest, answer: Answer): string | undefined {
   if (answer.status !== 200) return undefined;
-  return request.url === '/api/integration/consume'
-    ? `consumption:${request.body.reference}`
-    : answer.body.transactionId;
+  if (request.url === CONSUME_BATCH_URL) throw new Error('a batch is answered item by item (oneByOne)');
+  return request.url === CONSUME_URL ? `consumption:${request.body.reference}` : answer.body.transactionId;
 }
 
-/** Another body under the same key: one credit more. */
+/** The status the single call answers for a batch item's refusal (a batch answers 200 as a whole). */
+const REFUSAL_STATUS: Record<string, number> = { not_found: 404, invalid_input: 400 };
+
+/**
+ * A request with its answer, one by one: each item of an answered batch as the single consumption it stands
+ * for, with the answer the single call gives (CONTRACT §9: an item answers as the single call would); any
+ * other request as it is.
+ */
+export function oneByOne(request: MoveRequest, answer: Answer): { request: MoveRequest; answer: Answer }[] {
+  if (request.url !== CONSUME_BATCH_URL || answer.status !== 200) return [{ request, answer }];
+  return request.body.items.map((item, i) => {
+    const result = answer.body.results?.[i];
+    const place = request.places[i] as { userId: string; organizationId: string };
+    return {
+      request: { url: CONSUME_URL, body: item, ...place },
+      answer:
+        result?.status === 'consumed'
+          ? {
+              status: 200,
+              body: { fromOwn: result.fromOwn, fromShared: result.fromShared, balances: result.balances },
+            }
+          : {
+              status: REFUSAL_STATUS[result?.error ?? ''] ?? (result ? 422 : 500),
+              body: { error: result?.error ?? 'no result for this item' },
+            },
+    };
+  });
+}
+
+/** Another body under the same key: one credit more (a batch: in its first item). */
 function changed(request: MoveRequest): MoveRequest {
-  return request.url === '/api/integration/consume'
+  if (request.url === CONSUME_BATCH_URL) {
+    const [first, ...rest] = request.body.items as [ConsumptionItem, ...ConsumptionItem[]];
+    return { ...request, body: { items: [{ ...first, credits: first.credits + 1 }, ...rest] } };
+  }
+  return request.url === CONSUME_URL
     ? { ...request, body: { ...request.body, credits: request.body.credits + 1 } }
     : ({ ...request, body: { ...request.body, amount: request.body.amount + 1 } } as MoveRequest);
 }
@@ -417,7 +512,10 @@ export async function runCreditWorkload(options: {
   seed: number;
   rounds: number;
   concurrency: number;
-  /** Consumptions by the classroom product among the moves (`who: 'integration'`). */
+  /**
+   * Consumptions by the classroom product among the moves (`who: 'integration'`), single ones and, where the
+   * server has the call (`hasBatchConsumption`), batches.
+   */
   consumption?: boolean;
   /** Called with a message for each thing that is wrong; the run goes on. */
   fail: (message: string) => void;
@@ -427,15 +525,29 @@ export async function runCreditWorkload(options: {
   const tenants = await twoTenants(db, world);
   const model = new LedgerModel(await balancesByKey(db));
   const keyed: Sent[] = [];
-  const report: WorkloadReport = { moves: 0, applied: 0, refused: 0, replays: 0, reusedKeys: 0, consumed: 0 };
+  const batches = (options.consumption ?? false) && (await hasBatchConsumption(send));
+  const report: WorkloadReport = {
+    moves: 0,
+    applied: 0,
+    refused: 0,
+    replays: 0,
+    reusedKeys: 0,
+    consumed: 0,
+    batches: batches ? 0 : null,
+    consumedInBatches: 0,
+  };
   let lastSeq = Math.max(0, ...(await journalSince(db, 0)).map((t) => t.seq));
   let keyCount = 0;
 
   for (let round = 0; round < options.rounds; round++) {
     const fresh: Sent[] = Array.from({ length: options.concurrency }, () => {
-      const move = randomMove(random, world, { consumption: options.consumption ?? false, tenants });
+      const move = randomMove(random, world, {
+        consumption: options.consumption ?? false,
+        batches,
+        tenants,
+      });
       // A consumption always carries a key (the call requires one); a third of the other moves do.
-      const keyed = random.chance(0.33) || move.request.url === '/api/integration/consume';
+      const keyed = random.chance(0.33) || isConsumption(move.request);
       return keyed ? { ...move, key: `w${options.seed}-${keyCount++}` } : move;
     });
     const repeats = keyed.length > 0 ? Array.from({ length: 2 }, () => random.pick(keyed)) : [];
@@ -469,21 +581,26 @@ export async function runCreditWorkload(options: {
       }
     }
 
-    const byTransaction = new Map<string, Sent>();
+    const byTransaction = new Map<string, { request: MoveRequest; answer: Answer }>();
     for (const s of fresh) {
-      const answer = s.answer as Answer;
-      const applied = answeredKey(s.request, answer);
-      if (applied) {
-        if (byTransaction.has(applied)) fail(`round ${round}: two requests answered one transaction`);
-        byTransaction.set(applied, s);
-        report.applied++;
-        if (s.request.url === '/api/integration/consume') report.consumed++;
-      } else if (answer.status === 422 && answer.body.error === 'insufficient_credits') {
-        report.refused++;
-      } else {
-        fail(
-          `round ${round}: ${s.request.url} ${JSON.stringify(s.request.body)} answered ${answer.status} ${JSON.stringify(answer.body)}`,
-        );
+      const inBatch = s.request.url === CONSUME_BATCH_URL;
+      if (inBatch && s.answer?.status === 200 && report.batches !== null) report.batches++;
+      for (const one of oneByOne(s.request, s.answer as Answer)) {
+        const { request, answer } = one;
+        const applied = answeredKey(request, answer);
+        if (applied) {
+          if (byTransaction.has(applied)) fail(`round ${round}: two requests answered one transaction`);
+          byTransaction.set(applied, one);
+          report.applied++;
+          if (request.url === CONSUME_URL) report.consumed++;
+          if (inBatch) report.consumedInBatches++;
+        } else if (answer.status === 422 && answer.body.error === 'insufficient_credits') {
+          report.refused++;
+        } else {
+          fail(
+            `round ${round}: ${request.url}${inBatch ? ' (in a batch)' : ''} ${JSON.stringify(request.body)} answered ${answer.status} ${JSON.stringify(answer.body)}`,
+          );
+        }
       }
       if (s.key) keyed.push(s);
     }
@@ -519,7 +636,7 @@ export async function runCreditWorkload(options: {
         );
       }
       model.apply(expected);
-      if (sent.request.url === '/api/integration/consume') {
+      if (sent.request.url === CONSUME_URL) {
         // The answer's split and balances after are the model's at that point of the journal (the posting
         // holds both accounts, so no later entry on them comes before it).
         const { body } = sent.answer as Answer;
@@ -548,6 +665,7 @@ export async function runCreditWorkload(options: {
       }
     }
     for (const violation of await ledgerViolations(db)) fail(`round ${round}: ${violation}`);
+    for (const violation of await conservationViolations(db)) fail(`round ${round}: ${violation}`);
   }
   return report;
 }

@@ -1,14 +1,13 @@
 import { type AppOptions, buildApp } from '../../src/app';
-import type { Database } from '../../src/db/client';
 import { ResponseContract } from './response-contract';
-import { openTestDatabase } from './test-database';
+import { openTestDatabase, type TestDatabase } from './test-database';
 import { createWorld } from './world';
 
 export const TEST_PUBLIC_URL = 'http://panel.test';
 
 /** A fresh database copy, the app on it (no network port) and the test world. */
 export async function createTestApp(options: Omit<AppOptions, 'db'> = {}) {
-  const database: Database = await openTestDatabase();
+  const database: TestDatabase = await openTestDatabase();
   const app = await buildApp({ publicUrl: TEST_PUBLIC_URL, ...options, db: database.db });
   // Every answer of every API test is checked against the OpenAPI document (support/response-contract.ts).
   const contract = new ResponseContract(app);
