@@ -33,7 +33,9 @@ export async function removeUsers(db: Db, user: AuthUser, input: RemoveUsersRequ
     // hold here, in id order, before any balance is read: the whole balance moves), the organization, then the
     // memberships. A balance opened meanwhile by a move to one of them: that move waits for the membership
     // (the journal holds it) and is refused once it is gone, or commits first and this transaction, refused at
-    // commit (CR009), runs again and moves it too.
+    // commit (CR009), runs again and moves it too. The organization with `no key update`, as every change of
+    // members: the removal updates its row (its count of users, its pool), and taking `key share` first, then
+    // that after the memberships, deadlocked with a change of the same member (issue 31).
     const shared = await organizationPoolAccountId(tx, input.organizationId, 'shared');
     const accounts = await rows<{ id: string; user_id: string | null; balance: string | number }>(
       tx,
@@ -42,7 +44,7 @@ export async function removeUsers(db: Db, user: AuthUser, input: RemoveUsersRequ
             and user_id in ${uuidsIn(requested)})
           order by id for update`,
     );
-    const organization = await lockOrganization(tx, input.organizationId, 'key share');
+    const organization = await lockOrganization(tx, input.organizationId);
     const people = await lockMembers(tx, input.organizationId, requested);
     requireNotAbove(access.role, people);
     const members = people.filter((p) => p.kind === 'member');
