@@ -125,11 +125,18 @@ export async function fulfilInvoice(
   method: FulfilmentMethod,
 ): Promise<Invoice> {
   return writeTransaction(db, async (tx) => {
-    // The organization before the invoice: the order of the organization's delete, which voids its open
-    // invoices (decision 010), so the two wait for one another instead of deadlocking.
     if (isUuid(id)) {
+      // The lock order of organization-access/locks.ts. First the credit accounts a credits invoice posts to
+      // (the system account and the organization's pool), as the organization's delete does; then the
+      // organization before the invoice, the order of that delete, which voids its open invoices (decision
+      // 010), so the two wait for one another instead of deadlocking. `key share` holds off the delete and
+      // lets a credit move of the organization through: with `share`, a move that held the pool waited for
+      // it while this waited for the pool (issue 31).
+      await tx.execute(sql`select a.id from invoices i join credit_accounts a
+          on a.kind = 'system' or (a.organization_id = i.organization_id and a.kind = ${PURCHASED_CREDITS_POOL})
+        where i.id = ${id} and i.kind = 'credits' order by a.id for no key update of a`);
       await tx.execute(sql`select o.id from invoices i join organizations o on o.id = i.organization_id
-        where i.id = ${id} for share of o`);
+        where i.id = ${id} for key share of o`);
     }
     const invoice = await lockOpenInvoice(tx, user, id, {
       fulfilled: INVOICE_MSG.alreadyFulfilled,
@@ -137,7 +144,7 @@ export async function fulfilInvoice(
     });
     const [org] = await rows<{ id: string }>(
       tx,
-      sql`select id from organizations where id = ${invoice.organizationId} and deleted_at is null for share`,
+      sql`select id from organizations where id = ${invoice.organizationId} and deleted_at is null for key share`,
     );
     if (!org) throw AppError.of('conflict', INVOICE_MSG.organizationGone);
     const applied = await applyPurchase(tx, invoice, {
