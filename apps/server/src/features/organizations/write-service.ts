@@ -119,11 +119,12 @@ export async function deleteOrganization(db: Db, user: AuthUser, id: string) {
   await requireOrganizationAccess(db, user, id, ['delete_org']);
   await writeTransaction(db, async (tx) => {
     // In the lock order of locks.ts: the credit accounts of the organization (its pools, its members'
-    // balances) and its parent's pools (the journal moves them below), then the chain root first, the
-    // organization itself for update.
+    // balances) and where the journal moves them below, its parent's pools or, for a root, the system
+    // account, then the chain root first, the organization itself for update.
     await tx.execute(sql`select id from credit_accounts
       where organization_id = ${id}
         or (kind in ('shared', 'protected') and organization_id = (select parent_id from organizations where id = ${id}))
+        or (kind = 'system' and exists (select 1 from organizations where id = ${id} and parent_id is null))
       order by id for update`);
     const chain = await lockOrganizationChain(tx, id, 'update');
     const org = chain.at(-1) as LockedOrganization;
