@@ -134,17 +134,16 @@ function consumptionItem(random: Random, [member, organizationId]: Place) {
 }
 
 /**
- * A consumption by the classroom product (issue 15) with one key; with `batches` (issue 31), a third of them
- * a batch of 2 to 8 consumptions of that key's members, in any order, a member possibly twice.
+ * A consumption by the classroom product (issue 15) with one key; a third of them a batch (issue 31) of 2 to 8
+ * consumptions of that key's members, in any order, a member possibly twice.
  */
 function randomConsumption(
   random: Random,
   world: World,
   tenants?: TwoTenants,
-  batches = false,
 ): { who: Who; request: MoveRequest } {
   const places = consumptionPlaces(world, tenants);
-  if (batches && random.chance(1 / 3)) {
+  if (random.chance(1 / 3)) {
     const who = random.pick([...new Set(places.map((p) => p[2]))]);
     const mine = places.filter((p) => p[2] === who);
     const items = Array.from({ length: 2 + random.int(7) }, () => consumptionItem(random, random.pick(mine)));
@@ -162,28 +161,15 @@ function randomConsumption(
 }
 
 /**
- * Whether the server has `POST /api/integration/consume/batch` (issue 31, item 3): a body without items is a
- * `400` where it does (where it does not, the integration key is refused on a call that is not its own). The
- * workloads send batches once it is there.
- */
-export async function hasBatchConsumption(send: Send): Promise<boolean> {
-  const probe = { url: CONSUME_BATCH_URL, body: { items: [] }, places: [] } as MoveRequest;
-  return (await send('integration', probe)).status === 400;
-}
-
-/**
  * One random move of the spec (or a mint), inside Alpha District, where its owner manages everything; with
- * `consumption`, a consumption by the classroom product about one time in six (with `batches`, some of them
- * batches).
+ * `consumption`, a consumption by the classroom product about one time in six, single or a batch.
  */
 export function randomMove(
   random: Random,
   world: World,
-  options: { consumption?: boolean; batches?: boolean; tenants?: TwoTenants } = {},
+  options: { consumption?: boolean; tenants?: TwoTenants } = {},
 ): { who: Who; request: MoveRequest } {
-  if (options.consumption && random.chance(1 / 6)) {
-    return randomConsumption(random, world, options.tenants, options.batches);
-  }
+  if (options.consumption && random.chance(1 / 6)) return randomConsumption(random, world, options.tenants);
   if (options.tenants && random.chance(1 / 5)) return randomTwoTenantMove(random, world, options.tenants);
   const { alpha, schoolA, annex, schoolB } = world.orgs;
   const orgs = [alpha, schoolA, annex, schoolB];
@@ -432,8 +418,8 @@ export interface WorkloadReport {
   reusedKeys: number;
   /** Consumptions applied (with `consumption`), single or in batches. */
   consumed: number;
-  /** Batches answered, or null when the server has no batch call (`hasBatchConsumption`). */
-  batches: number | null;
+  /** Batches of consumptions answered. */
+  batches: number;
   /** Consumptions applied in batches. */
   consumedInBatches: number;
 }
@@ -512,10 +498,7 @@ export async function runCreditWorkload(options: {
   seed: number;
   rounds: number;
   concurrency: number;
-  /**
-   * Consumptions by the classroom product among the moves (`who: 'integration'`), single ones and, where the
-   * server has the call (`hasBatchConsumption`), batches.
-   */
+  /** Consumptions by the classroom product among the moves (`who: 'integration'`), single and batches. */
   consumption?: boolean;
   /** Called with a message for each thing that is wrong; the run goes on. */
   fail: (message: string) => void;
@@ -525,7 +508,6 @@ export async function runCreditWorkload(options: {
   const tenants = await twoTenants(db, world);
   const model = new LedgerModel(await balancesByKey(db));
   const keyed: Sent[] = [];
-  const batches = (options.consumption ?? false) && (await hasBatchConsumption(send));
   const report: WorkloadReport = {
     moves: 0,
     applied: 0,
@@ -533,7 +515,7 @@ export async function runCreditWorkload(options: {
     replays: 0,
     reusedKeys: 0,
     consumed: 0,
-    batches: batches ? 0 : null,
+    batches: 0,
     consumedInBatches: 0,
   };
   let lastSeq = Math.max(0, ...(await journalSince(db, 0)).map((t) => t.seq));
@@ -541,11 +523,7 @@ export async function runCreditWorkload(options: {
 
   for (let round = 0; round < options.rounds; round++) {
     const fresh: Sent[] = Array.from({ length: options.concurrency }, () => {
-      const move = randomMove(random, world, {
-        consumption: options.consumption ?? false,
-        batches,
-        tenants,
-      });
+      const move = randomMove(random, world, { consumption: options.consumption ?? false, tenants });
       // A consumption always carries a key (the call requires one); a third of the other moves do.
       const keyed = random.chance(0.33) || isConsumption(move.request);
       return keyed ? { ...move, key: `w${options.seed}-${keyCount++}` } : move;
@@ -584,7 +562,7 @@ export async function runCreditWorkload(options: {
     const byTransaction = new Map<string, { request: MoveRequest; answer: Answer }>();
     for (const s of fresh) {
       const inBatch = s.request.url === CONSUME_BATCH_URL;
-      if (inBatch && s.answer?.status === 200 && report.batches !== null) report.batches++;
+      if (inBatch && s.answer?.status === 200) report.batches++;
       for (const one of oneByOne(s.request, s.answer as Answer)) {
         const { request, answer } = one;
         const applied = answeredKey(request, answer);
