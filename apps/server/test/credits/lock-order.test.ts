@@ -107,7 +107,7 @@ describe.runIf(onPostgres)('writes that lock the same rows take them in one orde
 
   it('credits to a member, while a change of that member holds the organization: the journal waits for the organization before it holds the membership', async () => {
     // The journal held the membership (key share) and then waited for the organization, while the change,
-    // which holds the organization, waited to lock the membership for update (migration 0034).
+    // which holds the organization, waited to lock the membership for update (migration 0033).
     const { schoolA } = t.world.orgs;
     const teacher = t.world.users.teacher.id;
     const change = heldTransaction(

@@ -70,7 +70,10 @@ ALTER TABLE "consumption_days" ADD CONSTRAINT "consumption_days_slot_check" CHEC
 --    migrations 0011–0020 stays: accounts locked in id order (consumed accounts are not locked: they keep no
 --    balance), CR007, CR008, no balance below zero (checked on the whole set: the lines of a set that takes
 --    from an account only take, as a batch of consumptions does), each transaction balanced (CR004). Only the
---    organizations whose own pools move are updated (their copies), no ancestor.
+--    organizations whose own pools move are updated (their copies), no ancestor. With credits to members'
+--    balances, those organizations are locked right after the accounts, before the memberships receiving the
+--    credits are held (locks.ts: accounts, organizations, memberships): a change of members holds its
+--    organization and then locks the membership for update (test/credits/lock-order.test.ts).
 CREATE FUNCTION post_credit_transactions(p_actions text[], p_actors uuid[], p_descriptions text[],
   p_postings integer[], p_accounts uuid[], p_amounts bigint[], p_report uuid[] DEFAULT '{}',
   p_created_at timestamptz DEFAULT NULL)
@@ -144,10 +147,26 @@ BEGIN
   IF v_deleted THEN
     RAISE EXCEPTION 'a pool of a deleted organization' USING ERRCODE = 'CR007';
   END IF;
+  -- The organizations whose own pools move (their copies of the pools are updated below).
+  SELECT array_agg(org ORDER BY depth, org), array_agg(shared ORDER BY depth, org), array_agg(protected ORDER BY depth, org)
+    INTO v_orgs, v_shared, v_protected
+    FROM (SELECT a.organization_id AS org, min(o.depth) AS depth,
+            coalesce(sum(d.delta) FILTER (WHERE a.kind = 'shared'), 0)::bigint AS shared,
+            coalesce(sum(d.delta) FILTER (WHERE a.kind = 'protected'), 0)::bigint AS protected
+          FROM credit_accounts a JOIN unnest(v_ids, v_deltas) AS d(id, delta) ON d.id = a.id
+          JOIN organizations o ON o.id = a.organization_id
+          WHERE a.kind IN ('shared', 'protected') GROUP BY a.organization_id) pool
+    WHERE shared <> 0 OR protected <> 0;
   -- A membership (or invitation) receiving credits is held (key share) until this transaction ends, so that a
   -- removal cannot end it between this check and the commit (a removal locks it for update, then moves the
-  -- balance back: it waits for these credits and moves them too).
+  -- balance back: it waits for these credits and moves them too). The organizations whose pools move are
+  -- locked first, root first (locks.ts: accounts, organizations, memberships): a change of members holds its
+  -- organization and then locks the membership for update.
   IF v_to_members THEN
+    IF v_orgs IS NOT NULL THEN
+      PERFORM 1 FROM unnest(v_orgs) AS v(id) JOIN organizations o ON o.id = v.id
+        ORDER BY o.depth, o.id FOR NO KEY UPDATE OF o;
+    END IF;
     PERFORM 1 FROM unnest(v_ids, v_deltas) AS d(id, delta) JOIN credit_accounts a ON a.id = d.id AND a.kind = 'user'
       JOIN memberships m ON m.user_id = a.user_id AND m.organization_id = a.organization_id
       WHERE d.delta > 0 ORDER BY m.user_id FOR KEY SHARE OF m;
@@ -177,17 +196,9 @@ BEGIN
     FROM unnest(p_postings, p_accounts, p_amounts) WITH ORDINALITY AS l(p, account, amount, n)
     WHERE l.amount <> 0 ORDER BY l.n;
 
-  -- The copies of the pools on their own organizations, locked root first (locks.ts) when there are several.
-  SELECT array_agg(org ORDER BY depth, org), array_agg(shared ORDER BY depth, org), array_agg(protected ORDER BY depth, org)
-    INTO v_orgs, v_shared, v_protected
-    FROM (SELECT a.organization_id AS org, min(o.depth) AS depth,
-            coalesce(sum(d.delta) FILTER (WHERE a.kind = 'shared'), 0)::bigint AS shared,
-            coalesce(sum(d.delta) FILTER (WHERE a.kind = 'protected'), 0)::bigint AS protected
-          FROM credit_accounts a JOIN unnest(v_ids, v_deltas) AS d(id, delta) ON d.id = a.id
-          JOIN organizations o ON o.id = a.organization_id
-          WHERE a.kind IN ('shared', 'protected') GROUP BY a.organization_id) pool
-    WHERE shared <> 0 OR protected <> 0;
-  IF cardinality(v_orgs) > 1 THEN
+  -- The copies of the pools on their own organizations, locked root first (locks.ts) when there are several
+  -- (with credits to members, already locked above).
+  IF cardinality(v_orgs) > 1 AND NOT v_to_members THEN
     PERFORM 1 FROM unnest(v_orgs) AS v(id) JOIN organizations o ON o.id = v.id
       ORDER BY o.depth, o.id FOR NO KEY UPDATE OF o;
   END IF;
