@@ -8,7 +8,6 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { jsonParam } from '../../db/json-params';
 import { preparedRows } from '../../db/prepared-rows';
-import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import type { AuthUser, IntegrationCaller } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
