@@ -42,15 +42,24 @@ UPDATE credit_accounts SET balance = 0 WHERE kind = 'consumed' AND balance <> 0;
 --> statement-breakpoint
 ALTER TABLE credit_accounts ENABLE TRIGGER credit_accounts_guard;
 --> statement-breakpoint
+-- The lookups go by the ids (`= ANY`): a join with the transition table was planned as a scan of the journal
+-- (0.24 ms a consumption at 2,000 journal transactions, growing with the journal).
 CREATE OR REPLACE FUNCTION credit_entries_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  v_txs uuid[];
+  v_accounts uuid[];
+  v_deltas bigint[];
 BEGIN
-  IF EXISTS (SELECT 1 FROM new_entries e JOIN credit_transactions t ON t.id = e.transaction_id
-             WHERE t.xact <> pg_current_xact_id()::text::bigint) THEN
+  SELECT array_agg(DISTINCT transaction_id) INTO v_txs FROM new_entries;
+  IF (SELECT count(*) FROM credit_transactions t
+      WHERE t.id = ANY (v_txs) AND t.xact = pg_current_xact_id()::text::bigint) <> cardinality(v_txs) THEN
     RAISE EXCEPTION 'entries belong to a journal transaction written by another database transaction' USING ERRCODE = 'CR005';
   END IF;
+  SELECT array_agg(account_id ORDER BY account_id), array_agg(delta ORDER BY account_id) INTO v_accounts, v_deltas
+    FROM (SELECT account_id, sum(amount)::bigint AS delta FROM new_entries GROUP BY account_id) d;
   UPDATE credit_accounts a SET balance = a.balance + d.delta
-    FROM (SELECT account_id, sum(amount) AS delta FROM new_entries GROUP BY account_id) d
-    WHERE a.id = d.account_id AND a.kind <> 'consumed';
+    FROM unnest(v_accounts, v_deltas) AS d(id, delta)
+    WHERE a.id = ANY (v_accounts) AND a.id = d.id AND a.kind <> 'consumed';
   RETURN NULL;
 END $$;
 --> statement-breakpoint
