@@ -70,11 +70,12 @@ export async function postCreditTransactionsReporting(
   postings: readonly Posting[],
   report: readonly string[],
   /**
-   * A write that goes with the postings, in the same statement (a data-modifying `with`): one round trip for
-   * both (the consumption's daily count). It sees the database as the statement began, not the postings.
+   * Writes that go with the postings, in the same statement (data-modifying `with`s): one round trip for all
+   * (the consumption's daily count, the idempotency key with its answer). They see the database as the
+   * statement began, not the postings. Each returns a column `answer` (or no row): answered in `alongside`.
    */
-  alongside?: SQL,
-): Promise<{ ids: string[]; balances: Map<string, number> }> {
+  alongside: readonly SQL[] = [],
+): Promise<{ ids: string[]; balances: Map<string, number>; alongside: (string | null)[] }> {
   if (postings.length === 0) throw new Error('no credit transaction to post');
   const lines = postings.flatMap((p, index) =>
     p.lines.filter((l) => l.amount !== 0).map((l) => ({ ...l, posting: index + 1 })),
@@ -85,9 +86,27 @@ export async function postCreditTransactionsReporting(
   if (lines.some((l) => !Number.isSafeInteger(l.amount))) throw new Error('credit amounts must be integers');
   const createdAt = postings[0]?.createdAt;
   try {
-    const [row] = await preparedRows<{ posted: { ids: string[]; balances: Record<string, number> } }>(
+    const writes = alongside.map((write, i) => ({ name: sql.raw(`alongside_${i}`), write }));
+    const [row] = await preparedRows<{
+      posted: { ids: string[]; balances: Record<string, number> };
+      alongside: (string | null)[] | null;
+    }>(
       tx,
-      sql`${alongside ? sql`with alongside as (${alongside}) ` : sql``}select post_credit_transactions(${textArray(postings.map((p) => p.action))},
+      sql`${
+        writes.length > 0
+          ? sql`with ${sql.join(
+              writes.map((w) => sql`${w.name} as (${w.write})`),
+              sql`, `,
+            )} `
+          : sql``
+      }select ${
+        writes.length > 0
+          ? sql`array[${sql.join(
+              writes.map((w) => sql`(select w.answer::text from ${w.name} w limit 1)`),
+              sql`, `,
+            )}] as alongside, `
+          : sql``
+      }post_credit_transactions(${textArray(postings.map((p) => p.action))},
         ${uuidArray(postings.map((p) => p.actorId))}::uuid[], ${textArray(postings.map((p) => p.description ?? ''))},
         ${`{${lines.map((l) => l.posting).join(',')}}`}::int[], ${uuidArray(lines.map((l) => l.accountId))}::uuid[],
         ${`{${lines.map((l) => l.amount).join(',')}}`}::bigint[], ${uuidArray(report)}::uuid[],
@@ -97,6 +116,7 @@ export async function postCreditTransactionsReporting(
     return {
       ids: row.posted.ids,
       balances: new Map(Object.entries(row.posted.balances).map(([k, v]) => [k, Number(v)])),
+      alongside: row.alongside ?? [],
     };
   } catch (error) {
     const state = sqlState(error);

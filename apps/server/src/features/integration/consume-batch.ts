@@ -1,7 +1,8 @@
 import type { ConsumeBatchItem, ConsumeBatchResult } from '@allot/domain/integration';
 import type { Tx } from '../../db/client';
 import type { IntegrationCaller } from '../../http/authenticate';
-import { consumeEach } from './consume-service';
+import type { KeyAlongside } from '../credits/idempotency';
+import { type ConsumeOutcome, consumeEach } from './consume-service';
 
 /**
  * POST /api/integration/consume/batch (CONTRACT §9), inside the caller's transaction (idempotentWrite): each
@@ -14,8 +15,14 @@ export async function consumeBatch(
   tx: Tx,
   caller: IntegrationCaller,
   items: ConsumeBatchItem[],
-): Promise<ConsumeBatchResult[]> {
-  const outcomes = await consumeEach(tx, caller, items);
+  key?: KeyAlongside | null,
+): Promise<{ results: ConsumeBatchResult[] }> {
+  const bodyOf = (outcomes: ConsumeOutcome[]) => ({ results: resultsOf(items, outcomes) });
+  return bodyOf(await consumeEach(tx, caller, items, key ? { key, bodyOf } : undefined));
+}
+
+/** Each item's result, in the order of the items. */
+function resultsOf(items: readonly ConsumeBatchItem[], outcomes: ConsumeOutcome[]): ConsumeBatchResult[] {
   return outcomes.map((outcome, index): ConsumeBatchResult => {
     const reference = (items[index] as ConsumeBatchItem).reference;
     if (outcome.ok) return { reference, status: 'consumed', ...outcome.answer };

@@ -12,6 +12,7 @@ import { jsonParam } from '../../db/json-params';
 import { preparedRows } from '../../db/prepared-rows';
 import { AppError } from '../../http/app-error';
 import type { IntegrationCaller } from '../../http/authenticate';
+import type { KeyAlongside } from '../credits/idempotency';
 import { InsufficientCreditsError, type Posting, postCreditTransactionsReporting } from '../credits/journal';
 import { consumedToday, dailyLimitSlot, lockDailyLimits } from './daily-limit';
 import { findPlacesOfEach, type Place, placeNamed, reasonsOf } from './entitlement-service';
@@ -154,12 +155,71 @@ async function lockAccounts(
   return accounts;
 }
 
+type Allowed = { index: number; item: ConsumeItem; place: Place };
+
+/** The idempotency key of the call and the answer it keeps, made from the outcomes. */
+export interface KeepWithPosting {
+  key: KeyAlongside;
+  bodyOf: (outcomes: ConsumeOutcome[]) => unknown;
+}
+
+function decided(outcome: ConsumeOutcome | undefined): ConsumeOutcome {
+  if (!outcome) throw new Error('a consumption without an outcome');
+  return outcome;
+}
+
+/**
+ * The common case: every account was there, and the lookup locked them (`findPlacesOfEach` with `lock`).
+ * Null when an account is still to be opened (a teacher's first consumption, an organization's first).
+ */
+function lockedByLookup(
+  allowed: readonly Allowed[],
+): { placed: Placed[]; balances: Map<string, number> } | null {
+  const balances = new Map<string, number>();
+  const placed: Placed[] = [];
+  for (const a of allowed) {
+    const { ownAccountId, sharedAccountId, consumedAccountId, locked } = a.place;
+    if (!ownAccountId || !sharedAccountId || !consumedAccountId) return null;
+    if (locked?.own == null || locked.shared == null) return null;
+    balances.set(ownAccountId, locked.own);
+    balances.set(sharedAccountId, locked.shared);
+    placed.push({ ...a, ownAccountId, sharedAccountId, consumedAccountId });
+  }
+  return { placed, balances };
+}
+
+/** The first time: opens the missing accounts, then locks them all (a statement of its own). */
+async function openAndLock(
+  tx: Tx,
+  allowed: readonly Allowed[],
+): Promise<{ placed: Placed[]; balances: Map<string, number> }> {
+  await openAccounts(
+    tx,
+    allowed.map((a) => a.place),
+  );
+  const accounts = await lockAccounts(
+    tx,
+    allowed.map((a) => a.place),
+  );
+  const placed: Placed[] = allowed.map((a) => {
+    const found = accounts.get(`${a.place.userId}@${a.place.organizationId}`);
+    if (!found) throw new Error('a consumption lost its accounts');
+    return {
+      ...a,
+      ownAccountId: found.own,
+      sharedAccountId: found.shared,
+      consumedAccountId: found.consumed,
+    };
+  });
+  return { placed, balances: accounts.values().next().value?.balances ?? new Map<string, number>() };
+}
+
 /**
  * Consumptions for the classroom product (CONTRACT §9), inside the caller's transaction: each draws the
  * teacher's own balance first, then the organization's shared pool, into the organization's `consumed`
  * account, as one `consumption` posting of the journal; each is applied or refused on its own, in the order
- * given, as if made one after the other (a later one sees what an earlier one took). One query finds every
- * teacher, one statement locks every account, one call of `post_credit_transactions` posts them all
+ * given, as if made one after the other (a later one sees what an earlier one took). One statement finds every
+ * teacher and locks every account, one call of `post_credit_transactions` posts them all
  * (decision 016). Refusals: `404` (no such teacher in the key's subtree), `400` (several organizations, none
  * named), `422 business_rule` (not allowed here), `422 insufficient_credits` with `details.available`,
  * `422 daily_limit`. A refused one takes nothing.
@@ -168,14 +228,17 @@ export async function consumeEach(
   tx: Tx,
   caller: IntegrationCaller,
   items: readonly ConsumeItem[],
+  /** The call's idempotency key, kept in the posting's statement with the answer `bodyOf` makes. */
+  keep?: KeepWithPosting,
 ): Promise<ConsumeOutcome[]> {
   const outcomes: (ConsumeOutcome | undefined)[] = items.map(() => undefined);
   const placesOfEach = await findPlacesOfEach(
     tx,
     { subtreeOf: caller.organizationId },
     { byEmail: items.map((i) => ({ email: i.email, licenseType: i.licenseType })) },
+    { lock: true },
   );
-  const allowed: { index: number; item: ConsumeItem; place: Place }[] = [];
+  const allowed: Allowed[] = [];
   items.forEach((item, index) => {
     try {
       const place = placeOf(placesOfEach[index] ?? [], item.organizationId);
@@ -188,31 +251,10 @@ export async function consumeEach(
   });
 
   if (allowed.length > 0) {
-    await openAccounts(
-      tx,
-      allowed.map((a) => a.place),
-    );
-    const accounts = await lockAccounts(
-      tx,
-      allowed.map((a) => a.place),
-    );
-    const placed: Placed[] = allowed.map((a) => {
-      const found = accounts.get(`${a.place.userId}@${a.place.organizationId}`);
-      if (!found) throw new Error('a consumption lost its accounts');
-      return {
-        ...a,
-        ownAccountId: found.own,
-        sharedAccountId: found.shared,
-        consumedAccountId: found.consumed,
-      };
-    });
-    const balances = accounts.values().next().value?.balances ?? new Map<string, number>();
-    await drawInOrder(tx, placed, balances, outcomes);
+    const { placed, balances } = lockedByLookup(allowed) ?? (await openAndLock(tx, allowed));
+    await drawInOrder(tx, placed, balances, outcomes, keep);
   }
-  return outcomes.map((o) => {
-    if (!o) throw new Error('a consumption without an outcome');
-    return o;
-  });
+  return outcomes.map(decided);
 }
 
 /**
@@ -224,6 +266,7 @@ async function drawInOrder(
   placed: readonly Placed[],
   balances: Map<string, number>,
   outcomes: (ConsumeOutcome | undefined)[],
+  keep: KeepWithPosting | undefined,
 ): Promise<void> {
   const limited = [
     ...new Set(placed.filter((p) => p.place.dailyLimit !== null).map((p) => p.place.organizationId)),
@@ -291,7 +334,10 @@ async function drawInOrder(
   }
   if (postings.length === 0) return;
   try {
-    await postCreditTransactionsReporting(tx, postings, [], countConsumption(counted));
+    const writes = [countConsumption(counted)];
+    if (keep) writes.push(keep.key.statement(keep.bodyOf(outcomes.map(decided))));
+    const posted = await postCreditTransactionsReporting(tx, postings, [], writes);
+    keep?.key.kept(posted.alongside[1]);
   } catch (error) {
     // Cannot happen under the locks above; should it, the database refused and the whole call fails.
     if (error instanceof InsufficientCreditsError)
@@ -315,7 +361,7 @@ function countConsumption(counted: Map<string, number>) {
     select (s->>0)::uuid, (now() at time zone 'utc')::date, (s->>1)::smallint, (s->>2)::bigint
     from json_array_elements(${jsonParam(slots)}) as s
     on conflict (organization_id, day, slot) do update set credits = consumption_days.credits + excluded.credits
-    returning 1`;
+    returning 1 as answer`;
 }
 
 /** POST /api/integration/consume: one consumption; a refusal is thrown, as its answer. */
@@ -323,8 +369,14 @@ export async function consumeCredits(
   tx: Tx,
   caller: IntegrationCaller,
   input: ConsumeItem,
+  key?: KeyAlongside | null,
 ): Promise<ConsumeResponse> {
-  const [outcome] = await consumeEach(tx, caller, [input]);
+  const [outcome] = await consumeEach(
+    tx,
+    caller,
+    [input],
+    key ? { key, bodyOf: (outcomes) => (outcomes[0]?.ok ? outcomes[0].answer : null) } : undefined,
+  );
   if (!outcome) throw new Error('a consumption without an outcome');
   if (!outcome.ok) throw outcome.error;
   return outcome.answer;

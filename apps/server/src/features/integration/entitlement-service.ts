@@ -55,6 +55,8 @@ export interface Place {
   consumedAccountId: string | null;
   /** The organization's daily consumption limit (issue 15), or null. */
   dailyLimit: number | null;
+  /** Asked with `lock`: the balances under the locks (null: no such account yet). */
+  locked?: { own: number | null; shared: number | null };
 }
 
 /** Where to look: the subtree of an integration key's organization, or exactly one organization (the panel). */
@@ -90,7 +92,17 @@ type Asks =
  * `findPlaces` for several people at once (a batch of consumptions: one query for up to 100), each with the
  * licence type it asks about. Answers the places of each ask, in the order asked.
  */
-export async function findPlacesOfEach(db: Tx, scope: Scope, asks: Asks): Promise<Place[][]> {
+export async function findPlacesOfEach(
+  db: Tx,
+  scope: Scope,
+  asks: Asks,
+  /**
+   * In the same statement, lock every found place's own balance and shared pool (`FOR NO KEY UPDATE`, in id
+   * order) and answer their balances under the locks (`ownLocked`, `sharedLocked`): the consumption's lookup
+   * and lock in one round trip (decision 016).
+   */
+  options: { lock?: boolean } = {},
+): Promise<Place[][]> {
   const byEmail = 'byEmail' in asks;
   const list = byEmail
     ? asks.byEmail.map((a, n) => ({ n, email: a.email, license_type: a.licenseType ?? null }))
@@ -114,10 +126,12 @@ export async function findPlacesOfEach(db: Tx, scope: Scope, asks: Asks): Promis
     shared_account_id: string | null;
     consumed_account_id: string | null;
     daily_limit: string | null;
+    own_locked?: string | null;
+    shared_locked?: string | null;
   }>(
     db,
     // By id (the panel): a member by their user id, an invitation by its own id, nothing else.
-    sql`with ask as (
+    sql`${options.lock ? sql`with found as (` : sql``}with ask as (
           select a.n, ${byEmail ? sql`a.email` : sql`a.user_id`}, a.license_type
           from json_to_recordset(${jsonParam(list)})
             as a(n int, ${byEmail ? sql`email text` : sql`user_id uuid`}, license_type text)),
@@ -161,7 +175,20 @@ export async function findPlacesOfEach(db: Tx, scope: Scope, asks: Asks): Promis
           where l.organization_id = p.organization_id and (p.asked is null or l.license_type = p.asked)
           order by (l.id = p.license_id) desc nulls last, (l.expire_at > now()) desc, l.expire_at desc, l.license_type
           limit 1) l on true
-        ${'organization' in scope ? sql`where p.organization_id = ${scope.organization}` : sql``}`,
+        ${'organization' in scope ? sql`where p.organization_id = ${scope.organization}` : sql``}
+        ${
+          options.lock
+            ? sql`),
+        locked as (
+          select a.id, a.balance from credit_accounts a
+          where a.id in (select own_account_id from found union all select shared_account_id from found)
+          order by a.id for no key update)
+        select found.*,
+          (select l.balance::text from locked l where l.id = found.own_account_id) as own_locked,
+          (select l.balance::text from locked l where l.id = found.shared_account_id) as shared_locked
+        from found`
+            : sql``
+        }`,
   );
   const places: Place[][] = list.map(() => []);
   for (const r of found) {
@@ -189,6 +216,14 @@ export async function findPlacesOfEach(db: Tx, scope: Scope, asks: Asks): Promis
       sharedAccountId: r.shared_account_id,
       consumedAccountId: r.consumed_account_id,
       dailyLimit: r.daily_limit === null ? null : Number(r.daily_limit),
+      ...(options.lock
+        ? {
+            locked: {
+              own: r.own_locked == null ? null : Number(r.own_locked),
+              shared: r.shared_locked == null ? null : Number(r.shared_locked),
+            },
+          }
+        : {}),
     });
   }
   return places;

@@ -111,8 +111,8 @@ export function integrationRoutes(db: Db, options: IntegrationRouteOptions = {})
         const caller = integrationOf(request);
         return replyAnswer(
           reply,
-          await idempotentWrite(db, caller.keyId, requireIdempotency(request), (tx) =>
-            consumeCredits(tx, caller, request.body),
+          await idempotentWrite(db, caller.keyId, requireIdempotency(request), (tx, key) =>
+            consumeCredits(tx, caller, request.body, key),
           ),
         );
       },
@@ -138,9 +138,9 @@ export function integrationRoutes(db: Db, options: IntegrationRouteOptions = {})
         const caller = integrationOf(request);
         return replyAnswer(
           reply,
-          await idempotentWrite(db, caller.keyId, requireIdempotency(request), async (tx) => ({
-            results: await consumeBatch(tx, caller, request.body.items),
-          })),
+          await idempotentWrite(db, caller.keyId, requireIdempotency(request), (tx, key) =>
+            consumeBatch(tx, caller, request.body.items, key),
+          ),
         );
       },
     );
