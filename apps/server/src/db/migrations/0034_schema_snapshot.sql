@@ -1,0 +1,4 @@
+-- Nothing to apply: drizzle-kit's snapshot (meta/0021_snapshot.json) of schema.ts after migration 0033, which
+-- was written by hand (issue 31) and holds every change this snapshot records (drizzle-kit's own diff was the
+-- same: subtree_pool_credits, organizations.subtree_credits dropped, consumption_days.slot and its key). A later
+-- `db:generate` compares schema.ts with it.
