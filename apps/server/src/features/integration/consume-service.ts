@@ -9,7 +9,6 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { jsonParam } from '../../db/json-params';
-import { preparedRows } from '../../db/prepared-rows';
 import { AppError } from '../../http/app-error';
 import type { IntegrationCaller } from '../../http/authenticate';
 import type { KeyAlongside } from '../credits/idempotency';
@@ -99,62 +98,6 @@ async function openAccounts(tx: Tx, places: readonly Place[]): Promise<void> {
   }
 }
 
-/**
- * Locks the teachers' balances and the shared pools every consumption draws on, in id order (`FOR NO KEY
- * UPDATE`, the journal's lock order), and answers the accounts of each (person, organization) with their
- * balances under the locks. The `consumed` accounts are not locked: they keep no balance (decision 016).
- */
-async function lockAccounts(
-  tx: Tx,
-  places: readonly Place[],
-): Promise<Map<string, { own: string; shared: string; consumed: string; balances: Map<string, number> }>> {
-  const orgs = [...new Set(places.map((p) => p.organizationId))];
-  const people = places.map((p) => [p.userId, p.organizationId]);
-  const found = await preparedRows<{
-    id: string;
-    kind: string;
-    user_id: string | null;
-    organization_id: string;
-    balance: string;
-  }>(
-    tx,
-    sql`with wanted as (
-          select a.id, a.kind, a.user_id, a.organization_id from credit_accounts a
-          where a.kind in ('shared', 'consumed')
-            and a.organization_id in (select value::uuid from json_array_elements_text(${jsonParam(orgs)}))
-          union all
-          select a.id, a.kind, a.user_id, a.organization_id from json_array_elements(${jsonParam(people)}) as m
-          join credit_accounts a on a.kind = 'user' and a.user_id = (m->>0)::uuid and a.organization_id = (m->>1)::uuid),
-        locked as (
-          select a.id, a.kind, a.user_id, a.organization_id, a.balance from credit_accounts a
-          where a.id in (select id from wanted where kind <> 'consumed')
-          order by a.id for no key update)
-        select id, kind, user_id, organization_id, balance::text as balance from locked
-        union all
-        select id, kind, user_id, organization_id, '0' from wanted where kind = 'consumed'`,
-  );
-  const balances = new Map(found.map((a) => [a.id, Number(a.balance)]));
-  const accountOf = (kind: string, organizationId: string, userId?: string) =>
-    found.find(
-      (a) =>
-        a.kind === kind && a.organization_id === organizationId && (userId ? a.user_id === userId : true),
-    )?.id;
-  const accounts = new Map<
-    string,
-    { own: string; shared: string; consumed: string; balances: Map<string, number> }
-  >();
-  for (const p of places) {
-    const own = accountOf('user', p.organizationId, p.userId);
-    const shared = accountOf('shared', p.organizationId);
-    const consumed = accountOf('consumed', p.organizationId);
-    if (!own || !shared || !consumed) {
-      throw new Error(`a credit account of consumption in ${p.organizationId} is missing`);
-    }
-    accounts.set(`${p.userId}@${p.organizationId}`, { own, shared, consumed, balances });
-  }
-  return accounts;
-}
-
 type Allowed = { index: number; item: ConsumeItem; place: Place };
 
 /** The idempotency key of the call and the answer it keeps, made from the outcomes. */
@@ -169,8 +112,9 @@ function decided(outcome: ConsumeOutcome | undefined): ConsumeOutcome {
 }
 
 /**
- * The common case: every account was there, and the lookup locked them (`findPlacesOfEach` with `lock`).
- * Null when an account is still to be opened (a teacher's first consumption, an organization's first).
+ * The accounts each allowed consumption draws on, with their balances as the lookup locked them (`findPlacesOfEach`
+ * with `lock`). Null when an account is still to be opened (a teacher's first consumption, an organization's
+ * first).
  */
 function lockedByLookup(
   allowed: readonly Allowed[],
@@ -188,30 +132,36 @@ function lockedByLookup(
   return { placed, balances };
 }
 
-/** The first time: opens the missing accounts, then locks them all (a statement of its own). */
-async function openAndLock(
+/**
+ * Finds every teacher of the call and locks their accounts in one statement, and sorts the items into those
+ * allowed to go on and those refused already (their outcomes set).
+ */
+async function lookUpAndLock(
   tx: Tx,
-  allowed: readonly Allowed[],
-): Promise<{ placed: Placed[]; balances: Map<string, number> }> {
-  await openAccounts(
+  caller: IntegrationCaller,
+  items: readonly ConsumeItem[],
+  outcomes: (ConsumeOutcome | undefined)[],
+  lock: 'ifOpen' | 'always',
+): Promise<Allowed[]> {
+  const placesOfEach = await findPlacesOfEach(
     tx,
-    allowed.map((a) => a.place),
+    { subtreeOf: caller.organizationId },
+    { byEmail: items.map((i) => ({ email: i.email, licenseType: i.licenseType })) },
+    { lock },
   );
-  const accounts = await lockAccounts(
-    tx,
-    allowed.map((a) => a.place),
-  );
-  const placed: Placed[] = allowed.map((a) => {
-    const found = accounts.get(`${a.place.userId}@${a.place.organizationId}`);
-    if (!found) throw new Error('a consumption lost its accounts');
-    return {
-      ...a,
-      ownAccountId: found.own,
-      sharedAccountId: found.shared,
-      consumedAccountId: found.consumed,
-    };
+  const allowed: Allowed[] = [];
+  items.forEach((item, index) => {
+    try {
+      const place = placeOf(placesOfEach[index] ?? [], item.organizationId);
+      refuseUnlessAllowed(place, item.licenseType);
+      allowed.push({ index, item, place });
+      outcomes[index] = undefined;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      outcomes[index] = { ok: false, error };
+    }
   });
-  return { placed, balances: accounts.values().next().value?.balances ?? new Map<string, number>() };
+  return allowed;
 }
 
 /**
@@ -232,28 +182,21 @@ export async function consumeEach(
   keep?: KeepWithPosting,
 ): Promise<ConsumeOutcome[]> {
   const outcomes: (ConsumeOutcome | undefined)[] = items.map(() => undefined);
-  const placesOfEach = await findPlacesOfEach(
-    tx,
-    { subtreeOf: caller.organizationId },
-    { byEmail: items.map((i) => ({ email: i.email, licenseType: i.licenseType })) },
-    { lock: true },
-  );
-  const allowed: Allowed[] = [];
-  items.forEach((item, index) => {
-    try {
-      const place = placeOf(placesOfEach[index] ?? [], item.organizationId);
-      refuseUnlessAllowed(place, item.licenseType);
-      allowed.push({ index, item, place });
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      outcomes[index] = { ok: false, error };
-    }
-  });
-
-  if (allowed.length > 0) {
-    const { placed, balances } = lockedByLookup(allowed) ?? (await openAndLock(tx, allowed));
-    await drawInOrder(tx, placed, balances, outcomes, keep);
+  let allowed = await lookUpAndLock(tx, caller, items, outcomes, 'ifOpen');
+  let locked = lockedByLookup(allowed);
+  if (!locked) {
+    // An account still to be open (a teacher's first consumption here, or one elsewhere): the lookup locked
+    // nothing. Open what is missing, holding no lock, then look up and lock again (a statement after the
+    // inserts sees them).
+    await openAccounts(
+      tx,
+      allowed.map((a) => a.place),
+    );
+    allowed = await lookUpAndLock(tx, caller, items, outcomes, 'always');
+    locked = lockedByLookup(allowed);
+    if (!locked) throw new Error('a credit account of consumption is missing after opening it');
   }
+  if (allowed.length > 0) await drawInOrder(tx, locked.placed, locked.balances, outcomes, keep);
   return outcomes.map(decided);
 }
 
@@ -335,9 +278,9 @@ async function drawInOrder(
   if (postings.length === 0) return;
   try {
     const writes = [countConsumption(counted)];
-    if (keep) writes.push(keep.key.statement(keep.bodyOf(outcomes.map(decided))));
+    const keptAt = keep ? writes.push(keep.key.statement(keep.bodyOf(outcomes.map(decided)))) - 1 : -1;
     const posted = await postCreditTransactionsReporting(tx, postings, [], writes);
-    keep?.key.kept(posted.alongside[1]);
+    if (keep) keep.key.kept(posted.alongside[keptAt]);
   } catch (error) {
     // Cannot happen under the locks above; should it, the database refused and the whole call fails.
     if (error instanceof InsufficientCreditsError)

@@ -98,10 +98,11 @@ export async function findPlacesOfEach(
   asks: Asks,
   /**
    * In the same statement, lock every found place's own balance and shared pool (`FOR NO KEY UPDATE`, in id
-   * order) and answer their balances under the locks (`ownLocked`, `sharedLocked`): the consumption's lookup
-   * and lock in one round trip (decision 016).
+   * order) and answer their balances under the locks (`locked`): the consumption's lookup and lock in one
+   * round trip (decision 016). `ifOpen`: nothing is locked while an account of a found place is still to be
+   * opened (the caller opens what it needs, holding no lock, and looks up again with `always`).
    */
-  options: { lock?: boolean } = {},
+  options: { lock?: 'ifOpen' | 'always' } = {},
 ): Promise<Place[][]> {
   const byEmail = 'byEmail' in asks;
   const list = byEmail
@@ -181,7 +182,14 @@ export async function findPlacesOfEach(
             ? sql`),
         locked as (
           select a.id, a.balance from credit_accounts a
-          where a.id in (select own_account_id from found union all select shared_account_id from found)
+          -- The ids as one value (an init plan), not a join: a row locked after a wait is checked again against
+          -- the condition, and a join with the found rows there dropped the pool another consumption had just updated.
+          where a.id = any (array(select own_account_id from found union all select shared_account_id from found))
+            ${
+              options.lock === 'ifOpen'
+                ? sql`and not exists (select 1 from found f where f.own_account_id is null or f.consumed_account_id is null)`
+                : sql``
+            }
           order by a.id for no key update)
         select found.*,
           (select l.balance::text from locked l where l.id = found.own_account_id) as own_locked,
