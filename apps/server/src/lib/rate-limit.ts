@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client';
 import { rows } from '../db/rows';
 
@@ -11,20 +11,26 @@ export function rateLimitKey(...parts: string[]): string {
 }
 
 /**
+ * Adds `amount` to the window of `key` (row `r`), starting a new window when the last one has ended; `where`
+ * may hold the update back (the row then stays as it is and nothing is returned).
+ */
+function addToWindow(key: string, window: SQL, amount: number, where: SQL = sql``) {
+  return sql`
+    insert into rate_limits as r (key, window_started_at, count) values (${key}, now(), ${amount})
+    on conflict (key) do update set
+      count = case when r.window_started_at <= now() - ${window} then ${amount}::int else r.count + ${amount}::int end,
+      window_started_at = case when r.window_started_at <= now() - ${window} then now() else r.window_started_at end
+    ${where}`;
+}
+
+/**
  * Fixed-window counters in the database, so the limit holds across server processes.
  * `hit` counts one attempt atomically and returns the count in the current window.
  */
 export async function hitRateLimit(db: Tx, key: string, windowSeconds: number, amount = 1): Promise<number> {
   const result = await rows<{ count: number }>(
     db,
-    sql`
-    insert into rate_limits (key, window_started_at, count) values (${key}, now(), ${amount})
-    on conflict (key) do update set
-      count = case when rate_limits.window_started_at <= now() - make_interval(secs => ${windowSeconds})
-                   then ${amount}::int else rate_limits.count + ${amount}::int end,
-      window_started_at = case when rate_limits.window_started_at <= now() - make_interval(secs => ${windowSeconds})
-                   then now() else rate_limits.window_started_at end
-    returning count`,
+    sql`${addToWindow(key, sql`make_interval(secs => ${windowSeconds})`, amount)} returning r.count`,
   );
   return Number(result[0]?.count ?? 1);
 }
@@ -46,12 +52,7 @@ export async function takeRateLimitBlock(
   const msLeft = sql`extract(epoch from r.window_started_at + ${window} - now()) * 1000`;
   const [taken] = await rows<{ ms_left: number | string }>(
     db,
-    sql`
-    insert into rate_limits as r (key, window_started_at, count) values (${key}, now(), ${amount})
-    on conflict (key) do update set
-      count = case when r.window_started_at <= now() - ${window} then ${amount}::int else r.count + ${amount}::int end,
-      window_started_at = case when r.window_started_at <= now() - ${window} then now() else r.window_started_at end
-    where r.window_started_at <= now() - ${window} or r.count < ${limit}
+    sql`${addToWindow(key, window, amount, sql`where r.window_started_at <= now() - ${window} or r.count < ${limit}`)}
     returning ${msLeft} as ms_left`,
   );
   if (taken) return { granted: true, msLeft: Number(taken.ms_left) };
