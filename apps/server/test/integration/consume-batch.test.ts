@@ -3,9 +3,9 @@ import { APP_MSG } from '@allot/domain/messages';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../../src/app';
-import { rows } from '../../src/db/rows';
 import {
   balances,
+  consumedToday,
   createPerson,
   createSchool,
   insertIntegrationKey,
@@ -83,15 +83,6 @@ async function schoolWith(shared: number) {
 }
 
 const lastSeq = async () => (await journalSince(t.db, 0)).at(-1)?.seq ?? 0;
-
-async function consumedToday(organizationId: string) {
-  const [row] = await rows<{ credits: string }>(
-    t.db,
-    sql`select sum(credits)::text as credits from consumption_days
-        where organization_id = ${organizationId} and day = (now() at time zone 'utc')::date`,
-  );
-  return Number(row?.credits ?? 0);
-}
 
 const refused = (reference: string, error: string, message: string, details?: Record<string, unknown>) => ({
   reference,
@@ -181,8 +172,8 @@ describe('a mixed batch', () => {
     expect(await balances(t.db, ana.id, org)).toEqual({ own: 0, shared: 2 });
     expect(await balances(t.db, ben.id, org)).toEqual({ own: 0, shared: 2 });
     expect(await balances(t.db, dan.id, limited)).toEqual({ own: 90, shared: 0 });
-    expect(await consumedToday(org)).toBe(43);
-    expect(await consumedToday(limited)).toBe(10);
+    expect(await consumedToday(t.db, org)).toBe(43);
+    expect(await consumedToday(t.db, limited)).toBe(10);
     // Each consumed item is its own `consumption` posting with its reference, in the order of the items;
     // a refused item wrote nothing.
     const journal = await journalSince(t.db, since);
@@ -359,7 +350,7 @@ describe('refused items, as the single call refuses them', () => {
       refused('y', 'insufficient_credits', INTEGRATION_MSG.insufficientCredits(2), { available: 2 }),
     ]);
     expect(await journalSince(t.db, since)).toEqual([]);
-    expect(await consumedToday(org)).toBe(0);
+    expect(await consumedToday(t.db, org)).toBe(0);
   });
 });
 
@@ -384,7 +375,7 @@ describe('idempotency of the whole batch', () => {
     expect(again.json()).toEqual(first.json());
     expect((await journalSince(t.db, since)).map((e) => e.action)).toEqual(['system_allocation']);
     expect(await balances(t.db, tia.id, org)).toEqual({ own: 0, shared: 106 });
-    expect(await consumedToday(org)).toBe(4);
+    expect(await consumedToday(t.db, org)).toBe(4);
 
     const other = await batch([{ email: tia.email, credits: 4, reference: 'another' }], key);
     expect(other.statusCode).toBe(409);
@@ -539,7 +530,7 @@ describe('concurrency', () => {
     expect(results.filter((r) => r.status === 'consumed')).toHaveLength(20);
     expect(results.filter((r) => r.error === 'insufficient_credits')).toHaveLength(20);
     expect(await balances(t.db, teachers[0]?.id ?? '', org)).toEqual({ own: 0, shared: 0 });
-    expect(await consumedToday(org)).toBe(60);
+    expect(await consumedToday(t.db, org)).toBe(60);
     expect(await ledgerViolations(t.db)).toEqual([]);
   }, 60_000);
 });

@@ -5,6 +5,7 @@ import { type App, buildApp } from '../../src/app';
 import { rows } from '../../src/db/rows';
 import {
   balances,
+  consumedToday,
   createPerson,
   createSchool,
   insertIntegrationKey,
@@ -73,15 +74,6 @@ async function teacherWith(own: number, shared: number) {
 const journalCount = async () =>
   Number((await rows<{ n: string }>(t.db, sql`select count(*)::text as n from credit_transactions`))[0]?.n);
 
-async function consumedToday(organizationId: string) {
-  const [row] = await rows<{ credits: string }>(
-    t.db,
-    sql`select sum(credits)::text as credits from consumption_days
-        where organization_id = ${organizationId} and day = (now() at time zone 'utc')::date`,
-  );
-  return Number(row?.credits ?? 0);
-}
-
 /** What the organization's consumed account received: the sum of its entries (it keeps no balance). */
 async function consumedAccount(organizationId: string) {
   const [row] = await rows<{ balance: string }>(
@@ -125,7 +117,7 @@ describe('drawing the credits', () => {
 
     expect(await balances(t.db, tia.id, org)).toEqual({ own: 0, shared: 0 });
     expect(await consumedAccount(org)).toBe(130);
-    expect(await consumedToday(org)).toBe(130);
+    expect(await consumedToday(t.db, org)).toBe(130);
     // The kept totals: the school's pool figure and the district's subtree figure went down by the pool's part.
     const pools = await t.app.inject({
       method: 'GET',
@@ -204,7 +196,7 @@ describe('refusals take nothing', () => {
     });
     expect(await balances(t.db, tia.id, org)).toEqual({ own: 5, shared: 10 });
     expect(await journalCount()).toBe(journal);
-    expect(await consumedToday(org)).toBe(0);
+    expect(await consumedToday(t.db, org)).toBe(0);
     // Exactly what is there passes.
     const exact = await consume({ email: tia.email, credits: 15, reference: 'all-of-it' });
     expect(exact.json()).toMatchObject({ fromOwn: 5, fromShared: 10, balances: { own: 0, shared: 0 } });
@@ -353,7 +345,7 @@ describe('idempotency', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(await journalCount()).toBe(journal);
     expect(await balances(t.db, tia.id, org)).toEqual({ own: 6, shared: 10 });
-    expect(await consumedToday(org)).toBe(4);
+    expect(await consumedToday(t.db, org)).toBe(4);
 
     const other = await consume({ ...body, credits: 5 }, key);
     expect(other.statusCode).toBe(409);
@@ -425,12 +417,12 @@ describe('the daily limit', () => {
     expect(over.statusCode).toBe(422);
     expect(over.json()).toMatchObject({ error: 'daily_limit', message: INTEGRATION_MSG.dailyLimit(100, 40) });
     expect(await journalCount()).toBe(journal);
-    expect(await consumedToday(org)).toBe(60);
+    expect(await consumedToday(t.db, org)).toBe(60);
     expect((await balances(t.db, tia.id, org)).own).toBe(440);
     expect((await consume({ email: tia.email, credits: 40, reference: 'c' })).statusCode).toBe(200);
     const full = await consume({ email: tia.email, credits: 1, reference: 'd' });
     expect(full.json()).toMatchObject({ error: 'daily_limit', message: INTEGRATION_MSG.dailyLimit(100, 0) });
-    expect(await consumedToday(org)).toBe(100);
+    expect(await consumedToday(t.db, org)).toBe(100);
     expect((await balances(t.db, tia.id, org)).own).toBe(400);
   });
 
@@ -442,7 +434,7 @@ describe('the daily limit', () => {
     );
     expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(5);
     expect(answers.filter((a) => a.json().error === 'daily_limit')).toHaveLength(5);
-    expect(await consumedToday(org)).toBe(100);
+    expect(await consumedToday(t.db, org)).toBe(100);
     expect((await balances(t.db, tia.id, org)).own).toBe(400);
   }, 60_000);
 
@@ -453,7 +445,7 @@ describe('the daily limit', () => {
     );
     try {
       expect((await consume({ email: tia.email, credits: 50, reference: 'x' })).statusCode).toBe(200);
-      expect(await consumedToday(org)).toBe(50);
+      expect(await consumedToday(t.db, org)).toBe(50);
     } finally {
       await t.db.execute(
         sql`update organizations set daily_consumption_limit = null where id = ${t.world.orgs.alpha}`,

@@ -115,6 +115,16 @@ export async function balances(db: Tx, userId: string, organizationId: string) {
   return { own: Number(row?.own), shared: Number(row?.shared) };
 }
 
+/** What the organization consumed today (UTC): the sum of its daily count's slots (decision 016). */
+export async function consumedToday(db: Tx, organizationId: string) {
+  const [row] = await rows<{ credits: string }>(
+    db,
+    sql`select sum(credits)::text as credits from consumption_days
+        where organization_id = ${organizationId} and day = (now() at time zone 'utc')::date`,
+  );
+  return Number(row?.credits ?? 0);
+}
+
 /** The one organization a person is a member of (a test's shorthand; several or none fail the test). */
 export async function onlyOrganizationOf(db: Tx, userId: string): Promise<string> {
   const found = await rows<{ organization_id: string }>(
