@@ -5,7 +5,7 @@ import type { Tx } from '../../db/client';
 import { jsonParam } from '../../db/json-params';
 import { preparedRows } from '../../db/prepared-rows';
 import { rows } from '../../db/rows';
-import { sqlState } from '../../db/transaction';
+import { rememberTransactionId, sqlState } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 
 export interface JournalLine {
@@ -54,27 +54,40 @@ export async function postCreditTransactionReporting(
   tx: Tx,
   input: Posting,
   report: readonly string[],
+  writes?: PostedWith,
 ): Promise<{ id: string; balances: Map<string, number> }> {
-  const { ids, balances } = await postCreditTransactionsReporting(tx, [input], report);
+  const { ids, balances } = await postCreditTransactionsReporting(tx, [input], report, writes);
   return { id: ids[0] as string, balances };
+}
+
+/** Writes that go in the posting's own statement, so that a move is one round trip (decision 016). */
+export interface PostedWith {
+  /**
+   * Data-modifying `with`s that see the database as the statement began, not the postings (the consumption's
+   * daily count, the idempotency key with its answer). Each returns a column `answer` (or no row): answered in
+   * `alongside`.
+   */
+  alongside?: readonly SQL[];
+  /**
+   * Data-modifying `with`s that read the postings' result: the CTE `posted`, one row with the column `posted`
+   * (jsonb: `ids`, the transactions' ids in order, and `balances`, the balances after of the reported
+   * accounts). A move's audit entries (move-audit.ts).
+   */
+  afterward?: readonly SQL[];
 }
 
 /**
  * Several balanced transactions in one call (a batch of consumptions, decision 016): one lock of each account,
  * one insert of the headers and one of the lines. The balances are checked on the whole set, so a set must
  * only take from an account it takes from (never give to it in one posting and take in another). Answers the
- * transactions' ids in the order given and the balances after of the accounts in `report`.
+ * transactions' ids in the order given and the balances after of the accounts in `report`. The statement also
+ * reads the database transaction's id, so that `writeTransaction` need not ask for it before COMMIT.
  */
 export async function postCreditTransactionsReporting(
   tx: Tx,
   postings: readonly Posting[],
   report: readonly string[],
-  /**
-   * Writes that go with the postings, in the same statement (data-modifying `with`s): one round trip for all
-   * (the consumption's daily count, the idempotency key with its answer). They see the database as the
-   * statement began, not the postings. Each returns a column `answer` (or no row): answered in `alongside`.
-   */
-  alongside: readonly SQL[] = [],
+  { alongside = [], afterward = [] }: PostedWith = {},
 ): Promise<{ ids: string[]; balances: Map<string, number>; alongside: (string | null)[] }> {
   if (postings.length === 0) throw new Error('no credit transaction to post');
   const lines = postings.flatMap((p, index) =>
@@ -85,34 +98,33 @@ export async function postCreditTransactionsReporting(
   }
   if (lines.some((l) => !Number.isSafeInteger(l.amount))) throw new Error('credit amounts must be integers');
   const createdAt = postings[0]?.createdAt;
+  const posting = sql`post_credit_transactions(${textArray(postings.map((p) => p.action))},
+    ${uuidArray(postings.map((p) => p.actorId))}::uuid[], ${textArray(postings.map((p) => p.description ?? ''))},
+    ${`{${lines.map((l) => l.posting).join(',')}}`}::int[], ${uuidArray(lines.map((l) => l.accountId))}::uuid[],
+    ${`{${lines.map((l) => l.amount).join(',')}}`}::bigint[], ${uuidArray(report)}::uuid[],
+    ${createdAt?.toISOString() ?? null}::timestamptz)`;
+  const before = alongside.map((write, i) => sql`${sql.raw(`alongside_${i}`)} as (${write})`);
+  const after = afterward.map((write, i) => sql`${sql.raw(`afterward_${i}`)} as (${write})`);
+  const answers = alongside.map(
+    (_, i) => sql`(select w.answer::text from ${sql.raw(`alongside_${i}`)} w limit 1)`,
+  );
   try {
-    const writes = alongside.map((write, i) => ({ name: sql.raw(`alongside_${i}`), write }));
     const [row] = await preparedRows<{
       posted: { ids: string[]; balances: Record<string, number> };
       alongside: (string | null)[] | null;
+      xid: string;
     }>(
       tx,
-      sql`${
-        writes.length > 0
-          ? sql`with ${sql.join(
-              writes.map((w) => sql`${w.name} as (${w.write})`),
-              sql`, `,
-            )} `
-          : sql``
-      }select ${
-        writes.length > 0
-          ? sql`array[${sql.join(
-              writes.map((w) => sql`(select w.answer::text from ${w.name} w limit 1)`),
-              sql`, `,
-            )}] as alongside, `
-          : sql``
-      }post_credit_transactions(${textArray(postings.map((p) => p.action))},
-        ${uuidArray(postings.map((p) => p.actorId))}::uuid[], ${textArray(postings.map((p) => p.description ?? ''))},
-        ${`{${lines.map((l) => l.posting).join(',')}}`}::int[], ${uuidArray(lines.map((l) => l.accountId))}::uuid[],
-        ${`{${lines.map((l) => l.amount).join(',')}}`}::bigint[], ${uuidArray(report)}::uuid[],
-        ${createdAt?.toISOString() ?? null}::timestamptz) as posted`,
+      after.length > 0
+        ? sql`with ${sql.join([...before, sql`posted as materialized (select ${posting} as posted)`, ...after], sql`, `)}
+            select ${answers.length > 0 ? sql`array[${sql.join(answers, sql`, `)}]` : sql`null::text[]`} as alongside,
+              (select p.posted from posted p) as posted, pg_current_xact_id()::text as xid`
+        : sql`${before.length > 0 ? sql`with ${sql.join(before, sql`, `)} ` : sql``}select ${
+            answers.length > 0 ? sql`array[${sql.join(answers, sql`, `)}]` : sql`null::text[]`
+          } as alongside, ${posting} as posted, pg_current_xact_id()::text as xid`,
     );
     if (!row) throw new Error('post_credit_transactions returned no row');
+    rememberTransactionId(tx, row.xid);
     return {
       ids: row.posted.ids,
       balances: new Map(Object.entries(row.posted.balances).map(([k, v]) => [k, Number(v)])),

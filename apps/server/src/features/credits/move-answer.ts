@@ -3,7 +3,7 @@ import { MSG } from '@allot/domain/messages';
 import type { Tx } from '../../db/client';
 import { AppError } from '../../http/app-error';
 import { InsufficientCreditsError, type JournalLine, postCreditTransactionReporting } from './journal';
-import { auditMove } from './move-audit';
+import { auditMoveStatement } from './move-audit';
 import type { OrganizationParty, UserParty } from './parties';
 
 /** The spec's refusals of a move (`422`). */
@@ -41,8 +41,9 @@ export interface Move {
 }
 
 /**
- * Posts a move and answers it with the balances it left for every party (the posting reports them). An
- * account that would go below zero becomes the move's own refusal (the spec's `422`); nothing is written.
+ * Posts a move with its audit entries, in one statement, and answers it with the balances it left for every
+ * party (the posting reports them). An account that would go below zero becomes the move's own refusal (the
+ * spec's `422`); nothing is written.
  */
 export async function postMove(tx: Tx, move: Move): Promise<CreditMoveResponse> {
   const report = [
@@ -51,12 +52,12 @@ export async function postMove(tx: Tx, move: Move): Promise<CreditMoveResponse> 
   ];
   let posted: Awaited<ReturnType<typeof postCreditTransactionReporting>>;
   try {
-    posted = await postCreditTransactionReporting(tx, move, report);
+    const audit = auditMoveStatement(move);
+    posted = await postCreditTransactionReporting(tx, move, report, audit ? { afterward: [audit] } : {});
   } catch (error) {
     if (error instanceof InsufficientCreditsError) throw move.refusal(error.accountId, error.balance);
     throw error;
   }
-  await auditMove(tx, move, posted);
   const balanceOf = posted.balances;
   const seen = new Set<string>();
   const once = <T extends { id: string }>(parties: T[]) =>

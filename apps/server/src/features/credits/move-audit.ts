@@ -1,6 +1,16 @@
-import type { Tx } from '../../db/client';
-import { type AuditRecord, recordAudit } from '../audit/record';
-import type { Move } from './move-answer';
+import { type SQL, sql } from 'drizzle-orm';
+import { jsonParam } from '../../db/json-params';
+import type { JournalLine } from './journal';
+
+/** What the audit of a move needs to know of it (move-answer.ts's `Move`). */
+export interface AuditedMove {
+  actorId: string;
+  description: string;
+  lines: readonly JournalLine[];
+  organizations: readonly { id: string; shared: string; protected: string }[];
+  users: readonly { name: string; account: string }[];
+  transferOrganizationId?: string;
+}
 
 /**
  * The audit entries of a move made in the panel (decision 014): one `credits_moved` per organization whose
@@ -8,47 +18,41 @@ import type { Move } from './move-answer';
  * lost; a move between two members' balances is recorded in the organization whose balances they are
  * (CONTRACT §5: credits per membership), with their balances there. Every entry names the journal transaction
  * (the credit log entry of the same id).
+ *
+ * An insert that goes in the posting's own statement (`afterward`, journal.ts) and reads its result, the CTE
+ * `posted`: the balances after are the posting's report, the balances before those less the move's change of
+ * each account. One round trip for the move and its audit.
  */
-export async function auditMove(
-  tx: Tx,
-  move: Move,
-  posted: { id: string; balances: Map<string, number> },
-): Promise<void> {
+export function auditMoveStatement(move: AuditedMove): SQL | null {
   const change = new Map<string, number>();
   for (const line of move.lines) change.set(line.accountId, (change.get(line.accountId) ?? 0) + line.amount);
-  const after = (account: string) => posted.balances.get(account) ?? 0;
-  const before = (account: string) => after(account) - (change.get(account) ?? 0);
-  const entry = (
-    organizationId: string,
-    b: Record<string, unknown>,
-    a: Record<string, unknown>,
-  ): AuditRecord => ({
-    organizationId,
-    actorId: move.actorId,
-    action: 'credits_moved',
-    target: { type: 'credit_transaction', id: posted.id, label: move.description },
-    before: b,
-    after: a,
-    creditTransactionId: posted.id,
-  });
-
+  /** Each entry's fields, by name: the account whose balance it shows and the move's change of it. */
+  const entries: { organization_id: string; fields: Record<string, [string, number]> }[] = [];
+  const field = (account: string): [string, number] => [account, change.get(account) ?? 0];
   const seen = new Set<string>();
-  const records: AuditRecord[] = [];
   for (const org of move.organizations) {
     if (seen.has(org.id)) continue;
     seen.add(org.id);
-    records.push(
-      entry(
-        org.id,
-        { shared: before(org.shared), protected: before(org.protected) },
-        { shared: after(org.shared), protected: after(org.protected) },
-      ),
-    );
+    entries.push({
+      organization_id: org.id,
+      fields: { shared: field(org.shared), protected: field(org.protected) },
+    });
   }
-  if (records.length === 0 && move.transferOrganizationId) {
-    const balances = (of: (account: string) => number) =>
-      Object.fromEntries(move.users.map((u) => [u.name, of(u.account)]));
-    records.push(entry(move.transferOrganizationId, balances(before), balances(after)));
+  if (entries.length === 0 && move.transferOrganizationId) {
+    entries.push({
+      organization_id: move.transferOrganizationId,
+      fields: Object.fromEntries(move.users.map((u) => [u.name, field(u.account)])),
+    });
   }
-  await recordAudit(tx, records);
+  if (entries.length === 0) return null;
+  const balance = sql`coalesce((p.posted->'balances'->>(f.value->>0))::bigint, 0)`;
+  return sql`insert into audit_events
+      (organization_id, actor_id, action, target_type, target_id, target_label, before, after, credit_transaction_id)
+    select e.organization_id, ${move.actorId}::uuid, 'credits_moved', 'credit_transaction', p.posted->'ids'->>0,
+      ${move.description}::text,
+      (select jsonb_object_agg(f.key, ${balance} - (f.value->>1)::bigint) from jsonb_each(e.fields) f),
+      (select jsonb_object_agg(f.key, ${balance}) from jsonb_each(e.fields) f),
+      (p.posted->'ids'->>0)::uuid
+    from posted p, jsonb_to_recordset(${jsonParam(entries)}::jsonb) as e(organization_id uuid, fields jsonb)
+    returning 1 as answer`;
 }

@@ -279,7 +279,7 @@ async function drawInOrder(
   try {
     const writes = [countConsumption(counted)];
     const keptAt = keep ? writes.push(keep.key.statement(keep.bodyOf(outcomes.map(decided)))) - 1 : -1;
-    const posted = await postCreditTransactionsReporting(tx, postings, [], writes);
+    const posted = await postCreditTransactionsReporting(tx, postings, [], { alongside: writes });
     if (keep) keep.key.kept(posted.alongside[keptAt]);
   } catch (error) {
     // Cannot happen under the locks above; should it, the database refused and the whole call fails.

@@ -2,7 +2,7 @@ import type { Permission } from '@allot/domain/roles';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
-import { rows } from '../../db/rows';
+import { preparedRows } from '../../db/prepared-rows';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
@@ -11,6 +11,9 @@ import { accessFromRoles, requireOrganizationAccess, rolesHeldSql } from './acce
 /**
  * The organizations a write acts on, read with their access in the same query (credits and licences move
  * between them). `columns` are what the caller needs of each organization `o`; by default its id and name.
+ * Prepared statements (db/prepared-rows.ts): planning these cost PostgreSQL more than running them (a
+ * transfer's parties: 0.26 ms of planning, 0.11 ms of running). Their texts come from a bounded set: one or
+ * two ids acted on, the ids below as one parameter, a column list per caller.
  */
 
 const NAMED = sql`o.id, o.name`;
@@ -38,7 +41,7 @@ export async function organizationsActedOn<T extends { id: string }>(
     lowered.map((id) => sql`when ${id}::uuid then ${rolesHeldSql(user, id)}`),
     sql` `,
   )} end`;
-  const found = await rows<T & { roles: string[] }>(
+  const found = await preparedRows<T & { roles: string[] }>(
     tx,
     sql`select ${columns}, ${roles} as roles
         from organizations o where o.id in ${uuidsIn(lowered)} and o.deleted_at is null`,
@@ -66,7 +69,7 @@ export async function organizationsBelow<T extends { id: string }>(
   columns: SQL = NAMED,
 ): Promise<T[]> {
   const lowered = lowerIds(ids);
-  const below = await rows<T>(
+  const below = await preparedRows<T>(
     tx,
     sql`select ${columns} from organization_closure c join organizations o on o.id = c.descendant_id
         where c.ancestor_id = ${ancestorId} and c.depth > 0 and c.descendant_id in ${uuidsIn(lowered)}
