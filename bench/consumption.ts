@@ -14,10 +14,11 @@ import { openPostgres } from '../apps/server/src/db/client';
 import { migrate } from '../apps/server/src/db/migrate';
 import { createSession } from '../apps/server/src/features/auth/sessions';
 import { rollUpCreditUsage } from '../apps/server/src/features/insights/usage-rollup';
+import { type CostRow, CostTable, perCall, walOf } from './support/cost-table';
 import { benchDatabaseUrl, databaseUrl } from './support/database-url';
 import { seedDistrict, type Teacher } from './support/district';
 import { type LoadResult, load, measure, send } from './support/load';
-import { type Costs, PostgresCostSampler } from './support/pg-costs';
+import { PostgresCostSampler } from './support/pg-costs';
 import { type StartedServer, startServer } from './support/server';
 
 const positive = (name: string, fallback: number) => {
@@ -88,78 +89,9 @@ cleanups.push(async () => {
 
 // --- figures -------------------------------------------------------------------------------------------
 
-interface Row {
-  label: string;
-  key: string;
-  result: LoadResult;
-  costs: Costs;
-  /** Consumptions a second (batches: the items consumed). */
-  itemsPerSecond?: number;
-  firstError?: string;
-}
-
-/** This database's WAL when pg_walinspect tells it apart, else the whole cluster's. */
-const walOf = (c: Costs) => c.databaseWalBytes ?? c.walBytes;
-const perCall = (row: Row, value: number | null) =>
-  value === null ? null : value / Math.max(1, row.result.count);
-const fixed = (value: number | null | undefined, digits: number) =>
-  value === null || value === undefined ? 'n/a' : value.toFixed(digits);
-
-const COLUMNS: [string, number][] = [
-  ['scenario', 34],
-  ['calls/s', 8],
-  ['items/s', 8],
-  ['p50 ms', 7],
-  ['p99 ms', 7],
-  ['errors', 6],
-  ['srv CPU', 8],
-  ['PG CPU', 7],
-  ['commits', 7],
-  ['tup r', 7],
-  ['tup w', 6],
-  ['WAL B', 7],
-  ['lock %', 6],
-];
-function line(cells: string[]) {
-  return cells
-    .map((cell, i) => (i === 0 ? cell.padEnd(COLUMNS[0]?.[1] ?? 0) : cell.padStart(COLUMNS[i]?.[1] ?? 0)))
-    .join(' ');
-}
-function print(row: Row) {
-  const { result: r, costs: c } = row;
-  console.log(
-    line([
-      row.label,
-      r.perSecond.toFixed(0),
-      row.itemsPerSecond === undefined ? '' : row.itemsPerSecond.toFixed(0),
-      r.p50.toFixed(1),
-      r.p99.toFixed(1),
-      String(r.errors),
-      fixed(perCall(row, c.serverCpuMs), 2),
-      fixed(perCall(row, c.pgCpuMs), 2),
-      fixed(perCall(row, c.commits), 2),
-      fixed(perCall(row, c.tuplesRead), 1),
-      fixed(perCall(row, c.tuplesWritten), 1),
-      fixed(perCall(row, walOf(c)), 0),
-      (c.lockWaitShare * 100).toFixed(0),
-    ]),
-  );
-  const waits = c.waitEvents
-    .slice(0, 4)
-    .map((w) => `${w.event} ${(w.share * 100).toFixed(0)} %`)
-    .join(', ');
-  console.log(`${''.padEnd(4)}busy backends (${c.activeSamples} samples): ${waits || 'none seen'}`);
-  const calls = Math.max(1, r.count);
-  const tables = c.tables
-    .slice(0, 5)
-    .map(
-      (t) =>
-        `${t.table} ${(t.rowsRead / calls).toFixed(0)} (${(t.seqScans / calls).toFixed(1)} seq scans)${t.rowsWritten ? ` w ${(t.rowsWritten / calls).toFixed(1)}` : ''}`,
-    )
-    .join(', ');
-  if (tables) console.log(`${''.padEnd(4)}rows read a call, by table: ${tables}`);
-  if (row.firstError) console.log(`${''.padEnd(4)}first error: ${row.firstError.slice(0, 300)}`);
-}
+type Row = CostRow;
+const table = new CostTable(34, true);
+const print = (row: Row) => console.log(table.row(row));
 
 // --- the data ------------------------------------------------------------------------------------------
 
@@ -272,10 +204,7 @@ const checked = (key: string, consumedOf: (answer: unknown) => number) => (statu
   return false;
 };
 
-console.log(line(COLUMNS.map(([title]) => title)));
-console.log(
-  `${''.padEnd(COLUMNS[0]?.[1] ?? 0)} (per call: CPU in ms, commits, tuples read and written, WAL bytes ${sampler.seesDatabaseWal ? 'of this database' : 'of the whole cluster'}; lock %: busy backends waiting on a lock)`,
-);
+console.log(table.header(sampler.seesDatabaseWal));
 const results: Row[] = [];
 let batchAvailable = true;
 try {
@@ -423,7 +352,7 @@ try {
       ) {
         batchAvailable = false;
         console.log(
-          `${`batch of ${BATCH}, ${suffix}`.padEnd(COLUMNS[0]?.[1] ?? 0)} batch: endpoint not available (${batchProbe.status})`,
+          `${`batch of ${BATCH}, ${suffix}`.padEnd(34)} batch: endpoint not available (${batchProbe.status})`,
         );
       } else {
         if (batchProbe.status === 200) reportedConsumed += batchConsumed(JSON.parse(batchProbe.body));
