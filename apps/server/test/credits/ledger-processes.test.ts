@@ -216,7 +216,10 @@ async function killedMidLoad(prepare: () => Promise<Prepared>) {
   for (const r of requests) {
     const again = await send(r.who, r.request, r.key);
     const first = answers.get(r.key);
-    if (first !== 'lost') expect({ key: r.key, ...again }).toEqual({ key: r.key, ...first });
+    // A 503 says nothing was changed (a connection the database refused under load): the key kept nothing,
+    // and sent again the move runs, once (the journal is checked against the answers below).
+    const retried = first === 'lost' || first?.status === 503;
+    if (!retried) expect({ key: r.key, ...again }).toEqual({ key: r.key, ...first });
     expect([200, 422]).toContain(again.status);
     final.set(r.key, again);
   }

@@ -18,3 +18,7 @@ ALTER FUNCTION post_credit_transactions(text[], uuid[], text[], integer[], uuid[
 ALTER FUNCTION credit_entries_apply() SET plan_cache_mode = force_generic_plan;
 --> statement-breakpoint
 ALTER FUNCTION credit_entries_apply() SET enable_seqscan = off;
+--> statement-breakpoint
+-- The check at COMMIT that each journal transaction balances reads its lines by `transaction_id`: planned while
+-- the journal was small, it read the whole of it at every commit.
+ALTER FUNCTION credit_transaction_balanced() SET enable_seqscan = off;
