@@ -394,10 +394,7 @@ export const creditTransactions = pgTable(
     /** The database transaction that wrote it: entries may only be added by that same transaction. */
     xact: bigint('xact', { mode: 'number' }).notNull().default(sql`(pg_current_xact_id()::text::bigint)`),
   },
-  (t) => [
-    index('credit_transactions_created_idx').on(t.createdAt),
-    uniqueIndex('credit_transactions_seq_key').on(t.seq),
-  ],
+  (t) => [uniqueIndex('credit_transactions_seq_key').on(t.seq)],
 );
 
 /**
@@ -732,7 +729,8 @@ export const consumptionDays = pgTable(
 export const auditEvents = pgTable(
   'audit_events',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    // Time-ordered (migration 0035): each insert goes to the right edge of the key's index.
+    id: uuid('id').primaryKey().default(sql`time_ordered_uuid()`),
     seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
     organizationId: uuid('organization_id').notNull(),
     actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
