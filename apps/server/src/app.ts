@@ -14,7 +14,7 @@ import { creditRoutes } from './features/credits/routes';
 import { healthRoutes } from './features/health/routes';
 import { type InsightsJobOptions, type InsightsJobs, startInsightsJobs } from './features/insights/jobs';
 import { insightsRoutes } from './features/insights/routes';
-import { findIntegrationKey } from './features/integration/key-auth';
+import { liveKeyLookup } from './features/integration/key-auth';
 import { integrationKeyRoutes } from './features/integration/key-routes';
 import { integrationRoutes } from './features/integration/routes';
 import { invoiceRoutes } from './features/invoices/routes';
@@ -114,11 +114,7 @@ export async function buildApp({
   app.addHook('onClose', () => background.settle());
   // Headers first: every answer carries them, a 401 of the authentication hook too.
   await registerSecurityHeaders(app);
-  registerAuthentication(
-    app,
-    (token) => findSession(db, token),
-    (token) => findIntegrationKey(db, token),
-  );
+  registerAuthentication(app, (token) => findSession(db, token), liveKeyLookup(db));
 
   await registerOpenApi(app, publicUrl);
 

@@ -15,6 +15,11 @@ export interface AuthUser {
 export interface IntegrationCaller {
   keyId: string;
   organizationId: string;
+  /**
+   * False when the process answered the key from its copy of the last second (`liveKeyLookup`): the call's
+   * own statement confirms it, and a refusal asks the database again first.
+   */
+  confirmed?: boolean;
 }
 
 /** The live session of a bearer token, or null (the auth feature's `findSession`, given by app.ts). */

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app';
 import { type Database, openPostgres } from '../../src/db/client';
 import { rows } from '../../src/db/rows';
-import { findIntegrationKey, hashIntegrationKey } from '../../src/features/integration/key-auth';
+import { findIntegrationKey, hashIntegrationKey, KEY_COPY_MS } from '../../src/features/integration/key-auth';
 import { KEY_MSG, MAX_LIVE_INTEGRATION_KEYS } from '../../src/features/integration/key-service';
 import { createPerson, createSchool, insertIntegrationKey, join, mint } from '../support/integration';
 import { bearer, createTestApp, type TestApp } from '../support/test-app';
@@ -209,6 +209,8 @@ describe('a key at work', () => {
     expect(await lastUsed()).toBe(recent);
     await setLastUsed(120);
     const stale = await lastUsed();
+    // A process reads a key again once its copy is a second old (key-auth.ts): then it sees the stale use.
+    await new Promise((resolve) => setTimeout(resolve, KEY_COPY_MS + 50));
     expect((await entitlement(created.key)).statusCode).toBe(200);
     const touched = await lastUsed();
     expect(Date.parse(touched ?? '')).toBeGreaterThan(Date.parse(stale ?? ''));
@@ -252,6 +254,46 @@ describe('a key at work', () => {
     } finally {
       await second.close();
       await secondDatabase?.close();
+    }
+  });
+
+  it('is refused at once while the process still holds its copy of the key: every call answers 401', async () => {
+    const created = await createKey(t.world.orgs.alpha, 'Copied, then revoked');
+    // The call reads the key; the process keeps a copy for a second (key-auth.ts).
+    expect((await entitlement(created.key)).statusCode).toBe(200);
+    expect((await revoke(t.world.orgs.alpha, created.id)).json()).toEqual({ success: true });
+    const revoked = { error: 'unauthorized', message: INTEGRATION_MSG.keyRevoked };
+    const calls = [
+      // A teacher the key would have found; one nobody knows (not 404); a body that is not valid (not 400).
+      entitlement(created.key),
+      t.app.inject({
+        method: 'GET',
+        url: '/api/integration/entitlement',
+        query: { email: 'nobody@nowhere.test' },
+        headers: bearer(created.key),
+      }),
+      t.app.inject({
+        method: 'POST',
+        url: '/api/integration/consume',
+        headers: { ...bearer(created.key), 'idempotency-key': 'copied-revoked-1' },
+        payload: { email: t.world.users.teacher.email, credits: 1, reference: 'lesson' },
+      }),
+      t.app.inject({
+        method: 'POST',
+        url: '/api/integration/consume',
+        headers: { ...bearer(created.key), 'idempotency-key': 'copied-revoked-2' },
+        payload: { email: t.world.users.teacher.email, credits: -3 },
+      }),
+      t.app.inject({
+        method: 'POST',
+        url: '/api/integration/consume/batch',
+        headers: { ...bearer(created.key), 'idempotency-key': 'copied-revoked-3' },
+        payload: { items: [{ email: 'nobody@nowhere.test', credits: 1, reference: 'lesson' }] },
+      }),
+    ];
+    for (const answer of await Promise.all(calls)) {
+      expect(answer.statusCode, answer.body).toBe(401);
+      expect(answer.json()).toEqual(revoked);
     }
   });
 

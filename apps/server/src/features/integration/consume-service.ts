@@ -15,6 +15,7 @@ import type { KeyAlongside } from '../credits/idempotency';
 import { InsufficientCreditsError, type Posting, postCreditTransactionsReporting } from '../credits/journal';
 import { consumedToday, dailyLimitSlot, lockDailyLimits } from './daily-limit';
 import { findPlacesOfEach, type Place, placeNamed, reasonsOf } from './entitlement-service';
+import { refuseUnlessKeyLive } from './key-auth';
 
 /** The reasons that refuse a consumption before any credit is looked at (the rest: see `refusingReasons`). */
 const ALWAYS_REFUSING: readonly EntitlementReason[] = ['not_a_member', 'not_verified'];
@@ -145,10 +146,14 @@ async function lookUpAndLock(
 ): Promise<Allowed[]> {
   const placesOfEach = await findPlacesOfEach(
     tx,
-    { subtreeOf: caller.organizationId },
+    { subtreeOf: caller.organizationId, liveKey: caller.keyId },
     { byEmail: items.map((i) => ({ email: i.email, licenseType: i.licenseType })) },
     { lock },
   );
+  // Nobody found for an item: the key may have been revoked meanwhile (the statement reads the subtree only
+  // while the key is live), and then the whole call is `401`.
+  if (placesOfEach.length < items.length || placesOfEach.some((p) => p.length === 0))
+    await refuseUnlessKeyLive(tx, caller);
   const allowed: Allowed[] = [];
   items.forEach((item, index) => {
     try {

@@ -12,6 +12,7 @@ import { AppError } from '../../http/app-error';
 import type { AuthUser, IntegrationCaller } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
 import { requireOrganizationAccess } from '../organization-access/access';
+import { liveKeySql, refuseUnlessKeyLive } from './key-auth';
 
 /**
  * One organization where a person is a member or has a pending invitation, with everything the entitlement
@@ -59,8 +60,12 @@ export interface Place {
   locked?: { own: number | null; shared: number | null };
 }
 
-/** Where to look: the subtree of an integration key's organization, or exactly one organization (the panel). */
-type Scope = { subtreeOf: string } | { organization: string };
+/**
+ * Where to look: the subtree of an integration key's organization, while the key is live (`liveKey`: found in
+ * the same statement, so a call answered from the process's copy of the key is confirmed by its own read,
+ * key-auth.ts), or exactly one organization (the panel).
+ */
+type Scope = { subtreeOf: string; liveKey?: string } | { organization: string };
 /** Whom: by email (the classroom product) or by id (the panel). */
 type Person = { email: string } | { userId: string };
 
@@ -135,7 +140,8 @@ export async function findPlacesOfEach(
     sql`${options.lock ? sql`with found as (` : sql``}with ask as (
           select a.n, ${byEmail ? sql`a.email` : sql`a.user_id`}, a.license_type
           from json_to_recordset(${jsonParam(list)})
-            as a(n int, ${byEmail ? sql`email text` : sql`user_id uuid`}, license_type text)),
+            as a(n int, ${byEmail ? sql`email text` : sql`user_id uuid`}, license_type text)
+          ${'liveKey' in scope && scope.liveKey ? sql`where ${liveKeySql(scope.liveKey)}` : sql``}),
         places as (
           select a.n, a.license_type as asked, m.user_id, m.organization_id, m.user_id as answer_id, u.email,
             u.email_verified_at is null as pending, m.license_id
@@ -296,7 +302,8 @@ export function bestEntitlement(places: readonly Place[]): Entitlement {
 
 /**
  * GET /api/integration/entitlement (CONTRACT §9): whether the teacher may use the product now, inside the
- * key's subtree only. No membership and no invitation there: `404`, like any id the caller may not see.
+ * key's subtree only. No membership and no invitation there: `404`, like any id the caller may not see (`401`
+ * if the key was revoked meanwhile).
  */
 export async function checkEntitlement(
   db: Tx,
@@ -305,11 +312,14 @@ export async function checkEntitlement(
 ): Promise<Entitlement> {
   const places = await findPlaces(
     db,
-    { subtreeOf: caller.organizationId },
+    { subtreeOf: caller.organizationId, liveKey: caller.keyId },
     { email: query.email },
     query.licenseType,
   );
-  if (places.length === 0) throw AppError.notFound();
+  if (places.length === 0) {
+    await refuseUnlessKeyLive(db, caller);
+    throw AppError.notFound();
+  }
   if (query.organizationId !== undefined) return entitlementOf(placeNamed(places, query.organizationId));
   return bestEntitlement(places);
 }

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+import { INTEGRATION_MSG } from '@allot/domain/integration';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { preparedRows } from '../../db/prepared-rows';
+import { AppError } from '../../http/app-error';
 import type { IntegrationCaller } from '../../http/authenticate';
 
 /** How often a key's `lastUsedAt` is written: not on every call (a hot row under load), at most once a minute. */
@@ -12,8 +14,8 @@ export function hashIntegrationKey(key: string): string {
 }
 
 /**
- * The live key of a bearer token, or null: unknown, revoked, or of a deleted organization. Read from the
- * database on every request, so a revocation holds at once on every server process (CONTRACT §9).
+ * The live key of a bearer token, or null: unknown, revoked, or of a deleted organization, read from the
+ * database (`liveKeyLookup` keeps a copy for a second).
  */
 export async function findIntegrationKey(db: Tx, token: string): Promise<IntegrationCaller | null> {
   const stale = sql`(k.last_used_at is null or k.last_used_at < now() - make_interval(secs => ${TOUCH_AFTER_SECONDS}))`;
@@ -32,4 +34,52 @@ export async function findIntegrationKey(db: Tx, token: string): Promise<Integra
     );
   }
   return { keyId: row.id, organizationId: row.organization_id };
+}
+
+/** How long a process answers a key from its own copy: a second (decision 016). */
+export const KEY_COPY_MS = 1000;
+
+/**
+ * `findIntegrationKey` with a copy of each live key kept for a second, for the authentication hook: under
+ * the classroom product's load a key is read once a second per process, not once a call, so an entitlement
+ * check is one statement. A copy is never the last word: the call's own statement reads the people of the
+ * key's subtree only while the key is live (`findPlacesOfEach`'s `liveKey`), and any other answer of a call
+ * answered from a copy asks the database again first (`keyStillLive`): a revoked key is refused at once, on
+ * every process, as CONTRACT §9 says. Unknown and revoked tokens are never kept.
+ */
+export function liveKeyLookup(db: Tx): (token: string) => Promise<IntegrationCaller | null> {
+  const copies = new Map<string, { caller: IntegrationCaller; until: number }>();
+  return async (token) => {
+    const hash = hashIntegrationKey(token);
+    const copy = copies.get(hash);
+    const now = performance.now();
+    if (copy && copy.until > now) return { ...copy.caller, confirmed: false };
+    const caller = await findIntegrationKey(db, token);
+    if (!caller) {
+      copies.delete(hash);
+      return null;
+    }
+    copies.set(hash, { caller, until: now + KEY_COPY_MS });
+    return { ...caller, confirmed: true };
+  };
+}
+
+/** Whether the key is still live (not revoked, its organization not deleted), read now. */
+export async function keyStillLive(db: Tx, keyId: string): Promise<boolean> {
+  const [row] = await preparedRows<{ live: boolean }>(db, sql`select ${liveKeySql(keyId)} as live`);
+  return row?.live === true;
+}
+
+/** SQL: the key is live now (the condition of `findIntegrationKey`, by id). */
+export function liveKeySql(keyId: string) {
+  return sql`exists (select 1 from integration_keys k join organizations o on o.id = k.organization_id
+    where k.id = ${keyId} and k.revoked_at is null and o.deleted_at is null)`;
+}
+
+/**
+ * A call found nobody, or is refused before its statement ran: `401` if the key was revoked meanwhile (the
+ * answer of a revoked key, whatever else the call got wrong), else nothing.
+ */
+export async function refuseUnlessKeyLive(db: Tx, caller: IntegrationCaller): Promise<void> {
+  if (!(await keyStillLive(db, caller.keyId))) throw AppError.unauthorized(INTEGRATION_MSG.keyRevoked);
 }

@@ -10,17 +10,19 @@ import {
   memberEntitlementQuerySchema,
 } from '@allot/domain/integration';
 import { idSchema } from '@allot/domain/text';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { AppError } from '../../http/app-error';
 import { authOf, integrationOf } from '../../http/authenticate';
+import { answerError } from '../../http/error-handler';
 import { type IdempotencyRequest, idempotencyOf, idempotentWrite, replyAnswer } from '../credits/idempotency';
 import { consumeBatch } from './consume-batch';
 import { CONSUME_BATCH_EXAMPLES } from './consume-batch-examples';
 import { consumeCredits } from './consume-service';
 import { checkEntitlement, checkMemberEntitlement } from './entitlement-service';
+import { refuseUnlessKeyLive } from './key-auth';
 import {
   DEFAULT_INTEGRATION_RATE_LIMIT_PER_MINUTE,
   integrationKeyLimiter,
@@ -64,6 +66,21 @@ export function integrationRoutes(db: Db, options: IntegrationRouteOptions = {})
   // This process's share of every key's count (one per app: two apps on one database count as two processes).
   const limiter = integrationKeyLimiter(db, perMinute);
   return async (app) => {
+    // A call answered from the process's copy of its key (key-auth.ts) and refused before its own statement
+    // confirmed the key (a body that is not valid, the rate limit): if the key was revoked meanwhile, the
+    // answer is the revoked key's `401`, as it would have been had the key been read for this call.
+    app.setErrorHandler(async (error: FastifyError | AppError, request, reply) => {
+      const caller = request.integration;
+      const unauthorized = error instanceof AppError && error.status === 401;
+      if (caller && caller.confirmed === false && !unauthorized) {
+        const revoked = await refuseUnlessKeyLive(db, caller).then(
+          () => null,
+          (refusal: unknown) => (refusal instanceof AppError ? refusal : null),
+        );
+        if (revoked) return answerError(revoked, request, reply);
+      }
+      return answerError(error, request, reply);
+    });
     // After the authentication hook (the app's): the key is known, the body not read yet.
     app.addHook('onRequest', async (request, reply) => {
       if (!request.routeOptions.config?.integration) return;
