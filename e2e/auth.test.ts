@@ -1,3 +1,4 @@
+import { APP_MSG } from '@allot/domain/messages';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../apps/server/src/seed/demo-accounts';
@@ -285,6 +286,58 @@ describe('guards', () => {
     await page.waitForURL((url) => url.pathname === '/login');
     await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     expect(await readSession(page)).toBeNull();
+    expect(unexpectedErrors(failedResource(401))).toEqual([]);
+  });
+
+  test('a session that ends mid-work: the sign-in says so and whether the change was made, then goes back', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    await login(page, adminEmail, adminPassword);
+    await waitForSignedIn(page);
+    const [first] = await myOrganizations(page);
+    if (!first) throw new Error('the admin has no organization');
+    const where = `/${first.id}`;
+    await page.goto(where);
+    await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
+    // The session ends on the server (as a sign-out elsewhere or its expiry would end it).
+    const endSession = async () => {
+      const session = await readSession(page);
+      const response = await fetch(`${baseUrl}/api/auth/logout`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${String(session?.secToken)}` },
+      });
+      expect(response.status).toBe(200);
+    };
+    await endSession();
+
+    // A change sent with the ended session: refused before anything, and the person is told so.
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    const edit = page.getByRole('dialog', { name: `Edit ${first.name}` });
+    await edit.getByRole('textbox', { name: 'Name', exact: true }).fill(`${first.name} (not saved)`);
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    const notice = page.getByRole('status').filter({ hasText: 'Your session ended' });
+    await notice.getByText(APP_MSG.sessionEndedUnsaved).waitFor();
+    await screenshot(page, 'sign-in-session-ended-unsaved');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'phone-sign-in-session-ended-unsaved');
+    await page.setViewportSize({ width: 1366, height: 768 });
+
+    // Signed in again: back on the page, and the change was not made.
+    await login(page, adminEmail, adminPassword);
+    await page.waitForURL((url) => url.pathname === where);
+    const details = page.getByRole('region', { name: 'Organization details' });
+    await details.getByText(first.name, { exact: true }).waitFor();
+    expect(await page.getByText(`${first.name} (not saved)`).count()).toBe(0);
+
+    // A session that ends while reading: the plain notice, and back again after signing in.
+    await endSession();
+    await page.reload();
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByRole('status').getByText(APP_MSG.sessionEnded).waitFor();
+    await screenshot(page, 'sign-in-session-ended');
+    await login(page, adminEmail, adminPassword);
+    await page.waitForURL((url) => url.pathname === where);
+    await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
     expect(unexpectedErrors(failedResource(401))).toEqual([]);
   });
 

@@ -100,6 +100,10 @@ export const APP_MSG = {
     'Both people belong to several organizations you manage. Choose the organization whose credits move.',
   /** How a log names a person who is not a member of the organization's subtree (CONTRACT §5). */
   someoneOutside: 'Someone outside this organization',
+  /** The sign-in screen after a session ended in the middle of the work (issue 33), under "Your session ended". */
+  sessionEnded: 'Sign in again to go on where you were.',
+  /** …and a change was refused with it: the server checks the session before anything (CONTRACT §1). */
+  sessionEndedUnsaved: 'Your last change was not saved. Sign in again to go back and make it.',
   databaseUnavailable:
     'The service is briefly unavailable. Nothing was changed; please try again in a moment.',
   commitOutcomeUnknown:

@@ -2,6 +2,7 @@ import { errorBodySchema } from '@allot/domain/errors';
 import { APP_MSG } from '@allot/domain/messages';
 import { ApiError, NETWORK_ERROR_STATUS } from './api-error';
 import { clearSession, getSession } from './session';
+import { rememberSessionEnd } from './session-end';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -23,6 +24,16 @@ let onUnauthorized: () => void = () => {
 /** The router registers how to go to the sign-in screen after a 401. */
 export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
+}
+
+/** A call answered 401 ended the session: where the person was, for the sign-in to take them back. */
+function sessionEndedAt(method: Method, userId: string | null) {
+  rememberSessionEnd({
+    from: `${window.location.pathname}${window.location.search}`,
+    userId,
+    ended: true,
+    unsavedChange: method !== 'GET',
+  });
 }
 
 function buildUrl(path: string, query: RequestOptions['query']): string {
@@ -76,6 +87,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     : new ApiError(response.status, 'internal', APP_MSG.internal);
 
   if (auth && response.status === 401) {
+    sessionEndedAt(method, getSession().userId ?? null);
     clearSession();
     onUnauthorized();
   }

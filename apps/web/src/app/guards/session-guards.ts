@@ -2,6 +2,7 @@ import { redirect } from 'react-router';
 import { validateSession } from '../../features/auth/api/validate-session';
 import { isApiError } from '../../lib/api-error';
 import { clearSession, getSession } from '../../lib/session';
+import { rememberSessionEnd } from '../../lib/session-end';
 
 let inflight: Promise<boolean> | null = null;
 
@@ -29,9 +30,22 @@ export function ensureValidSession(): Promise<boolean> {
   return inflight;
 }
 
-/** Loader of every protected route: no valid session → sign-in screen. */
-export async function requireAuthLoader(): Promise<null> {
-  if (!(await ensureValidSession())) throw redirect('/login');
+/**
+ * Loader of every protected route: no valid session → sign-in screen, which then takes the person back to
+ * this page (and says so when a session of theirs had ended: issue 33).
+ */
+export async function requireAuthLoader({ request }: { request: Request }): Promise<null> {
+  const { signedIn, userId } = getSession();
+  if (!(await ensureValidSession())) {
+    const url = new URL(request.url);
+    rememberSessionEnd({
+      from: `${url.pathname}${url.search}`,
+      userId: userId ?? null,
+      ended: signedIn,
+      unsavedChange: false,
+    });
+    throw redirect('/login');
+  }
   return null;
 }
 

@@ -1,9 +1,11 @@
 import type { LoginRequest } from '@allot/domain/auth';
-import { Center, Loader } from '@mantine/core';
+import { APP_MSG } from '@allot/domain/messages';
+import { Alert, Center, Loader } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useLocation } from 'react-router';
 import { isApiError } from '../../../lib/api-error';
+import { sessionEnd } from '../../../lib/session-end';
 import { login } from '../api/login';
 import { useCompleteSignIn } from '../hooks/use-complete-sign-in';
 import { type TwoFactorStep, twoFactorStepIn, twoFactorStepOf } from '../two-factor-step';
@@ -97,8 +99,20 @@ function PasswordStep({
   onSubmit: (values: LoginRequest) => Promise<void>;
 }) {
   useDocumentTitle('Sign in · Allot');
+  // Read once: the sign-in consumes it (returnAfterSignIn).
+  const [ended] = useState(() => sessionEnd());
   return (
     <AuthCard title="Sign in" description="Manage licences and credits for your organizations.">
+      {ended?.ended && (
+        <Alert
+          color={ended.unsavedChange ? 'orange' : 'blue'}
+          title="Your session ended"
+          mb="md"
+          role="status"
+        >
+          {ended.unsavedChange ? APP_MSG.sessionEndedUnsaved : APP_MSG.sessionEnded}
+        </Alert>
+      )}
       <LoginForm onSubmit={onSubmit} error={error} unverifiedEmail={unverifiedEmail} />
     </AuthCard>
   );

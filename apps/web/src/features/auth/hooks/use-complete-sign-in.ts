@@ -3,12 +3,16 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { queryClient } from '../../../lib/query-client';
 import { setSession } from '../../../lib/session';
+import { returnAfterSignIn } from '../../../lib/session-end';
 import { organizationsQueryOptions } from '../../organizations/api/get-organizations';
 import { login } from '../api/login';
 import { signInErrorMessage } from '../components/sign-in-error';
 import { twoFactorStepOf } from '../two-factor-step';
 
-/** After a successful sign-in: keep the session and go in (one organization: straight into it, spec §4). */
+/**
+ * After a successful sign-in: keep the session and go in: back to the page the person was sent here from,
+ * else one organization straight into it (spec §4), else the picker.
+ */
 export function useCompleteSignIn() {
   const navigate = useNavigate();
   return useCallback(
@@ -21,6 +25,12 @@ export function useCompleteSignIn() {
         role: answer.role,
         permissions: [],
       });
+      // Back where a session of theirs ended, or where they were sent to sign in from.
+      const back = returnAfterSignIn(answer.userId);
+      if (back) {
+        await navigate(back, { replace: true });
+        return;
+      }
       // If the list fails, the picker shows it.
       try {
         const organizations = await queryClient.fetchQuery(organizationsQueryOptions());
