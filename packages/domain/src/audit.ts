@@ -36,7 +36,7 @@ export const AUDIT_ACTION_LABEL: Record<AuditAction, string> = {
   member_updated: 'Member changed',
   member_removed: 'Member removed',
   member_role_changed: 'Role changed',
-  member_licence_changed: 'Licence changed',
+  member_licence_changed: 'Member’s licence changed',
   licence_created: 'Licence created',
   licence_updated: 'Licence changed',
   licence_deleted: 'Licence deleted',

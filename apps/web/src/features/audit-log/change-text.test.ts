@@ -8,10 +8,17 @@ describe('an audit entry in words', () => {
   });
 
   it('shows each changed field before → after', () => {
-    expect(changeLines({ role: 'organization_admin' }, { role: 'user' })).toEqual([
-      'role: organization admin → user',
-    ]);
+    expect(changeLines({ role: 'organization_admin' }, { role: 'user' })).toEqual(['role: Admin → Teacher']);
     expect(changeLines({ maxUsers: 1000 }, { maxUsers: 1500 })).toEqual(['max users: 1,000 → 1,500']);
+  });
+
+  it('says money as money, and invoices as the invoices screen does', () => {
+    expect(
+      changeLines(null, { kind: 'credits', amount: 192000, currency: 'USD', customerEmail: 'a@b.test' }),
+    ).toEqual(['kind: credits', 'amount: $1,920.00', 'customer email: a@b.test']);
+    expect(
+      changeLines({ status: 'open' }, { status: 'fulfilled', fulfilmentMethod: 'paid_out_of_band' }),
+    ).toEqual(['status: Open → Fulfilled', 'fulfilment method: — → Paid another way']);
   });
 
   it('lists what a creation made and what a removal took', () => {

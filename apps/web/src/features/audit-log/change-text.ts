@@ -1,3 +1,11 @@
+import {
+  FULFILMENT_LABEL,
+  type FulfilmentMethod,
+  formatMoney,
+  INVOICE_STATUS_LABEL,
+  type InvoiceStatus,
+} from '@allot/domain/invoices';
+import { ROLE_LABEL, type Role } from '@allot/domain/roles';
 import { formatCount } from '../../lib/format';
 
 /** "maxUsers" → "max users", "licence_type" → "licence type": a field's name in words. */
@@ -21,19 +29,47 @@ export function valueText(value: unknown): string {
   return JSON.stringify(value);
 }
 
+const labelled = <T extends string>(labels: Record<T, string>, value: unknown) =>
+  typeof value === 'string' && value in labels ? labels[value as T] : valueText(value);
+
 /**
- * An entry's change, one line per field: "role: admin → user"; a creation lists what it was created with
- * ("name: Maple"), a removal what it had ("name: Maple → —").
+ * A field's value as the screens say it (issue 33): a role by its label ("Teacher", not "user"), an invoice's
+ * amount as money (it is kept in cents, with its `currency` beside it), its status and fulfilment as the
+ * invoices screen words them; anything else by `valueText`.
+ */
+function fieldText(key: string, value: unknown, entry: Record<string, unknown>): string {
+  if (key === 'role') return labelled<Role>(ROLE_LABEL, value);
+  if (key === 'status') return labelled<InvoiceStatus>(INVOICE_STATUS_LABEL, value);
+  if (key === 'fulfilmentMethod') return labelled<FulfilmentMethod>(FULFILMENT_LABEL, value);
+  if (key === 'amount' && typeof value === 'number' && typeof entry.currency === 'string') {
+    try {
+      return formatMoney(value, entry.currency);
+    } catch {
+      // A currency code Intl does not know: the number as it is.
+    }
+  }
+  return valueText(value);
+}
+
+/**
+ * An entry's change, one line per field: "role: Admin → Teacher"; a creation lists what it was created with
+ * ("name: Maple"), a removal what it had ("name: Maple → —"). An amount's currency is said with the amount, not
+ * on a line of its own.
  */
 export function changeLines(
   before: Record<string, unknown> | null,
   after: Record<string, unknown> | null,
 ): string[] {
-  const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
+  const moneyOf = (entry: Record<string, unknown> | null) =>
+    typeof entry?.amount === 'number' && typeof entry.currency === 'string';
+  const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])].filter(
+    (key) => key !== 'currency' || !(moneyOf(before) || moneyOf(after)),
+  );
   return keys.map((key) => {
     const label = fieldLabel(key);
-    if (!before) return `${label}: ${valueText(after?.[key])}`;
-    if (!after) return `${label}: ${valueText(before[key])} → —`;
-    return `${label}: ${valueText(before[key])} → ${valueText(after[key])}`;
+    const text = (entry: Record<string, unknown>) => fieldText(key, entry[key], entry);
+    if (!before) return `${label}: ${text(after ?? {})}`;
+    if (!after) return `${label}: ${text(before)} → —`;
+    return `${label}: ${text(before)} → ${text(after)}`;
   });
 }
