@@ -193,7 +193,7 @@ describe('credit moves (CONTRACT §5)', () => {
       action: 'reclaim_organizations',
       credits: 80,
       description:
-        '40 each from Alpha School B, Alpha School A (their protected pools first) into the protected pool of Alpha District',
+        '40 each from Alpha School B, Alpha School A (their shared pools) into the protected pool of Alpha District',
     });
   });
 

@@ -8,7 +8,8 @@ import { theme } from './theme';
 export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} defaultColorScheme="light">
-      <Notifications position="top-right" limit={4} />
+      {/* Bottom right: at the top they covered the header's links (issue 33). */}
+      <Notifications position="bottom-right" limit={4} />
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </MantineProvider>
   );

@@ -134,7 +134,15 @@ export async function reclaimOrganizations(
     });
   });
   const total = input.amount * sources.length;
-  const from = pools.length === 1 ? `their ${pools[0]} pools` : `their ${pools[0]} pools first`;
+  // What the lines took from, not what the strategy allowed: "protected first" that found the protected pools
+  // empty took from the shared ones only, and the credit log says so (issue 33).
+  const taken = pools.filter((pool) =>
+    lines.some((line) => sources.some((source) => poolAccount(source, pool) === line.accountId)),
+  );
+  const from =
+    taken.length === 1
+      ? `their ${taken[0]} pools`
+      : `their ${taken[0]} pools first, then their ${taken[1]} pools`;
   return postMove(tx, {
     action: 'reclaim_organizations',
     actorId: user.userId,

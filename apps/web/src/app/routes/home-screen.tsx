@@ -23,7 +23,7 @@ import { RESULT_PAGE_PARAMS, SEARCH_PARAM, SearchResults } from './search-result
 const PICKER_PAGE_PARAM = 'page';
 
 /** The caller's own organizations (GET /api/organization), paged here by 12; the page is in the URL. */
-function MyOrganizations() {
+function MyOrganizations({ systemAdmin }: { systemAdmin: boolean }) {
   const { data, isPending, isError, error, refetch, isRefetching } = useOrganizations();
   const { params, write } = useListUrl();
   const page = readPage(params, PICKER_PAGE_PARAM);
@@ -46,7 +46,12 @@ function MyOrganizations() {
         <EmptyState
           icon={<IconBuildingCommunity />}
           title="No organizations yet"
-          description="You do not hold a role in any organization. Ask the owner of your organization to add you as an admin."
+          description={
+            // A system admin sees every organization: none exists yet, and they are the one to add it.
+            systemAdmin
+              ? 'There is no organization yet. Add the first one with "Add organization" above.'
+              : 'You do not hold a role in any organization. Ask the owner of your organization to add you as an admin.'
+          }
           variant="light"
         />
       </Card>
@@ -109,7 +114,11 @@ export function HomeScreen() {
           onChange={setSearch}
           maw={560}
         />
-        {searched ? <SearchResults search={searched} /> : <MyOrganizations />}
+        {searched ? (
+          <SearchResults search={searched} />
+        ) : (
+          <MyOrganizations systemAdmin={session.role === 'system_admin'} />
+        )}
       </Stack>
       <CreateOrganizationModal
         opened={adding}

@@ -203,7 +203,8 @@ function InvoicesSection({
         <>
           <SearchInput
             label="Search invoices"
-            placeholder="Search by invoice number or customer email"
+            placeholder="Invoice number or customer email"
+            maw={420}
             value={list.search}
             onChange={list.setSearch}
           />

@@ -31,6 +31,14 @@ function percent(used: number, max: number) {
 
 function IdleList({ use, organizationId }: { use: LicenceUse; organizationId: string }) {
   const { idle } = use;
+  // Nobody holds a seat today: "every seat holder used the product" would praise an empty licence.
+  if (idle.count === 0 && (use.days.at(-1)?.used ?? 0) === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        No seat of this licence is held yet.
+      </Text>
+    );
+  }
   if (idle.count === 0) {
     return (
       <Text size="sm" c="dimmed">

@@ -1,5 +1,5 @@
 import { ORGANIZATION_TYPE_LABEL, type OrganizationSummary } from '@allot/domain/organizations';
-import { ActionIcon, Anchor, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Group, Stack, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { DataTableColumn } from 'mantine-datatable';
 import { Link } from 'react-router';
@@ -25,6 +25,10 @@ function CreditsCell({ credits }: { credits: OrganizationSummary['credits'] }) {
     </Stack>
   );
 }
+
+/** What "Days left" means, as its column header explains it. */
+const DAYS_LEFT_MEANING =
+  'Days until the credits held in the organization and below run out, at its average daily consumption of the last 28 days.';
 
 /** `daysLeft` of a row (issue 16): the days until its credits run out at its recent rate; null: no forecast. */
 type WithDaysLeft = OrganizationSummary & { daysLeft?: number | null };
@@ -103,7 +107,14 @@ export function SubOrganizationsTable({ onEdit, onDelete, ...state }: SubOrganiz
     },
     {
       accessor: 'daysLeft',
-      title: 'Days left',
+      // What the figure is, where it is read (issue 33): the header says it on hover and to a screen reader.
+      title: (
+        <Tooltip label={DAYS_LEFT_MEANING} multiline w={260}>
+          <span style={{ textDecoration: 'underline dotted' }}>
+            Days left<VisuallyHidden>: {DAYS_LEFT_MEANING}</VisuallyHidden>
+          </span>
+        </Tooltip>
+      ),
       sortable: true,
       textAlign: 'right',
       render: (organization) => <DaysLeftCell organization={organization} />,
