@@ -140,6 +140,14 @@ describe('phones (390×844)', () => {
     expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
     await expectFooterAfterContent(page);
     await picture(page, 'phone-general-information');
+    // A pool choice, with what each pool is for, fits the phone (issue 33).
+    await page.getByRole('button', { name: 'Manage credits' }).click();
+    const manage = page.getByRole('dialog', { name: 'Manage credits' });
+    await manage.getByText('Its teachers draw on it').first().waitFor();
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    await page.screenshot({ path: await screenshot(page, 'phone-manage-credits') });
+    await manage.getByRole('button', { name: 'Cancel' }).click();
+    await manage.waitFor({ state: 'detached' });
 
     await openFromMenu(page, 'Sub organizations', 'Sub organizations');
     await tableRows(page, 'Sub organizations');

@@ -42,6 +42,12 @@ export const CREDIT_POOL_LABEL: Record<CreditPool, string> = {
   protected: 'Protected pool',
 };
 
+/** What each pool is for, in one line, where a pool is chosen (issue 33: the two pools were easy to mix up). */
+export const CREDIT_POOL_HINT: Record<CreditPool, string> = {
+  shared: 'Its teachers draw on it',
+  protected: 'Kept back: only admins move it',
+};
+
 /** Which pool(s) of each source organization a reclaim drains (CONTRACT §5). */
 export const RECLAIM_STRATEGIES = ['shared', 'protected', 'shared_first', 'protected_first'] as const;
 export type ReclaimStrategy = (typeof RECLAIM_STRATEGIES)[number];

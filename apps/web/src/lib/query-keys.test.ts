@@ -11,7 +11,7 @@ import {
   summaryViewsOf,
 } from './query-keys';
 
-const { organizations, users, creditLog, invoices, priceList } = queryKeys;
+const { organizations, users, creditLog, invoices, priceList, insights } = queryKeys;
 const page: ListQuery = { page: 1, limit: 10, search: '', key: 'name', order: 'asc' };
 
 /** One cached query of every kind, for two organizations (a district and its school). */
@@ -34,6 +34,8 @@ const cached = {
   invoice: invoices.detail('inv-1'),
   otherInvoice: invoices.detail('inv-2'),
   priceList: priceList.all(),
+  districtAlerts: insights.creditAlerts('district'),
+  schoolUsage: insights.creditUsage('school', 30),
 } satisfies Record<string, QueryKey>;
 type Cached = keyof typeof cached;
 
@@ -101,6 +103,8 @@ describe('query keys', () => {
       'schoolMembers',
       'districtLog',
       'schoolLog',
+      'districtAlerts',
+      'schoolUsage',
     ]);
   });
 
@@ -177,6 +181,8 @@ describe('query keys', () => {
       'schoolLog',
       'districtInvoices',
       'invoice',
+      'districtAlerts',
+      'schoolUsage',
     ]);
   });
 

@@ -219,6 +219,9 @@ export function balanceViews(): QueryKey[] {
     organizations.subOrganizations(),
     users.members(),
     creditLog.all(),
+    // The low-balance alerts show the shared pool's balance and whether each threshold is reached, and the
+    // credit use its forecast: after a move they said "not reached" under a card showing the new balance.
+    insights.all(),
   ];
 }
 

@@ -47,9 +47,11 @@ function AllocateOrganizationsForm({ source, targets, onClose }: AllocateOrganiz
         .superRefine((v, ctx) => checkAvailable(ctx, v.amount, source.credits[v.fromPool], count)),
     [source.credits, count],
   );
+  // Credits handed down land where the organizations' teachers can use them (issue 33), taken from the reserve
+  // (the protected pool) while it holds any.
   const form = useCreditForm(useAssignOrganizations(), schema, {
-    fromPool: 'protected',
-    toPool: 'protected',
+    fromPool: source.credits.protected > 0 || source.credits.shared === 0 ? 'protected' : 'shared',
+    toPool: 'shared',
     amount: '',
   });
   const { send, control, register, recheck, amount, formState } = form;

@@ -41,8 +41,9 @@ export function AllocateSystemCreditsModal(props: AllocateSystemCreditsModalProp
 
 function AllocateSystemCreditsForm({ organization, onClose }: AllocateSystemCreditsModalProps) {
   const balances = organization.credits;
+  // New credits land where the organization's teachers can use them, unless the admin chooses (issue 33).
   const form = useCreditForm(useAllocateSystemCredits(), schema, {
-    toPool: 'protected',
+    toPool: 'shared',
     amount: '',
     description: '',
   });

@@ -1,4 +1,4 @@
-import { CREDIT_POOL_LABEL, CREDIT_POOLS, type CreditPool } from '@allot/domain/credits';
+import { CREDIT_POOL_HINT, CREDIT_POOL_LABEL, CREDIT_POOLS, type CreditPool } from '@allot/domain/credits';
 import { Group, Radio, SimpleGrid, Stack, Text } from '@mantine/core';
 import { formatCount } from '../../../lib/format';
 
@@ -13,7 +13,7 @@ export interface PoolChoiceProps {
   balanceWord?: 'available' | 'now';
 }
 
-/** One of the two pools, as two cards with their balances (arrow keys move between them). */
+/** One of the two pools, as two cards with what each is for and their balances (arrow keys move between them). */
 export function PoolChoice({
   label,
   description,
@@ -37,6 +37,9 @@ export function PoolChoice({
               <Stack gap={0}>
                 <Text size="sm" fw={600}>
                   {CREDIT_POOL_LABEL[pool]}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {CREDIT_POOL_HINT[pool]}
                 </Text>
                 {balances && (
                   <Text size="xs" c="dimmed">
