@@ -200,7 +200,7 @@ describe('credits', () => {
     await amount.fill('ten');
     await manage.getByText(ONLY_NUMBERS, { exact: true }).waitFor();
     await amount.fill('60000');
-    await manage.getByText('Number must be less than or equal to 50000.', { exact: true }).waitFor();
+    await manage.getByText('Number must be less than or equal to 50,000.', { exact: true }).waitFor();
     // The other direction: the shared pool is empty.
     await poolCard(manage, 'Move from', 'Shared pool').click();
     await manage.getByText('Number must be less than or equal to 0.', { exact: true }).waitFor();
@@ -250,8 +250,10 @@ describe('credits', () => {
     // Two selected: the amount goes to each, and the total is shown.
     await allocate.getByRole('textbox', { name: 'Credits for each organization' }).fill('25000');
     await allocate.getByText('25,000 each to 2 organizations: 50,000 credits in all.').waitFor();
+    // Said as it is typed, before anything is sent; sending is refused alike.
+    await allocate.getByText('Number must be less than or equal to 20,000.', { exact: true }).waitFor();
     await allocate.getByRole('button', { name: 'Allocate credits' }).click();
-    await allocate.getByText('Number must be less than or equal to 20000.', { exact: true }).waitFor();
+    await allocate.getByText('Number must be less than or equal to 20,000.', { exact: true }).waitFor();
     await screenshot(page, 'credits-allocate-organizations-too-much');
     await allocate.getByRole('button', { name: 'Cancel' }).click();
     await allocate.waitFor({ state: 'detached' });
@@ -305,7 +307,7 @@ describe('credits', () => {
     await page.getByRole('option', { name: 'Shared pool only', exact: true }).click();
     await reclaim.getByRole('textbox', { name: 'Credits to reclaim' }).fill('5000');
     await reclaim.getByRole('button', { name: 'Reclaim credits' }).click();
-    await reclaim.getByText('Number must be less than or equal to 3000.', { exact: true }).waitFor();
+    await reclaim.getByText('Number must be less than or equal to 3,000.', { exact: true }).waitFor();
     await screenshot(page, 'credits-reclaim-too-much');
 
     // 3,000 is what the dialog shows; meanwhile somebody else takes 1,000 of them back into the school's
@@ -334,7 +336,7 @@ describe('credits', () => {
     await screenshot(page, 'credits-reclaim-unsuccessful');
     await reclaim.getByRole('textbox', { name: 'Credits to reclaim' }).fill('3000');
     await reclaim.getByRole('button', { name: 'Reclaim credits' }).click();
-    await reclaim.getByText('Number must be less than or equal to 2000.', { exact: true }).waitFor();
+    await reclaim.getByText('Number must be less than or equal to 2,000.', { exact: true }).waitFor();
     await reclaim.getByRole('button', { name: 'Cancel' }).click();
     await reclaim.waitFor({ state: 'detached' });
     await subOrganizationRow(page, annex).getByText('2,000 shared · 0 protected').waitFor();

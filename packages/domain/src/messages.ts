@@ -6,7 +6,8 @@ export const MSG = {
   phoneMinDigits: (count: number) => `Phone number must contain at least ${count} digits`,
   onlyNumbers: 'Field must contain only numbers',
   mustDiffer: (value: string, otherValue: string) => `${value} must be different from ${otherValue}.`,
-  max: (count: number) => `Number must be less than or equal to ${count}.`,
+  /** `count` as a number, or as a screen writes it ("20,000"). */
+  max: (count: number | string) => `Number must be less than or equal to ${count}.`,
   min: (count: number) => `Number must be greater than or equal to ${count}.`,
   fieldsDontMatch: "Fields don't match",
   creditsGreaterThanZero: 'Enter a number greater than zero in the set credits.',

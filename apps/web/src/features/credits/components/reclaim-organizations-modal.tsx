@@ -133,7 +133,8 @@ function ReclaimOrganizationsForm({ target, sources, onClose }: ReclaimOrganizat
       />
       <MoveSummary
         after={
-          amount.success
+          // Nothing "afterwards" for an amount the dialog already refuses (issue 33).
+          amount.success && !formState.errors.amount
             ? `Afterwards: ${formatCount(target.credits[toPool] + total)} in the ${poolName(toPool)} of ${target.name}.`
             : undefined
         }

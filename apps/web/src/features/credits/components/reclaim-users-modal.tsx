@@ -100,7 +100,8 @@ function ReclaimUsersForm({ organization, users, leftOut = 0, onClose }: Reclaim
       />
       <MoveSummary
         after={
-          amount.success
+          // Nothing "afterwards" for an amount the dialog already refuses (issue 33).
+          amount.success && !formState.errors.amount
             ? `Afterwards: ${formatCount(organization.credits[toPool] + total)} in the ${poolName(toPool)} of ${organization.name}.`
             : undefined
         }

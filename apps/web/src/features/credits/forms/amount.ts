@@ -27,7 +27,8 @@ export const amountField = z.string().transform((text, ctx) => {
 
 /**
  * The most each of `count` parties may get from `available` credits: an amount above it is refused before
- * sending, with the spec's "Number must be less than or equal to {count}.".
+ * sending, as it is typed, with the spec's "Number must be less than or equal to {count}." and the number
+ * written as the dialog writes it ("20,000").
  */
 export function mostEach(available: number, count: number): number {
   return count > 0 ? Math.floor(available / count) : available;
@@ -41,7 +42,7 @@ export function checkAvailable(
   path: string[] = ['amount'],
 ): void {
   const most = mostEach(available, count);
-  if (amount > most) ctx.addIssue({ code: 'custom', path, message: MSG.max(most) });
+  if (amount > most) ctx.addIssue({ code: 'custom', path, message: MSG.max(formatCount(most)) });
 }
 
 /** "1 organization", "3 organizations". */

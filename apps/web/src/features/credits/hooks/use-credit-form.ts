@@ -15,7 +15,12 @@ export function useCreditForm<T, Input extends FieldValues & { amount: string },
   defaultValues: NoInfer<DefaultValues<Input>>,
 ) {
   const move = useCreditMove(mutation);
-  const form = useForm<Input, unknown, Output>({ resolver: zodResolver(schema), defaultValues });
+  // Checked as it is typed (issue 33): an amount above what is available says so before anything is sent.
+  const form = useForm<Input, unknown, Output>({
+    resolver: zodResolver(schema),
+    defaultValues,
+    mode: 'onChange',
+  });
   const {
     control,
     trigger,
