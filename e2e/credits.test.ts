@@ -265,7 +265,9 @@ describe('credits', () => {
     await allocate.getByText('40,000 available').waitFor();
     // Handed down, credits land in the shared pool (its teachers draw on it) unless the admin chooses: here the
     // school's reserve.
-    await expect(poolCard(allocate, `Into the pool of ${school}`, 'Shared pool').isChecked()).resolves.toBe(true);
+    await expect(poolCard(allocate, `Into the pool of ${school}`, 'Shared pool').isChecked()).resolves.toBe(
+      true,
+    );
     await poolCard(allocate, `Into the pool of ${school}`, 'Protected pool').click();
     await allocate.getByRole('textbox', { name: 'Credits to allocate' }).fill('8000');
     await allocate.getByText(`8,000 credits to ${school}, into its protected pool.`).waitFor();

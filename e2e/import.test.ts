@@ -125,4 +125,35 @@ describe('import: template, labels, row numbers, one skipped row downloaded', ()
       await removeByEmailPart(riversideId, domain);
     }
   });
+
+  test('an information system’s export: First Name and Last Name, no role column, a Teacher each', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    const domain = `${uniqueName('sis').replace(/\s+/g, '-').toLowerCase()}.test`;
+    try {
+      await signIn(page, OWNER, DEMO_PASSWORD);
+      await page.goto(`/${riversideId}/users`);
+      await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+      await page.getByRole('button', { name: 'Import CSV' }).click();
+      const dialog = page.getByRole('dialog', { name: `Import users into ${DEMO_ROOT}` });
+      const file = join(csvDir, `${domain}.csv`);
+      writeFileSync(
+        file,
+        `Student ID,First Name,Last Name,Email Address\r\n1,Ana,Ruiz,ana@${domain}\r\n2,Ben,Okafor,ben@${domain}\r\n`,
+        'utf8',
+      );
+      await dialog.getByLabel('CSV file').setInputFiles(file);
+      await dialog.getByText('The file has no role column: everyone in it is added as a Teacher.').waitFor();
+      const toAdd = dialog.getByRole('table', { name: 'Users to add' });
+      const lineOf = async (email: string) =>
+        (await toAdd.getByRole('row').filter({ hasText: email }).innerText()).split('\t').slice(0, 4);
+      expect(await lineOf(`ana@${domain}`)).toEqual(['2', `ana@${domain}`, 'Ana Ruiz', 'Teacher']);
+      expect(await lineOf(`ben@${domain}`)).toEqual(['3', `ben@${domain}`, 'Ben Okafor', 'Teacher']);
+      await screenshot(page, 'import-preview-sis-columns');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await screenshot(page, 'phone-import-preview-sis-columns');
+      expect(unexpectedErrors()).toEqual([]);
+    } finally {
+      await removeByEmailPart(riversideId, domain);
+    }
+  });
 });

@@ -54,10 +54,12 @@ export function ImportFileStep({ onFile, checking, error }: ImportFileStepProps)
             {index > 0 && ', '}
             <Code>{column}</Code>
           </span>
-        ))}
-        . The role is {ROLE_LABEL.user} (or <Code>user</Code>) or {ROLE_LABEL.organization_admin} (or{' '}
-        <Code>organization_admin</Code>), in any case. Commas or semicolons separate the columns. You see what
-        will happen before anything is added.
+        ))}{' '}
+        (or <Code>name</Code> and <Code>role</Code>; <Code>First Name</Code> and <Code>Last Name</Code> as a
+        school information system exports them). The role is {ROLE_LABEL.user} (or <Code>user</Code>) or{' '}
+        {ROLE_LABEL.organization_admin} (or <Code>organization_admin</Code>), in any case; without a role
+        column everyone is a {ROLE_LABEL.user}. Commas or semicolons separate the columns. You see what will
+        happen before anything is added.
       </Text>
       <Group gap={6}>
         <IconDownload size={16} aria-hidden="true" color="var(--mantine-color-indigo-6)" />

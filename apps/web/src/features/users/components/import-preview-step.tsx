@@ -33,6 +33,8 @@ interface ImportPreviewStepProps {
   fileName: string;
   /** The file's rows, for the download of skipped rows. */
   rows: readonly ImportRow[];
+  /** What the file left to a default (no role column), said above the figures. */
+  notes: readonly string[];
   preview: BulkImportPreview;
   organizationId: string;
   canBuySeats: boolean;
@@ -46,6 +48,7 @@ interface ImportPreviewStepProps {
 export function ImportPreviewStep({
   fileName,
   rows,
+  notes,
   preview,
   organizationId,
   canBuySeats,
@@ -63,6 +66,11 @@ export function ImportPreviewStep({
       <Text size="sm">
         Preview of <b>{fileName}</b>. Nothing has been added yet.
       </Text>
+      {notes.map((note) => (
+        <Alert key={note} color="blue" variant="light" p="xs">
+          <Text size="sm">{note}</Text>
+        </Alert>
+      ))}
       <Grid gap="sm">
         <Grid.Col span={{ base: 12, sm: 3 }}>
           <Figure label="To add" value={formatCountOf(count, 'user', 'users')} />

@@ -19,7 +19,14 @@ import { ImportResultStep } from './import-result-step';
 
 type Step =
   | { name: 'file'; checking: string | null; error: string | null }
-  | { name: 'preview'; fileName: string; rows: ImportRow[]; preview: BulkImportPreview; error: string | null }
+  | {
+      name: 'preview';
+      fileName: string;
+      rows: ImportRow[];
+      notes: string[];
+      preview: BulkImportPreview;
+      error: string | null;
+    }
   | { name: 'result'; rows: ImportRow[]; result: BulkImportResponse; limitReached: boolean };
 
 const FIRST: Step = { name: 'file', checking: null, error: null };
@@ -72,7 +79,14 @@ function ImportUsersFlow({ organization, onClose }: { organization: Organization
     }
     try {
       const answer = await preview.mutateAsync({ organizationId, users: parsed.rows });
-      setStep({ name: 'preview', fileName: file.name, rows: parsed.rows, preview: answer, error: null });
+      setStep({
+        name: 'preview',
+        fileName: file.name,
+        rows: parsed.rows,
+        notes: parsed.notes,
+        preview: answer,
+        error: null,
+      });
     } catch (error) {
       setStep({ name: 'file', checking: null, error: errorText(error) });
     }
@@ -115,6 +129,7 @@ function ImportUsersFlow({ organization, onClose }: { organization: Organization
       <ImportPreviewStep
         fileName={step.fileName}
         rows={step.rows}
+        notes={step.notes}
         preview={step.preview}
         organizationId={organizationId}
         canBuySeats={canBuySeats}

@@ -35,14 +35,44 @@ describe('parseUserCsv', () => {
     ]);
   });
 
-  it('says which columns are missing', () => {
-    expect(parseUserCsv('email;user_name\r\na@x.test;A\r\n')).toEqual({
-      ok: false,
-      error: 'The file has no user_role column.',
-    });
+  it('says which columns are missing: the email, and a name (or first and last names)', () => {
     expect(parseUserCsv('email\na@x.test\n')).toEqual({
       ok: false,
-      error: 'The file has no user_name and user_role columns.',
+      error: 'The file has no user_name column.',
+    });
+    expect(parseUserCsv('user_name,user_role\nA,Teacher\n')).toEqual({
+      ok: false,
+      error: 'The file has no email column.',
+    });
+    expect(parseUserCsv('role\nTeacher\n')).toEqual({
+      ok: false,
+      error: 'The file has no email and user_name columns.',
+    });
+  });
+
+  it('without a role column adds everyone as a Teacher, and says so', () => {
+    expect(parseUserCsv('email;user_name\r\na@x.test;A\r\n')).toEqual({
+      ok: true,
+      rows: [{ email: 'a@x.test', name: 'A', role: 'Teacher' }],
+      notes: ['The file has no role column: everyone in it is added as a Teacher.'],
+    });
+  });
+
+  it('takes the columns by their other names: name, role, and an SIS export’s First Name and Last Name', () => {
+    expect(parseUserCsv('Email,Name,Role\na@x.test,Ann Lee,Admin\n')).toEqual({
+      ok: true,
+      rows: [{ email: 'a@x.test', name: 'Ann Lee', role: 'Admin' }],
+      notes: [],
+    });
+    expect(
+      parseUserCsv('Student ID,First Name,Last Name,E-mail Address\n7,Ann,Lee,a@x.test\n8,Bo,,b@x.test\n'),
+    ).toEqual({
+      ok: true,
+      rows: [
+        { email: 'a@x.test', name: 'Ann Lee', role: 'Teacher' },
+        { email: 'b@x.test', name: 'Bo', role: 'Teacher' },
+      ],
+      notes: ['The file has no role column: everyone in it is added as a Teacher.'],
     });
   });
 

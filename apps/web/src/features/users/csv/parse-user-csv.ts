@@ -1,7 +1,38 @@
-import { IMPORT_CSV_COLUMNS, type ImportRow, MAX_IMPORT_ROWS } from '@allot/domain/users';
+import { ROLE_LABEL } from '@allot/domain/roles';
+import { type ImportRow, MAX_IMPORT_ROWS } from '@allot/domain/users';
 import Papa from 'papaparse';
 
-export type ParseUserCsvResult = { ok: true; rows: ImportRow[] } | { ok: false; error: string };
+export type ParseUserCsvResult =
+  | {
+      ok: true;
+      rows: ImportRow[];
+      /** What the file's header left to a default, to say so on the preview: no role column. */
+      notes: string[];
+    }
+  | { ok: false; error: string };
+
+/**
+ * The names a column may go by (issue 33): the template's, the plain words, and a school information system's
+ * "First Name" and "Last Name" (joined into the name). Compared once lower case, with `_`, `-` and spaces alike.
+ */
+const COLUMN_NAMES = {
+  email: ['email', 'e mail', 'email address', 'e mail address', 'mail'],
+  name: ['user name', 'name', 'full name', 'display name'],
+  firstName: ['first name', 'firstname', 'given name'],
+  lastName: ['last name', 'lastname', 'surname', 'family name'],
+  role: ['user role', 'role'],
+} as const;
+
+/** A header as `COLUMN_NAMES` writes it: trimmed, lower case, `_` and `-` as spaces. */
+function headerKey(header: string): string {
+  return header
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ');
+}
+
+/** The role of the rows of a file without a role column. */
+export const DEFAULT_IMPORT_ROLE = ROLE_LABEL.user;
 
 const DELIMITERS = [',', ';', '\t'] as const;
 
@@ -31,8 +62,10 @@ export function detectDelimiter(text: string): string {
 /**
  * Reads the import file (spec §3: CSV user rows `email, user_name, user_role`): a UTF-8 BOM, comma,
  * semicolon or tab as the delimiter (taken from the header line), CRLF or LF, quoted fields with
- * delimiters, quotes and line breaks inside. Header names are trimmed and compared case-insensitively;
- * other columns are ignored. Rows are only read here: the server checks each row and skips bad ones.
+ * delimiters, quotes and line breaks inside. Header names are trimmed and compared case-insensitively, by
+ * any of their names (`COLUMN_NAMES`: `name` and `role` too, or `First Name` and `Last Name`); without a role
+ * column every row is a Teacher, and the preview says so. Other columns are ignored. Rows are only read
+ * here: the server checks each row and skips bad ones.
  */
 export function parseUserCsv(input: string): ParseUserCsvResult {
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
@@ -42,7 +75,7 @@ export function parseUserCsv(input: string): ParseUserCsvResult {
     header: true,
     delimiter: detectDelimiter(text),
     skipEmptyLines: 'greedy',
-    transformHeader: (header) => header.trim().toLowerCase(),
+    transformHeader: headerKey,
   });
 
   if (result.errors.some((error) => error.type === 'Quotes')) {
@@ -50,18 +83,32 @@ export function parseUserCsv(input: string): ParseUserCsvResult {
   }
 
   const headers = new Set(result.meta.fields ?? []);
-  const missing = IMPORT_CSV_COLUMNS.filter((column) => !headers.has(column));
+  const column = (names: readonly string[]) => names.find((name) => headers.has(name));
+  const email = column(COLUMN_NAMES.email);
+  const name = column(COLUMN_NAMES.name);
+  const first = column(COLUMN_NAMES.firstName);
+  const last = column(COLUMN_NAMES.lastName);
+  const role = column(COLUMN_NAMES.role);
+  const missing = [...(email ? [] : ['email']), ...(name || first || last ? [] : ['user_name'])];
   if (missing.length > 0) return { ok: false, error: missingColumnsMessage(missing) };
 
+  const cell = (record: Record<string, string | undefined>, key: string | undefined) =>
+    key ? (record[key] ?? '').trim() : '';
   const rows: ImportRow[] = result.data.map((record) => ({
     // Cut to what the request allows; a value that long is refused by the server's row checks anyway.
-    email: (record.email ?? '').trim().slice(0, 1000),
-    name: (record.user_name ?? '').trim().slice(0, 1000),
-    role: (record.user_role ?? '').trim().slice(0, 100),
+    email: cell(record, email).slice(0, 1000),
+    name: (name
+      ? cell(record, name)
+      : [cell(record, first), cell(record, last)].filter(Boolean).join(' ')
+    ).slice(0, 1000),
+    role: (role ? cell(record, role) : DEFAULT_IMPORT_ROLE).slice(0, 100),
   }));
+  const notes = role
+    ? []
+    : [`The file has no role column: everyone in it is added as a ${DEFAULT_IMPORT_ROLE}.`];
   if (rows.length === 0) return { ok: false, error: 'The file has no users.' };
   if (rows.length > MAX_IMPORT_ROWS) {
     return { ok: false, error: `At most ${MAX_IMPORT_ROWS} users in one import.` };
   }
-  return { ok: true, rows };
+  return { ok: true, rows, notes };
 }

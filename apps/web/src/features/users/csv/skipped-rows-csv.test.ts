@@ -22,7 +22,11 @@ describe('skippedRowsCsv', () => {
     const { skipped } = checkImportRows(source);
     const fixed = skippedRowsCsv(skipped, source).replace("'=1+1", 'fixed@x.test');
     const parsed = parseUserCsv(fixed);
-    expect(parsed).toEqual({ ok: true, rows: [{ email: 'fixed@x.test', name: 'Formula', role: 'user' }] });
+    expect(parsed).toEqual({
+      ok: true,
+      rows: [{ email: 'fixed@x.test', name: 'Formula', role: 'user' }],
+      notes: [],
+    });
   });
 
   it('without the file’s rows keeps the email the server answered', () => {
