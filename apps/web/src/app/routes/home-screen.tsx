@@ -81,9 +81,10 @@ export function HomeScreen() {
   const { search, setSearch, inUrl: searched } = useUrlSearch(SEARCH_PARAM, RESULT_PAGE_PARAMS);
   const [adding, { open: openAdd, close: closeAdd }] = useDisclosure(false);
 
-  // One organization: straight into it (spec §4), unless the person came here for the picker.
+  // One organization: straight into it (spec §4), unless the person came here for the picker or with a
+  // search in the address (a reload of a search kept it: issue 33).
   const only = data?.length === 1 ? data[0] : undefined;
-  if (only && !askedForPicker(location.state))
+  if (only && !askedForPicker(location.state) && !searched)
     return <Navigate to={`/${encodeURIComponent(only.id)}`} replace />;
 
   function onCreated(organization: Organization) {

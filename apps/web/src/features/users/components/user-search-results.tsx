@@ -8,7 +8,14 @@ function initials(name: string): string {
   return ((parts[0]?.[0] ?? '') + (parts.length > 1 ? (parts.at(-1)?.[0] ?? '') : '')).toUpperCase() || '?';
 }
 
-/** Users found by the Home search, each with links to the dashboards of their organizations. */
+/** The person in the users list of one of their organizations (the list filtered to their email). */
+const personIn = (organizationId: string, email: string) =>
+  `/${encodeURIComponent(organizationId)}/users?q=${encodeURIComponent(email)}`;
+
+/**
+ * Users found by the Home search, each a link to the person in the users list of their (first) organization,
+ * and a link for each of their organizations to them there (issue 33: the link opened General information).
+ */
 export function UserSearchResults({ users }: { users: UserSearchItem[] }) {
   return (
     <Card p={0}>
@@ -29,9 +36,21 @@ export function UserSearchResults({ users }: { users: UserSearchItem[] }) {
             </Avatar>
             <Group justify="space-between" align="flex-start" gap="xs" flex={1} miw={0}>
               <Stack gap={0} miw={0}>
-                <Text fw={600} truncate="end">
-                  {user.name}
-                </Text>
+                {user.organizations[0] ? (
+                  <Anchor
+                    component={Link}
+                    to={personIn(user.organizations[0].id, user.email)}
+                    fw={600}
+                    c="inherit"
+                    truncate="end"
+                  >
+                    {user.name}
+                  </Anchor>
+                ) : (
+                  <Text fw={600} truncate="end">
+                    {user.name}
+                  </Text>
+                )}
                 <Text size="sm" c="dimmed" truncate="end">
                   {user.email}
                 </Text>
@@ -46,7 +65,7 @@ export function UserSearchResults({ users }: { users: UserSearchItem[] }) {
                   <Anchor
                     key={organization.id}
                     component={Link}
-                    to={`/${encodeURIComponent(organization.id)}`}
+                    to={personIn(organization.id, user.email)}
                     size="sm"
                     aria-label={`${organization.name} (${ROLE_LABEL[organization.role]} – ${user.name})`}
                   >
