@@ -102,6 +102,32 @@ describe('home: the organization picker', () => {
     expect(unexpectedErrors()).toEqual([]);
   });
 
+  test('the owner lists everyone below the district, and opens one in their school', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    await signIn(page, OWNER, DEMO_PASSWORD);
+    await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Users', exact: true })
+      .click();
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    await page.getByRole('radiogroup', { name: 'Whose people' }).getByText('Everyone below too').click();
+    const everyone = page.getByRole('table', { name: 'Everyone below' });
+    const leo = everyone.getByRole('row').filter({ hasText: 'teacher@lakeside.test' });
+    await leo.getByText('Lakeside Middle').waitFor();
+    expect(new URL(page.url()).searchParams.get('people')).toBe('all');
+    await screenshot(page, 'users-everyone-below');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'phone-users-everyone-below');
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.getByRole('searchbox', { name: 'Search everyone below' }).fill('novak');
+    await expect.poll(() => everyone.locator('tbody tr').count(), { timeout: 5_000 }).toBe(1);
+    await leo.getByRole('link', { name: 'Leo Novak' }).click();
+    await page.getByRole('banner').getByText('Lakeside Middle').waitFor();
+    await page.getByRole('table', { name: 'Users' }).getByText('teacher@lakeside.test').waitFor();
+    expect(unexpectedErrors()).toEqual([]);
+  });
+
   test('add organization from Home: validation, then the new organization opens', async () => {
     const { page, unexpectedErrors } = await newPage();
     await signIn(page, OWNER, DEMO_PASSWORD);

@@ -48,12 +48,26 @@ export const organizationUserSchema = z
     pendingEmail: emailOut()
       .nullable()
       .describe('The address an email change waits to be confirmed at; until then `email` stays'),
+    organization: z
+      .object({ id: uuidOut(), name: z.string() })
+      .optional()
+      .describe(
+        'With `scope=subtree`: the organization of this membership (a person may be listed once per organization)',
+      ),
   })
   .meta({ id: 'OrganizationUser', description: 'A member of an organization (or a pending invitation)' });
 export const organizationUserPageSchema = pageOf(organizationUserSchema, 'OrganizationUserPage');
 export type OrganizationUser = z.infer<typeof organizationUserSchema>;
 
 export const ORGANIZATION_USER_SORT_KEYS = ['name', 'email', 'role', 'credits'] as const;
+
+/**
+ * Whose people a users list shows (CONTRACT §6): the organization's own (`direct`, the spec's list) or everyone
+ * in it and below (`subtree`), each with their organization; `organizationId` narrows a subtree list to one
+ * organization of it.
+ */
+export const USER_LIST_SCOPES = ['direct', 'subtree'] as const;
+export type UserListScope = (typeof USER_LIST_SCOPES)[number];
 
 export const userSearchItemSchema = z
   .object({

@@ -203,6 +203,57 @@ describe('parents, credits and users of an organization', () => {
     expect(await emails('search=admin_school')).toEqual([[], 0]);
   });
 
+  it('lists everyone of the subtree with their organization (scope=subtree), narrowed by organizationId', async () => {
+    type Row = { email: string; role: string; organization?: { id: string; name: string } };
+    const rowsOf = async (query: string, who = 'owner') => {
+      const response = await get(`/api/organization/${t.world.orgs.alpha}/users?${query}`, who);
+      expect(response.statusCode, response.body).toBe(200);
+      const body = response.json();
+      return {
+        rows: body.data.map((u: Row) => [u.email, u.organization?.name]),
+        total: body.pagination.total,
+      };
+    };
+    // The spec's list: the district's own people only, and no organization on a row.
+    const direct = (await get(`/api/organization/${t.world.orgs.alpha}/users?key=email`, 'owner')).json();
+    expect(direct.data.map((u: Row) => u.email)).toEqual([
+      'admin@alpha.test',
+      'new@alpha.test',
+      'owner@alpha.test',
+    ]);
+    expect(direct.data[0].organization).toBeUndefined();
+    // Everyone below too, each with the organization of the membership; never another tenant's people.
+    expect(await rowsOf('scope=subtree&key=email')).toEqual({
+      rows: [
+        ['admin@alpha.test', 'Alpha District'],
+        ['admin@school-a.test', 'Alpha School A'],
+        ['new@alpha.test', 'Alpha District'],
+        ['owner@alpha.test', 'Alpha District'],
+        ['teacher@school-a.test', 'Alpha School A'],
+      ],
+      total: 5,
+    });
+    expect(await rowsOf(`scope=subtree&organizationId=${t.world.orgs.schoolA}&key=email`)).toEqual({
+      rows: [
+        ['admin@school-a.test', 'Alpha School A'],
+        ['teacher@school-a.test', 'Alpha School A'],
+      ],
+      total: 2,
+    });
+    expect(await rowsOf('scope=subtree&search=tia')).toEqual({
+      rows: [['teacher@school-a.test', 'Alpha School A']],
+      total: 1,
+    });
+    // An organization outside the subtree narrows it to nobody; a school admin may not list the district.
+    expect((await rowsOf(`scope=subtree&organizationId=${t.world.orgs.beta}`)).total).toBe(0);
+    expect(
+      (await get(`/api/organization/${t.world.orgs.alpha}/users?scope=subtree`, 'schoolAdmin')).statusCode,
+    ).toBe(404);
+    expect(
+      (await get(`/api/organization/${t.world.orgs.alpha}/users?scope=everyone`, 'owner')).statusCode,
+    ).toBe(400);
+  });
+
   it('answers 404 for an id that is not a uuid, before any query', async () => {
     for (const path of ['', '/sub-organizations', '/parent-organizations', '/credits', '/users']) {
       const response = await get(`/api/organization/not-a-uuid${path}`, 'owner');

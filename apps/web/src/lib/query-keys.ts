@@ -54,6 +54,9 @@ const users = {
   /** GET /organization/{id}/users: role, balance, licence and status of each member. */
   membersPage: (organizationId: string, query: ListQuery) =>
     ['users', 'organization', organizationId, query] as const,
+  /** GET /organization/{id}/users?scope=subtree: everyone of the subtree, each with their organization. */
+  subtreePage: (organizationId: string, query: ListQuery) =>
+    ['users', 'organization', organizationId, 'subtree', query] as const,
   /** Every page of every user search. */
   searches: () => ['users', 'search'] as const,
   /** GET /user/search: people with the organizations they belong to, by name, and their role there. */

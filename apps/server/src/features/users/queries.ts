@@ -30,6 +30,27 @@ export function peopleOf(organizationId: string): SQL {
     where i.organization_id = ${organizationId})`;
 }
 
+/**
+ * `peopleOf` for every live organization of a subtree (CONTRACT §6 `scope=subtree`), or for one organization of
+ * it (`only`), each row with its organization (`organization_id`, `organization_name`): a person in two
+ * organizations of the subtree is two rows.
+ */
+export function peopleOfSubtree(rootId: string, only: string | null): SQL {
+  const organizations = sql`(select o.id, o.name from organization_closure c join organizations o on o.id = c.descendant_id
+    where c.ancestor_id = ${rootId} and o.deleted_at is null ${only ? sql`and o.id = ${only}` : sql``})`;
+  return sql`(
+    select u.id, u.name, u.email, u.locale, m.role, coalesce(a.balance, 0) as credits, m.license_id,
+      case when u.email_verified_at is null then 'pending' else 'active' end as status, u.search_text,
+      o.id as organization_id, o.name as organization_name
+    from ${organizations} o join memberships m on m.organization_id = o.id join users u on u.id = m.user_id
+    left join credit_accounts a on a.kind = 'user' and a.organization_id = m.organization_id and a.user_id = m.user_id
+    union all
+    select i.id, i.invited_name, i.invited_email, 'en-us', i.role, coalesce(a.balance, 0), i.license_id, 'pending',
+      search_marked_user(i.invited_name, i.invited_email), o.id, o.name
+    from ${organizations} o join membership_invitations i on i.organization_id = o.id
+    left join credit_accounts a on a.kind = 'user' and a.organization_id = i.organization_id and a.user_id = i.user_id)`;
+}
+
 /** The columns of a person of `p` as lists show them; the licence and an email change looked up per row. */
 export const personColumns = sql`p.id, p.name, p.email, p.locale, p.role, p.credits, p.status,
   l.id as license_id, l.license_type, l.expire_at as license_expire_at,
@@ -49,6 +70,9 @@ export interface PersonRow {
   license_type: LicenseType | null;
   license_expire_at: Date | string | null;
   pending_email: string | null;
+  /** A subtree list's rows only. */
+  organization_id?: string;
+  organization_name?: string;
 }
 
 export function toOrganizationUser(r: PersonRow): OrganizationUser {
@@ -70,6 +94,9 @@ export function toOrganizationUser(r: PersonRow): OrganizationUser {
         : null,
     status: r.status,
     pendingEmail: r.pending_email,
+    ...(r.organization_id && r.organization_name !== undefined
+      ? { organization: { id: r.organization_id, name: r.organization_name } }
+      : {}),
   };
 }
 

@@ -1,12 +1,14 @@
 import { buildPagination, type PaginationQuery, SEARCH_TOTAL_CAP } from '@allot/domain/pagination';
 import type { Role } from '@allot/domain/roles';
-import type { ORGANIZATION_USER_SORT_KEYS, USER_SEARCH_SORT_KEYS } from '@allot/domain/users';
+import type { ORGANIZATION_USER_SORT_KEYS, USER_SEARCH_SORT_KEYS, UserListScope } from '@allot/domain/users';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { preparedRows } from '../../db/prepared-rows';
 import { rows } from '../../db/rows';
+import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
+import { isUuid } from '../../lib/ids';
 import {
   cappedFromExact,
   findsNothing,
@@ -20,21 +22,38 @@ import {
 } from '../../lib/search';
 import { accessFromRoles, rolesHeldSql } from '../organization-access/access';
 import { inSubtreesSql, managedScopeSql, organizationsInSubtreesSql } from '../organization-access/scope';
-import { type PersonRow, peopleOf, personColumns, personJoins, toOrganizationUser } from './queries';
+import {
+  type PersonRow,
+  peopleOf,
+  peopleOfSubtree,
+  personColumns,
+  personJoins,
+  toOrganizationUser,
+} from './queries';
 
 const direction = (order: 'asc' | 'desc') => (order === 'desc' ? sql`desc` : sql`asc`);
 
 /**
  * Members of one organization with their role there, credits and licence seat, and the accounts invited to
- * it (`status: pending`), needs manage_users.
+ * it (`status: pending`), needs manage_users. With `scope: 'subtree'` (CONTRACT §6), everyone in it and below,
+ * each with their organization; `manage_users` on the organization reaches every one below it.
  */
 export async function listOrganizationUsers(
   db: Db,
   user: AuthUser,
   organizationId: string,
-  query: PaginationQuery<(typeof ORGANIZATION_USER_SORT_KEYS)[number]>,
+  query: PaginationQuery<(typeof ORGANIZATION_USER_SORT_KEYS)[number]> & {
+    scope?: UserListScope;
+    organizationId?: string | undefined;
+  },
 ) {
-  const people = peopleOf(organizationId);
+  const subtree = query.scope === 'subtree';
+  // `organizationId` narrows a subtree list to one organization of it: one that is not in it leaves the list
+  // empty, as a filter that matches nobody; one that is no id at all names nothing (`404`, as everywhere).
+  const only = subtree && query.organizationId !== undefined ? query.organizationId.toLowerCase() : null;
+  if (only !== null && !isUuid(only)) throw AppError.notFound();
+  const people = subtree ? peopleOfSubtree(organizationId, only) : peopleOf(organizationId);
+  const subtreeColumns = subtree ? sql`, p.organization_id, p.organization_name` : sql``;
   const terms = searchTerms(query.search);
   const filter = findsNothing(terms)
     ? sql`and false`
@@ -57,8 +76,8 @@ export async function listOrganizationUsers(
     sql`select ${rolesHeldSql(user, organizationId)} as roles,
       (select count(*) from ${people} p where true ${filter}) as total,
       (select coalesce(json_agg(x order by x.sort_key ${dir}, x.id), '[]'::json) from (
-        select ${personColumns}, ${sortBy[query.key]} as sort_key from ${people} p ${personJoins}
-        where true ${filter} order by sort_key ${dir}, p.id
+        select ${personColumns}${subtreeColumns}, ${sortBy[query.key]} as sort_key from ${people} p ${personJoins}
+        where true ${filter} order by sort_key ${dir}, p.id${subtree ? sql`, p.organization_name, p.organization_id` : sql``}
         limit ${query.limit} offset ${(query.page - 1) * query.limit}) x) as data`,
   );
   accessFromRoles(result?.roles, ['manage_users']);

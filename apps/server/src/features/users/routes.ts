@@ -14,6 +14,7 @@ import {
   removeUsersRequestSchema,
   removeUsersResponseSchema,
   roleChangeSchema,
+  USER_LIST_SCOPES,
   USER_SEARCH_SORT_KEYS,
   updateUserLicensesRequestSchema,
   updateUserRequestSchema,
@@ -68,10 +69,12 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
           tags,
           summary: 'List the members of an organization',
           description:
-            'Members and pending invitations, with role, credits and licence. Permission: `manage_users` on the organization.',
+            'Members and pending invitations, with role, credits and licence. `scope=subtree` lists everyone in the organization and below, each with `organization: {id, name}` (a person in two organizations is listed twice), and `organizationId` narrows it to one organization of the subtree; the default `scope=direct` is the organization’s own people. Permission: `manage_users` on the organization.',
           params: organizationIdParamsSchema,
           querystring: paginationQuerySchema(ORGANIZATION_USER_SORT_KEYS).extend({
             withCredits: z.enum(['true', 'false']).optional(),
+            scope: z.enum(USER_LIST_SCOPES).optional().default('direct'),
+            organizationId: z.string().max(100).optional(),
           }),
           response: { 200: organizationUserPageSchema, ...errors },
         },

@@ -1,11 +1,12 @@
 import 'mantine-datatable/styles.css';
 import { LICENSE_TYPES, type LicenseType } from '@allot/domain/organizations';
 import { ORGANIZATION_USER_SORT_KEYS, type OrganizationUser } from '@allot/domain/users';
-import { Alert, Button, Card, EmptyState, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, EmptyState, Group, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
 import { IconAlertTriangle, IconFileImport, IconLock, IconUserPlus, IconUsers } from '@tabler/icons-react';
 import type { DataTableSortStatus } from 'mantine-datatable';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { LoadError } from '../../components/load-error';
 import { ReasonedButton } from '../../components/reasoned-button';
 import { SearchInput } from '../../components/search-input';
@@ -29,6 +30,7 @@ import { freeSeats, LicenceSeats } from '../../features/users/components/licence
 import { MoreSeatsLink } from '../../features/users/components/more-seats-link';
 import { RemoveUsersModal } from '../../features/users/components/remove-users-modal';
 import { ResetTwoFactorModal } from '../../features/users/components/reset-two-factor-modal';
+import { SubtreeUsers } from '../../features/users/components/subtree-users';
 import { UserRowActions } from '../../features/users/components/user-row-actions';
 import { UsersSelectionToolbar } from '../../features/users/components/users-selection-toolbar';
 import { UsersTable } from '../../features/users/components/users-table';
@@ -44,6 +46,8 @@ const NO_ACCESS_ACTIONS: AccessViewer = {
   mayManageLicences: false,
 };
 const INITIAL_SORT: DataTableSortStatus<OrganizationUser> = { columnAccessor: 'name', direction: 'asc' };
+/** `?people=all`: the list shows everyone of the subtree. */
+const PEOPLE_PARAM = 'people';
 
 /** Users (spec §2): the members of the current organization, added one by one or from a CSV file. */
 export function UsersScreen() {
@@ -80,10 +84,14 @@ export function UsersScreen() {
   >(null);
   const endAccessFix = () => setAccessFix(null);
 
+  // Everyone of the subtree (CONTRACT §6, issue 33), kept in the URL: only where there are organizations below.
+  const [params, setParams] = useSearchParams();
+  const hasBelow = organization.subOrganizationsCount > 0;
+  const everyone = hasBelow && params.get(PEOPLE_PARAM) === 'all';
   const { data, isPending, isError, error, refetch, isRefetching, isFetching } = useOrganizationUsers(
     organization.id,
     list.query,
-    permissions.canManage,
+    permissions.canManage && !everyone,
   );
 
   if (!permissions.canManage) {
@@ -174,7 +182,33 @@ export function UsersScreen() {
         </Alert>
       )}
 
-      {isError && !data ? (
+      {hasBelow && (
+        <SegmentedControl
+          aria-label="Whose people"
+          value={everyone ? 'all' : 'own'}
+          onChange={(value) =>
+            setParams(
+              (current) => {
+                const next = new URLSearchParams(current);
+                if (value === 'all') next.set(PEOPLE_PARAM, 'all');
+                else next.delete(PEOPLE_PARAM);
+                return next;
+              },
+              { replace: false },
+            )
+          }
+          data={[
+            { value: 'own', label: 'This organization' },
+            { value: 'all', label: 'Everyone below too' },
+          ]}
+          fullWidth
+          maw={420}
+        />
+      )}
+
+      {everyone ? (
+        <SubtreeUsers organizationId={organization.id} organizationName={organization.name} />
+      ) : isError && !data ? (
         <LoadError
           title="Users could not be loaded"
           error={error}

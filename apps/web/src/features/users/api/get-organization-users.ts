@@ -45,3 +45,16 @@ export function useOrganizationUsers(
 ) {
   return useQuery({ ...organizationUsersQueryOptions(organizationId, params), enabled });
 }
+
+/** GET /api/organization/{id}/users?scope=subtree (CONTRACT §6): everyone in it and below, with their organization. */
+export function useSubtreeUsers(organizationId: string, params: OrganizationUserListParams) {
+  return useQuery({
+    queryKey: queryKeys.users.subtreePage(organizationId, params),
+    queryFn: ({ signal }) =>
+      api.get<OrganizationUserPage>(`/organization/${encodeURIComponent(organizationId)}/users`, {
+        query: { ...params, scope: 'subtree' },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
