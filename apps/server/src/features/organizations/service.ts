@@ -11,6 +11,7 @@ import { type LicenseRow, organizationLicensesJson, toLicense } from '../license
 import { accessFromRoles, rolesHeldByCallerSql } from '../organization-access/access';
 import {
   organizationSummariesJson,
+  organizationSummaryJson,
   type SummaryRow,
   selectOrganizationSummaries,
   toSummary,
@@ -43,7 +44,7 @@ export interface OrganizationParts {
 type OrganizationRow = {
   caller: SessionRow | null;
   roles: string[];
-  summary: SummaryRow[];
+  summary: SummaryRow | null;
   licenses: LicenseRow[] | null;
   children: SummaryRow[] | null;
   security: OrganizationSecurity | null;
@@ -67,7 +68,7 @@ const readOrganization = preparedRead<{
   return sql`${inRead ? sql`with caller as (${sessionOfTokenSql(v.tokenHash)})` : sql``}
       select ${inRead ? sql`(select row_to_json(caller) from caller)` : sql`null`} as caller,
       ${rolesHeldByCallerSql(caller, sql`${v.id}::uuid`)} as roles,
-      ${organizationSummariesJson(sql`o.id = ${v.id}::uuid`)} as summary,
+      ${organizationSummaryJson(sql`o.id = ${v.id}::uuid`)} as summary,
       ${licenses === 'licenses' ? organizationLicensesJson(sql`${v.id}::uuid`) : sql`null`} as licenses,
       ${
         subOrganizations === 'children'
@@ -100,7 +101,7 @@ export async function getOrganization(
   });
   if (inRead) await signedInFrom(db, caller, row?.caller);
   const access = accessFromRoles(row?.roles);
-  const summary = row?.summary[0];
+  const summary = row?.summary;
   if (!summary) throw AppError.notFound();
   const { credits, ...organization } = toSummary(summary);
   return {
