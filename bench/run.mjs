@@ -6,6 +6,7 @@ const benches = [
   'bench/user-import.ts',
   'bench/credits.ts',
   'bench/consumption.ts',
+  'bench/reads.ts',
   'bench/organizations.ts',
   'bench/audit-export.ts',
   'bench/insights.ts',

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { processTree } from './proc';
 
@@ -34,9 +35,15 @@ export interface StartedServer {
  * Starts the real server (apps/server/src/main.ts) and waits until it says it is running (with
  * WEB_CONCURRENCY, once every server process listens). What it writes to standard error is passed on.
  * SERVER_NODE_ARGS passes flags to its Node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it.
+ * `stdoutFile`: its standard output (the request log at LOG_LEVEL=info) goes to that file, as a deployed
+ * server's would, rather than through a pipe into this process (which would spend CPU reading it).
  */
-export async function startServer(env: Record<string, string>): Promise<StartedServer> {
+export async function startServer(
+  env: Record<string, string>,
+  options: { stdoutFile?: string } = {},
+): Promise<StartedServer> {
   const port = await freePort();
+  const stdoutFd = options.stdoutFile ? openSync(options.stdoutFile, 'w') : undefined;
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -47,10 +54,13 @@ export async function startServer(env: Record<string, string>): Promise<StartedS
     ],
     {
       env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', stdoutFd ?? 'pipe', 'pipe'],
     },
   );
+  if (stdoutFd !== undefined) closeSync(stdoutFd);
   let output = '';
+  const printed = () =>
+    options.stdoutFile ? `${readFileSync(options.stdoutFile, 'utf8')}${output}` : output;
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
@@ -63,17 +73,17 @@ export async function startServer(env: Record<string, string>): Promise<StartedS
   void exited.then(() => {
     ended = true;
   });
-  for (let waited = 0; !output.includes('Allot is running'); waited += 100) {
+  for (let waited = 0; !printed().includes('Allot is running'); waited += 100) {
     if (ended || waited > 120_000) {
       child.kill('SIGKILL');
-      throw new Error(`the server did not say it was running:\n${output}`);
+      throw new Error(`the server did not say it was running:\n${printed()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
     url: `http://127.0.0.1:${port}`,
     pid: child.pid ?? 0,
-    output: () => output,
+    output: printed,
     exited,
     pids: () => (child.pid ? processTree(child.pid) : []),
     stop: async (graceMs = 10_000) => {

@@ -22,6 +22,15 @@ export interface IntegrationCaller {
   confirmed?: boolean;
 }
 
+/**
+ * A bearer token whose session the route's read looks up in its own query (route config `sessionInRead`):
+ * one round trip for the session, the access check and the data. `user` is set once the read has found it.
+ */
+export interface SessionInRead {
+  token: string;
+  user: AuthUser | null;
+}
+
 /** The live session of a bearer token, or null (the auth feature's `findSession`, given by app.ts). */
 export type SessionLookup = (token: string) => Promise<AuthUser | null>;
 /** The live integration key of a bearer token, or null (the integration feature's `findIntegrationKey`). */
@@ -31,12 +40,21 @@ declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthUser | null;
     integration: IntegrationCaller | null;
+    /** The token of a `sessionInRead` route, its session not looked up yet (see `callerOf`). */
+    sessionInRead: SessionInRead | null;
   }
   interface FastifyContextConfig {
     /** Reachable without a bearer token (CONTRACT §1: sign in, verify, resend, reset, health). */
     public?: boolean;
     /** An integration call (CONTRACT §9): needs an integration key; a session token is `401`. */
     integration?: boolean;
+    /**
+     * A read that looks up the caller's session in its own query (`callerOf`), not before the route runs:
+     * one round trip instead of two. Whatever the route throws before its read has found the session (an
+     * invalid query string, an id that is no uuid) is answered `401` when the session is not live
+     * (`settleSessionInRead`), as it would have been without this.
+     */
+    sessionInRead?: boolean;
     /**
      * A call's own texts for the refusals the framework answers (spec §8: invoice creation has its own
      * 400, 401 and 500 texts); the error body and its code stay the same.
@@ -65,6 +83,8 @@ export function registerAuthentication(
 ) {
   app.decorateRequest('auth', null);
   app.decorateRequest('integration', null);
+  app.decorateRequest('sessionInRead', null);
+  lookups.set(app, findSession);
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/') || request.url.startsWith('/api/docs')) return;
     const token = bearerToken(request);
@@ -89,6 +109,10 @@ export function registerAuthentication(
       if (!config?.public) throw AppError.unauthorized(INTEGRATION_MSG.sessionOnly);
       return;
     }
+    if (token && config?.sessionInRead) {
+      request.sessionInRead = { token, user: null };
+      return;
+    }
     request.auth = token ? await findSession(token) : null;
     if (!request.auth && !config?.public) throw AppError.unauthorized(config?.messages?.unauthorized);
   });
@@ -102,6 +126,30 @@ export function integrationOf(request: FastifyRequest): IntegrationCaller {
 
 /** The signed-in user of a route that is not public. */
 export function authOf(request: FastifyRequest): AuthUser {
-  if (!request.auth) throw AppError.unauthorized();
-  return request.auth;
+  const user = request.auth ?? request.sessionInRead?.user;
+  if (!user) throw AppError.unauthorized();
+  return user;
+}
+
+/** The caller of a `sessionInRead` route: its token, for the read to look up its session. */
+export function callerOf(request: FastifyRequest): AuthUser | SessionInRead {
+  return request.sessionInRead ?? authOf(request);
+}
+
+const lookups = new WeakMap<object, SessionLookup>();
+
+/**
+ * For the error handler: when a `sessionInRead` route fails before its read found the session, the session
+ * is looked up now; false when it is not live (the answer is then `401`, as the hook would have answered).
+ */
+export async function settleSessionInRead(request: FastifyRequest): Promise<boolean> {
+  const pending = request.sessionInRead;
+  if (!pending || pending.user) return true;
+  // A route's instance is its plugin's, which inherits from the app's (where the lookup was registered).
+  let findSession: SessionLookup | undefined;
+  for (let at: object | null = request.server; at && !findSession; at = Object.getPrototypeOf(at)) {
+    findSession = lookups.get(at);
+  }
+  pending.user = findSession ? await findSession(pending.token) : null;
+  return pending.user !== null;
 }

@@ -1,4 +1,4 @@
-import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import type { FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
@@ -33,16 +33,35 @@ export const HELMET_OPTIONS: FastifyHelmetOptions = {
 // The same options, typed by helmet's ESM declarations (@fastify/helmet reads its CommonJS ones).
 const applyHelmet = helmet(HELMET_OPTIONS as HelmetOptions);
 
-/** The headers on an answer Fastify makes before any route or hook runs (a malformed path). */
+/**
+ * helmet's headers, computed once: with these options they are the same on every answer, and helmet would
+ * build them again for each (the policy's text among them).
+ */
+function helmetHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: unknown) => {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  applyHelmet({} as never, response as never, () => {});
+  return headers;
+}
+const PAGE_HEADERS = helmetHeaders();
+// API answers are per person and change: no browser or proxy keeps them.
+const API_HEADERS = { ...PAGE_HEADERS, 'cache-control': 'no-store' };
+
+/** The headers of every answer, also on one Fastify makes before any route or hook runs (a malformed path). */
 export function setSecurityHeaders(reply: FastifyReply): void {
-  applyHelmet(reply.request.raw, reply.raw, () => {});
-  if (reply.request.url.startsWith('/api')) reply.header('cache-control', 'no-store');
+  reply.headers(reply.request.url.startsWith('/api') ? API_HEADERS : PAGE_HEADERS);
 }
 
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
-  await app.register(fastifyHelmet, HELMET_OPTIONS);
-  // API answers are per person and change: no browser or proxy keeps them.
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.url.startsWith('/api')) reply.header('cache-control', 'no-store');
+  app.addHook('onRequest', (_request, reply, done) => {
+    setSecurityHeaders(reply);
+    done();
   });
 }

@@ -23,9 +23,18 @@ const organizations = (token: string) =>
   t.app.inject({ method: 'GET', url: '/api/organization', headers: bearer(token) });
 const validate = (token: string, person: { id: string; email: string }) =>
   post(token, '/api/auth/validate', { id: person.id, email: person.email });
-/** The person's session is dead: the next call is 401 and validate answers false. */
+/**
+ * The person's session is dead: the next call is 401 (a read that looks up its session itself too) and
+ * validate answers false.
+ */
 async function expectSignedOut(token: string, person: { id: string; email: string }) {
   expect((await organizations(token)).statusCode).toBe(401);
+  const one = await t.app.inject({
+    method: 'GET',
+    url: `/api/organization/${t.world.orgs.schoolA}`,
+    headers: bearer(token),
+  });
+  expect(one.statusCode).toBe(401);
   expect((await validate(token, person)).json()).toEqual({ valid: false });
 }
 

@@ -1,13 +1,16 @@
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { sessions, users } from '../../db/schema';
-import type { AuthUser } from '../../http/authenticate';
+import { AppError } from '../../http/app-error';
+import type { AuthUser, SessionInRead } from '../../http/authenticate';
 import { hashToken, newToken } from './tokens';
 
 export const SESSION_DAYS = 7;
-/** Sliding expiry is refreshed at most once a minute per session, not on every request. */
-const TOUCH_AFTER_MS = 60_000;
+/** Sliding expiry is refreshed at most once a minute per session, not on every request (a write on a read). */
+const TOUCH_AFTER_SECONDS = 60;
+const staleSql = (lastSeenAt: SQL) =>
+  sql`${lastSeenAt} < now() - make_interval(secs => ${TOUCH_AFTER_SECONDS})`;
 
 export async function createSession(db: Tx, userId: string): Promise<string> {
   const token = newToken();
@@ -52,14 +55,63 @@ export async function findSession(db: Tx, token: string): Promise<AuthUser | nul
   }
   const [row] = await lookup.execute({ tokenHash: hashToken(token) });
   if (!row) return null;
-  if (Date.now() - row.lastSeenAt.getTime() > TOUCH_AFTER_MS) {
-    await db
-      .update(sessions)
-      .set({ lastSeenAt: sql`now()`, expiresAt: sql`now() + make_interval(days => ${SESSION_DAYS})` })
-      .where(eq(sessions.id, row.sessionId));
-  }
+  if (Date.now() - row.lastSeenAt.getTime() > TOUCH_AFTER_SECONDS * 1000)
+    await touchSession(db, row.sessionId);
   const { lastSeenAt: _, ...user } = row;
   return user;
+}
+
+/**
+ * The sliding expiry: last use now, 7 more days. Asked again in the update: of the requests that found the
+ * session stale at once, only the first writes.
+ */
+async function touchSession(db: Tx, sessionId: string): Promise<void> {
+  await db.execute(sql`update sessions
+    set last_seen_at = now(), expires_at = now() + make_interval(days => ${SESSION_DAYS})
+    where id = ${sessionId} and ${staleSql(sql`last_seen_at`)}`);
+}
+
+/** A live session as `sessionOfTokenSql` selects it. */
+export interface SessionRow {
+  session_id: string;
+  user_id: string;
+  email: string;
+  name: string;
+  is_system_admin: boolean;
+  stale: boolean;
+}
+
+/**
+ * The live session of a token with its account, as a relation of at most one row (`SessionRow`'s columns),
+ * for a read that looks up its caller in its own query (`sessionInRead`, http/authenticate.ts): the same
+ * rules as `findSession` (not revoked, not expired). `tokenHash`: `hashToken` of the token, as a parameter.
+ */
+export function sessionOfTokenSql(tokenHash: SQL): SQL {
+  return sql`select s.id as session_id, u.id as user_id, u.email, u.name, u.is_system_admin,
+      ${staleSql(sql`s.last_seen_at`)} as stale
+    from sessions s join users u on u.id = s.user_id
+    where s.token_hash = ${tokenHash} and s.revoked_at is null and s.expires_at > now()`;
+}
+
+/**
+ * The caller of a read that looked up its session (`sessionOfTokenSql`): `401` when it found none; the
+ * session's last use written when it is a minute old, as `findSession` does.
+ */
+export async function signedInFrom(
+  db: Tx,
+  pending: SessionInRead,
+  row: SessionRow | null | undefined,
+): Promise<AuthUser> {
+  if (!row) throw AppError.unauthorized();
+  if (row.stale) await touchSession(db, row.session_id);
+  pending.user = {
+    sessionId: row.session_id,
+    userId: row.user_id,
+    email: row.email,
+    name: row.name,
+    isSystemAdmin: row.is_system_admin,
+  };
+  return pending.user;
 }
 
 export async function revokeSession(db: Tx, sessionId: string): Promise<void> {

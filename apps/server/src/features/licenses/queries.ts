@@ -32,7 +32,7 @@ export const licenseSourceJoins = sql`left join licenses sl on sl.id = l.source_
   left join organizations so on so.id = sl.organization_id`;
 
 /** An organization's licences with the seats in use, as a JSON array (to embed in a larger read). */
-export function organizationLicensesJson(organizationId: string): SQL {
+export function organizationLicensesJson(organizationId: string | SQL): SQL {
   return sql`(select coalesce(json_agg(l order by l.license_type), '[]'::json) from (
     select ${licenseColumns} from licenses l ${licenseSourceJoins}
     where l.organization_id = ${organizationId}) l)`;

@@ -34,6 +34,21 @@ export function rolesHeldSql(user: AuthUser, organizationId: string): SQL {
     where c.descendant_id = ${organizationId})`;
 }
 
+/**
+ * `rolesHeldSql` for a caller given as SQL (parameters, or the columns of the session a read looks up itself:
+ * `sessionInRead`, http/authenticate.ts), the system admin's case decided by PostgreSQL; every value a
+ * parameter, so that the text is the same for every caller (`preparedRead`, db/prepared-rows.ts). Empty when
+ * the caller's columns are null (no live session). The caller checks first that the id is a uuid.
+ */
+export function rolesHeldByCallerSql(caller: { userId: SQL; isSystemAdmin: SQL }, organizationId: SQL): SQL {
+  return sql`(case when ${caller.isSystemAdmin} then (select case when exists (
+        select 1 from organizations where id = ${organizationId} and deleted_at is null)
+      then array['system_admin'] else array[]::text[] end)
+    else (select coalesce(array_agg(m.role::text), array[]::text[]) from organization_closure c
+      join memberships m on m.organization_id = c.ancestor_id and m.user_id = ${caller.userId}
+      where c.descendant_id = ${organizationId}) end)`;
+}
+
 export interface OrganizationAccess {
   role: Role;
   permissions: Permission[];

@@ -20,7 +20,7 @@ import { paginationQuerySchema } from '@allot/domain/pagination';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { authOf } from '../../http/authenticate';
+import { authOf, callerOf } from '../../http/authenticate';
 import type { MailSettings } from '../mail/public-links';
 import {
   getOrganizationCredits,
@@ -82,8 +82,10 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
           querystring: organizationQuerySchema,
           response: { 200: organizationSchema, 404: errorBodySchema },
         },
+        // The most frequent read of the panel: its session is looked up in its own query.
+        config: { sessionInRead: true },
       },
-      async (request) => getOrganization(db, authOf(request), request.params.id, request.query),
+      async (request) => getOrganization(db, callerOf(request), request.params.id, request.query),
     );
 
     app.get(

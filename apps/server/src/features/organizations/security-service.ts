@@ -15,7 +15,7 @@ import { lockOrganization } from '../organization-access/locks';
  * An organization's two-factor requirement as a JSON column of a read (decision 015): its own setting and the
  * highest organization above it that requires it too.
  */
-export function organizationSecurityJson(organizationId: string): SQL {
+export function organizationSecurityJson(organizationId: string | SQL): SQL {
   return sql`(select json_build_object(
       'requireMfa', o.require_mfa,
       'requiredAbove', (select json_build_object('id', a.id, 'name', a.name)

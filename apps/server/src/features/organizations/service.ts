@@ -1,13 +1,17 @@
 import type { Organization, OrganizationSecurity, OrganizationSummary } from '@allot/domain/organizations';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { preparedRows } from '../../db/prepared-rows';
+import { preparedRead } from '../../db/prepared-rows';
 import { AppError } from '../../http/app-error';
-import type { AuthUser } from '../../http/authenticate';
+import type { AuthUser, SessionInRead } from '../../http/authenticate';
+import { isUuid } from '../../lib/ids';
+import { type SessionRow, sessionOfTokenSql, signedInFrom } from '../auth/sessions';
+import { hashToken } from '../auth/tokens';
 import { type LicenseRow, organizationLicensesJson, toLicense } from '../licenses/queries';
-import { accessFromRoles, rolesHeldSql } from '../organization-access/access';
+import { accessFromRoles, rolesHeldByCallerSql } from '../organization-access/access';
 import {
   organizationSummariesJson,
+  organizationSummaryJson,
   type SummaryRow,
   selectOrganizationSummaries,
   toSummary,
@@ -37,33 +41,67 @@ export interface OrganizationParts {
   permissionsAndRole: boolean;
 }
 
-/** One query: the access check, the summary and the parts asked for. */
+type OrganizationRow = {
+  caller: SessionRow | null;
+  roles: string[];
+  summary: SummaryRow | null;
+  licenses: LicenseRow[] | null;
+  children: SummaryRow[] | null;
+  security: OrganizationSecurity | null;
+};
+
+/**
+ * The read of one organization, built once per shape: the caller (a session to look up, or a user known
+ * already) and the parts asked for (`preparedRead`).
+ */
+const readOrganization = preparedRead<{
+  id: string;
+  tokenHash: string | null;
+  userId: string | null;
+  isSystemAdmin: boolean | null;
+}>((v, shape) => {
+  const [callerKind, licenses, subOrganizations] = shape.split(':');
+  const inRead = callerKind === 'session';
+  const caller = inRead
+    ? { userId: sql`(select user_id from caller)`, isSystemAdmin: sql`(select is_system_admin from caller)` }
+    : { userId: sql`${v.userId}::uuid`, isSystemAdmin: sql`${v.isSystemAdmin}::boolean` };
+  return sql`${inRead ? sql`with caller as (${sessionOfTokenSql(v.tokenHash)})` : sql``}
+      select ${inRead ? sql`(select row_to_json(caller) from caller)` : sql`null`} as caller,
+      ${rolesHeldByCallerSql(caller, sql`${v.id}::uuid`)} as roles,
+      ${organizationSummaryJson(sql`o.id = ${v.id}::uuid`)} as summary,
+      ${licenses === 'licenses' ? organizationLicensesJson(sql`${v.id}::uuid`) : sql`null`} as licenses,
+      ${
+        subOrganizations === 'children'
+          ? organizationSummariesJson(sql`o.parent_id = ${v.id}::uuid`, {
+              limit: EMBEDDED_SUB_ORGANIZATIONS_LIMIT,
+            })
+          : sql`null`
+      } as children,
+      ${organizationSecurityJson(sql`${v.id}::uuid`)} as security`;
+});
+
+/**
+ * One query: the access check, the summary and the parts asked for; for a caller known by its token
+ * (`sessionInRead`), its session too (one round trip for the whole call).
+ */
 export async function getOrganization(
   db: Db,
-  user: AuthUser,
+  caller: AuthUser | SessionInRead,
   id: string,
   parts: OrganizationParts,
 ): Promise<Organization> {
-  const [row] = await preparedRows<{
-    roles: string[];
-    summary: SummaryRow[];
-    licenses: LicenseRow[] | null;
-    children: SummaryRow[] | null;
-    security: OrganizationSecurity | null;
-  }>(
-    db,
-    sql`select ${rolesHeldSql(user, id)} as roles,
-      ${organizationSummariesJson(sql`o.id = ${id}`)} as summary,
-      ${parts.licenses ? organizationLicensesJson(id) : sql`null`} as licenses,
-      ${
-        parts.subOrganizations
-          ? organizationSummariesJson(sql`o.parent_id = ${id}`, { limit: EMBEDDED_SUB_ORGANIZATIONS_LIMIT })
-          : sql`null`
-      } as children,
-      ${organizationSecurityJson(id)} as security`,
-  );
+  if (!isUuid(id)) throw AppError.notFound();
+  const inRead = 'token' in caller;
+  const shape = `${inRead ? 'session' : 'user'}:${parts.licenses ? 'licenses' : ''}:${parts.subOrganizations ? 'children' : ''}`;
+  const [row] = await readOrganization<OrganizationRow>(db, shape, {
+    id,
+    tokenHash: inRead ? hashToken(caller.token) : null,
+    userId: inRead ? null : caller.userId,
+    isSystemAdmin: inRead ? null : caller.isSystemAdmin,
+  });
+  if (inRead) await signedInFrom(db, caller, row?.caller);
   const access = accessFromRoles(row?.roles);
-  const summary = row?.summary[0];
+  const summary = row?.summary;
   if (!summary) throw AppError.notFound();
   const { credits, ...organization } = toSummary(summary);
   return {
