@@ -1,4 +1,5 @@
 import { Button, Divider, Group, Paper, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowBackUp, IconCertificate } from '@tabler/icons-react';
 import { CreditActions } from '../../../components/credit-actions';
 import { ReasonedButton } from '../../../components/reasoned-button';
@@ -30,6 +31,18 @@ interface BulkActionsProps {
 export function BulkActions({ selected, onClear, credits, licences }: BulkActionsProps) {
   const none = selected === 0;
   const licenceReason = licences?.unavailable ?? (none ? 'Select the sub-organizations first' : undefined);
+  // On a phone the greyed actions filled the first screen (issue 33): until a row is chosen, one line says
+  // what choosing does.
+  const phone = useMediaQuery('(max-width: 48em)');
+  if (none && phone && (credits || licences)) {
+    return (
+      <Paper withBorder px="md" py="sm" aria-label="Bulk actions" component="section">
+        <Text size="sm" c="dimmed" aria-live="polite">
+          Select sub-organizations to move credits or licence seats.
+        </Text>
+      </Paper>
+    );
+  }
   return (
     <Paper withBorder px="md" py="sm" aria-label="Bulk actions" component="section">
       <Group justify="space-between" gap="sm">

@@ -1,7 +1,7 @@
 import { MSG } from '@allot/domain/messages';
 import { ROLE_LABEL } from '@allot/domain/roles';
 import { ORGANIZATION_USER_SORT_KEYS, type OrganizationUser } from '@allot/domain/users';
-import { Anchor, Badge, Stack, Text } from '@mantine/core';
+import { Anchor, Stack, Text } from '@mantine/core';
 import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
 import { Link } from 'react-router';
 import { LoadError } from '../../../components/load-error';
@@ -12,6 +12,7 @@ import { formatCount } from '../../../lib/format';
 import { SEARCH_HINT } from '../../../lib/search-hints';
 import { usePagedList } from '../../../lib/use-paged-list';
 import { type OrganizationUserSortKey, useSubtreeUsers } from '../api/get-organization-users';
+import { PendingBadge } from './pending-badge';
 
 const INITIAL_SORT: DataTableSortStatus<OrganizationUser> = { columnAccessor: 'name', direction: 'asc' };
 /** The subtree list's own URL parameters (`allQ`, `allPage`, …), beside the organization's own list. */
@@ -52,11 +53,7 @@ export function SubtreeUsers({
           <Anchor component={Link} to={personIn(user)} size="sm" fw={600}>
             {user.name}
           </Anchor>
-          {user.status === 'pending' && (
-            <Badge variant="outline" color="orange.9" radius="sm" size="sm" style={{ flexShrink: 0 }}>
-              Invitation pending
-            </Badge>
-          )}
+          {user.status === 'pending' && <PendingBadge />}
         </Stack>
       ),
     },

@@ -44,6 +44,8 @@ export function UserRowActions({
         <ActionIcon
           variant="subtle"
           color="gray"
+          // 34 px: a touch target of at least 24 px (WCAG 2.2, issue 33).
+          size="lg"
           aria-label={`Actions for ${user.name}`}
           loading={resend.sending}
         >

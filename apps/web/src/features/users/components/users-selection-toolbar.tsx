@@ -1,4 +1,5 @@
 import { Button, Divider, Group, Paper, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconCertificate, IconUserMinus } from '@tabler/icons-react';
 import { CreditActions } from '../../../components/credit-actions';
 import { ReasonedButton } from '../../../components/reasoned-button';
@@ -38,6 +39,18 @@ export function UsersSelectionToolbar({
   const none = selected === 0;
   const noCredits = creditSelected === 0;
   const canTransfer = creditSelected === 1 || creditSelected === 2;
+  // On a phone the greyed actions filled the first screen (issue 33): until a row is chosen, one line says
+  // what choosing does.
+  const phone = useMediaQuery('(max-width: 48em)');
+  if (none && phone) {
+    return (
+      <Paper withBorder px="md" py="sm" aria-label="Selected users" component="section">
+        <Text size="sm" c="dimmed" aria-live="polite">
+          Select users to move their credits, change their licence or remove them.
+        </Text>
+      </Paper>
+    );
+  }
   return (
     <Paper withBorder px="md" py="sm" aria-label="Selected users" component="section">
       <Group justify="space-between" gap="sm">

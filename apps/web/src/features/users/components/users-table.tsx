@@ -6,6 +6,7 @@ import type { DataTableColumn } from 'mantine-datatable';
 import type { ReactNode } from 'react';
 import { type PagedTableState, SelectablePagedTable } from '../../../components/selectable-paged-table';
 import { formatCount } from '../../../lib/format';
+import { PendingBadge } from './pending-badge';
 
 const ROLE_COLOR: Record<OrganizationUser['role'], string> = {
   system_admin: 'grape',
@@ -31,11 +32,7 @@ export function UsersTable({ renderActions, ...state }: UsersTableProps) {
           <Text size="sm" fw={600}>
             {user.name}
           </Text>
-          {user.status === 'pending' && (
-            <Badge variant="outline" color="orange.9" radius="sm" size="sm" style={{ flexShrink: 0 }}>
-              Invitation pending
-            </Badge>
-          )}
+          {user.status === 'pending' && <PendingBadge />}
         </Stack>
       ),
     },
