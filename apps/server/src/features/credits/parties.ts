@@ -74,8 +74,10 @@ export function organizationsBelow(
 const USER_MANAGERS = ROLES.filter((role) => permissionsOf(role).includes('manage_users'));
 
 /**
- * Members of one organization (joined, not invited), in the order asked, each with their balance in it (CONTRACT
- * §5: credits per membership); `404` for anyone else.
+ * People of one organization, in the order asked, each with their balance in it (CONTRACT §5: credits per
+ * membership): its members by their user id, and the people invited to it by their invitation's id, as the
+ * users list names them (CONTRACT §6: credits may go to a pending member and wait on that membership until it is
+ * accepted; the journal holds the invitation while they arrive, CR008). `404` for anyone else.
  */
 export async function membersOf(
   tx: Tx,
@@ -83,18 +85,24 @@ export async function membersOf(
   ids: readonly string[],
 ): Promise<UserParty[]> {
   const lowered = lowerIds(ids);
-  const found = await rows<{ id: string; name: string }>(
+  const found = await rows<{ id: string; user_id: string; name: string }>(
     tx,
-    sql`select u.id, u.name from memberships m join users u on u.id = m.user_id
-        where m.organization_id = ${organization.id} and m.user_id in ${uuidsIn(lowered)}`,
+    sql`select u.id, u.id as user_id, u.name from memberships m join users u on u.id = m.user_id
+        where m.organization_id = ${organization.id} and m.user_id in ${uuidsIn(lowered)}
+        union all
+        select i.id, i.user_id, i.invited_name from membership_invitations i
+        where i.organization_id = ${organization.id} and i.id in ${uuidsIn(lowered)}
+          and not exists (select 1 from memberships m where m.organization_id = i.organization_id and m.user_id = i.user_id)`,
   );
   const byId = new Map(found.map((u) => [u.id, u]));
   if (byId.size !== lowered.length) throw AppError.notFound();
-  const accounts = await memberAccountIds(tx, organization.id, lowered);
-  return lowered.map((id, i) => ({
-    ...(byId.get(id) as { id: string; name: string }),
-    account: accounts[i] as string,
-  }));
+  const people = lowered.map((id) => byId.get(id) as { id: string; user_id: string; name: string });
+  const accounts = await memberAccountIds(
+    tx,
+    organization.id,
+    people.map((p) => p.user_id),
+  );
+  return people.map((p, i) => ({ id: p.id, name: p.name, account: accounts[i] as string }));
 }
 
 /**

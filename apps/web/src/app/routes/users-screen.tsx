@@ -133,9 +133,8 @@ export function UsersScreen() {
   const nothingYet = data !== undefined && data.pagination.total === 0 && list.debounced === '';
   // The selected rows with the balances of the latest page: after a move the dialogs show the new ones.
   const selectedNow = selected.map((row) => data?.data.find((fresh) => fresh.id === row.id) ?? row);
-  // Only members who joined hold credits: people whose invitation is pending are left out of the moves.
-  const creditUsers = selectedNow.filter((user) => user.status !== 'pending');
-  const leftOut = selectedNow.length - creditUsers.length;
+  // Everyone selected takes part in the moves: credits may wait on a pending invitation (CONTRACT §6).
+  const creditUsers = selectedNow;
   const creditSource = {
     id: organization.id,
     name: organization.name,
@@ -310,7 +309,6 @@ export function UsersScreen() {
         onClose={creditsFor ? endAccessFix : closeCreditDialog}
         organization={creditSource}
         users={creditsFor ? [creditsFor] : creditUsers}
-        leftOut={creditsFor ? 0 : leftOut}
         // The panel offers credits when the shared pool is empty: the protected pool is where they can come from.
         initialPool={creditsFor ? 'protected' : undefined}
       />
@@ -319,14 +317,12 @@ export function UsersScreen() {
         onClose={closeCreditDialog}
         organization={creditSource}
         users={creditUsers}
-        leftOut={leftOut}
       />
       <TransferUsersModal
         opened={creditDialog === 'transfer'}
         onClose={closeCreditDialog}
         organizationId={organization.id}
         users={creditUsers}
-        leftOut={leftOut}
       />
       <ProductAccessModal
         person={accessUser}

@@ -10,7 +10,6 @@ import { mostText, type OrganizationParty, poolName, type UserParty, userDetail 
 import { useCreditForm } from '../hooks/use-credit-form';
 import { AmountInput } from './amount-input';
 import { CreditModal, CreditMoveForm } from './credit-move-form';
-import { LeftOutNote } from './left-out-note';
 import { MoveSummary } from './move-summary';
 import { PoolField } from './pool-field';
 import { SelectedParties } from './selected-parties';
@@ -21,8 +20,6 @@ interface AllocateUsersModalProps {
   organization: OrganizationParty;
   /** The selected members: each receives the amount. */
   users: UserParty[];
-  /** Selected people left out because their invitation is pending. */
-  leftOut?: number;
   /** The pool chosen when the dialog opens; the shared pool without it. */
   initialPool?: CreditPool;
 }
@@ -44,7 +41,6 @@ export function AllocateUsersModal(props: AllocateUsersModalProps) {
 function AllocateUsersForm({
   organization,
   users,
-  leftOut = 0,
   onClose,
   initialPool = 'shared',
 }: AllocateUsersModalProps) {
@@ -93,7 +89,6 @@ function AllocateUsersForm({
         label={single ? 'To' : `To each of ${plural(count, 'user')}`}
         parties={users.map(userDetail)}
       />
-      <LeftOutNote count={leftOut} />
       <PoolField
         control={control}
         name="fromPool"

@@ -10,7 +10,6 @@ import { type OrganizationParty, poolName, type UserParty, userDetail } from '..
 import { useCreditForm } from '../hooks/use-credit-form';
 import { AmountInput } from './amount-input';
 import { CreditModal, CreditMoveForm } from './credit-move-form';
-import { LeftOutNote } from './left-out-note';
 import { MoveSummary } from './move-summary';
 import { PoolField } from './pool-field';
 import { SelectedParties } from './selected-parties';
@@ -21,8 +20,6 @@ interface ReclaimUsersModalProps {
   organization: OrganizationParty;
   /** The selected members: each gives the amount. */
   users: UserParty[];
-  /** Selected people left out because their invitation is pending. */
-  leftOut?: number;
 }
 
 /**
@@ -43,7 +40,7 @@ export function ReclaimUsersModal(props: ReclaimUsersModalProps) {
   );
 }
 
-function ReclaimUsersForm({ organization, users, leftOut = 0, onClose }: ReclaimUsersModalProps) {
+function ReclaimUsersForm({ organization, users, onClose }: ReclaimUsersModalProps) {
   const count = users.length;
   const single = count === 1 ? users[0] : undefined;
   const schema = useMemo(
@@ -85,7 +82,6 @@ function ReclaimUsersForm({ organization, users, leftOut = 0, onClose }: Reclaim
         label={single ? 'From' : `From each of ${plural(count, 'user')}`}
         parties={users.map(userDetail)}
       />
-      <LeftOutNote count={leftOut} />
       <PoolField
         control={control}
         name="toPool"

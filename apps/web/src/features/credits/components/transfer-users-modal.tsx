@@ -11,7 +11,6 @@ import type { UserParty } from '../forms/parties';
 import { useCreditForm } from '../hooks/use-credit-form';
 import { AmountInput } from './amount-input';
 import { CreditModal, CreditMoveForm } from './credit-move-form';
-import { LeftOutNote } from './left-out-note';
 import { MoveSummary } from './move-summary';
 import { UserTargetSelect } from './user-target-select';
 
@@ -21,8 +20,6 @@ interface TransferUsersModalProps {
   organizationId: string;
   /** One selected user (the target is picked in the dialog) or two (one gives, the other receives). */
   users: UserParty[];
-  /** Selected people left out because their invitation is pending. */
-  leftOut?: number;
 }
 
 const userSchema = z.object({ id: z.string(), name: z.string(), email: z.string(), credits: z.number() });
@@ -41,7 +38,7 @@ export function TransferUsersModal(props: TransferUsersModalProps) {
   );
 }
 
-function TransferUsersForm({ organizationId, users, leftOut = 0, onClose }: TransferUsersModalProps) {
+function TransferUsersForm({ organizationId, users, onClose }: TransferUsersModalProps) {
   const pair = users.length === 2;
   const schema = useMemo(
     () =>
@@ -127,7 +124,6 @@ function TransferUsersForm({ organizationId, users, leftOut = 0, onClose }: Tran
       ) : (
         <PartyLine label="From" name={first.name} detail={`${first.email} · ${credits(first.credits)} now`} />
       )}
-      <LeftOutNote count={leftOut} />
       {pair ? (
         <PartyLine
           label="To"
