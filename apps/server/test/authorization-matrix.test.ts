@@ -713,6 +713,13 @@ const MATRIX: Row[] = [
   },
   {
     method: 'GET',
+    path: '/api/invoices',
+    url: () => '/api/invoices',
+    // The billing queue (CONTRACT §7): every organization's invoices, system admins only.
+    expect: { ...all(403), systemAdmin: 200, none: 401 },
+  },
+  {
+    method: 'GET',
     path: '/api/organization/{id}/invoices',
     url: (w) => `/api/organization/${w.orgs.schoolA}/invoices`,
     expect: inAlpha(200),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MSG } from './messages';
 import { LICENSE_TYPE_LABEL, LICENSE_TYPES, type LicenseType } from './organizations';
 import { pageOf, paginationQuerySchema } from './pagination';
-import { dateTimeOut, emailOut, emailSchema, idSchema, text, uuidOut } from './text';
+import { dateTimeOut, emailOut, emailSchema, idSchema, singleLineText, text, uuidOut } from './text';
 
 /** Invoices and the price list (CONTRACT §7, decision 010). Money is integer minor units plus a currency. */
 
@@ -113,6 +113,9 @@ export const INVOICE_KIND_FIELDS: Record<InvoiceKind, readonly string[]> = {
   credits: ['credits'],
 };
 
+/** The longest purchase-order number an invoice keeps. */
+export const PURCHASE_ORDER_MAX = 60;
+
 /** POST /api/invoice/create (CONTRACT §7): the server computes the amount. */
 export const createInvoiceRequestSchema = z
   .object({
@@ -124,6 +127,10 @@ export const createInvoiceRequestSchema = z
     usersQuantity: quantitySchema.optional().describe('new_license and add_users: seats to buy'),
     credits: creditsInPackSchema.optional().describe('credits: the size of one of the price list’s packs'),
     customerEmail: emailSchema,
+    purchaseOrder: singleLineText()
+      .max(PURCHASE_ORDER_MAX, `At most ${PURCHASE_ORDER_MAX} characters.`)
+      .optional()
+      .describe('The buyer’s purchase-order number, shown on the invoice'),
   })
   .superRefine((input, ctx) => {
     for (const field of INVOICE_KIND_FIELDS[input.kind]) {
@@ -163,6 +170,7 @@ export const invoiceSchema = z
     credits: z.number().int().nullable(),
     description: z.string().describe('What the invoice buys, in words'),
     customerEmail: emailOut(),
+    purchaseOrder: z.string().nullable().describe('The buyer’s purchase-order number; null without one'),
     mailed: z
       .boolean()
       .describe(
@@ -190,6 +198,11 @@ export type Invoice = z.infer<typeof invoiceSchema>;
 export const INVOICE_SORT_KEYS = ['number', 'createdAt', 'dueDate', 'amount', 'status'] as const;
 export type InvoiceSortKey = (typeof INVOICE_SORT_KEYS)[number];
 export const invoiceListQuerySchema = paginationQuerySchema(INVOICE_SORT_KEYS);
+/** GET /api/invoices (CONTRACT §7, the billing queue): every organization's invoices, for system admins. */
+export const billingQueueQuerySchema = invoiceListQuerySchema.extend({
+  status: z.enum(INVOICE_STATUSES).optional(),
+});
+export type BillingQueueQuery = z.infer<typeof billingQueueQuerySchema>;
 export const invoicePageSchema = pageOf(invoiceSchema, 'InvoicePage');
 export type InvoicePage = z.infer<typeof invoicePageSchema>;
 

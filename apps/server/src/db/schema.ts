@@ -612,6 +612,8 @@ export const invoices = pgTable(
     credits: integer('credits'),
     description: text('description').notNull(),
     customerEmail: text('customer_email').notNull(),
+    /** The buyer's purchase-order number (CONTRACT §7), shown on the invoice; null without one. */
+    purchaseOrder: text('purchase_order'),
     amount: bigint('amount', { mode: 'number' }).notNull(),
     currency: text('currency').notNull(),
     licenseExpirationDays: integer('license_expiration_days'),

@@ -198,12 +198,12 @@ export async function createInvoice(
   const [row] = await rows<{ id: string }>(
     tx,
     sql`insert into invoices (number, organization_id, kind, license_type, license_id, period, credits,
-        description, customer_email, mailed, amount, currency, license_expiration_days, extend_users_quantity,
-        new_users_quantity, license_expire_at, created_at, created_by, due_date)
+        description, customer_email, purchase_order, mailed, amount, currency, license_expiration_days,
+        extend_users_quantity, new_users_quantity, license_expire_at, created_at, created_by, due_date)
       values (${number}, ${org.id}, ${input.kind}, ${purchase.licenseType}, ${purchase.licenseId},
         ${input.kind === 'new_license' || input.kind === 'extend_license' ? (input.period ?? null) : null},
         ${input.kind === 'credits' ? (input.credits ?? null) : null}, ${purchase.description},
-        ${input.customerEmail}, ${mailed}, ${purchase.amount}, ${list.currency},
+        ${input.customerEmail}, ${input.purchaseOrder || null}, ${mailed}, ${purchase.amount}, ${list.currency},
         ${purchase.licenseExpirationDays}, ${purchase.extendUsersQuantity}, ${purchase.newUsersQuantity},
         ${purchase.licenseExpireAt}, ${now.toISOString()}, ${user.userId},
         ${new Date(now.getTime() + INVOICE_DUE_DAYS * 86_400_000).toISOString()})

@@ -1,4 +1,5 @@
 import type {
+  BillingQueueQuery,
   FulfilmentMethod,
   Invoice,
   InvoiceKind,
@@ -32,6 +33,7 @@ export type InvoiceRow = {
   credits: number | null;
   description: string;
   customer_email: string;
+  purchase_order: string | null;
   mailed: boolean;
   amount: string | number;
   currency: string;
@@ -66,6 +68,7 @@ export function toInvoice(r: InvoiceRow): Invoice {
     credits: intOrNull(r.credits),
     description: r.description,
     customerEmail: r.customer_email,
+    purchaseOrder: r.purchase_order,
     mailed: r.mailed,
     amount: Number(r.amount),
     currency: r.currency,
@@ -86,7 +89,7 @@ export function toInvoice(r: InvoiceRow): Invoice {
 /** Every column of `toInvoice`, from invoices `i`. */
 const invoiceColumns = sql`i.id, i.number, i.organization_id, o.name as organization_name,
   o.deleted_at is not null as organization_deleted, i.status, i.kind, i.license_type, i.license_id, i.period,
-  i.credits, i.description, i.customer_email, i.mailed, i.amount, i.currency,
+  i.credits, i.description, i.customer_email, i.purchase_order, i.mailed, i.amount, i.currency,
   i.created_at, i.due_date, i.license_expiration_days, i.extend_users_quantity, i.new_users_quantity,
   i.fulfilment_method, i.fulfilled_at, i.voided_at, i.created_by, u.name as creator_name, u.email as creator_email`;
 const invoiceFrom = sql`from invoices i join organizations o on o.id = i.organization_id
@@ -153,6 +156,19 @@ const listedOrganizations = (organizationId: string) => sql`with recursive gone 
   select ${organizationId}::uuid as id union all select id from gone`;
 
 /**
+ * GET /api/invoices (CONTRACT §7, the billing queue): the invoices of every organization, deleted ones' too, for
+ * system admins (`403` for anyone else), a page at a time, by status; `search` as an organization's list.
+ */
+export async function listAllInvoices(
+  db: Db,
+  user: AuthUser,
+  query: BillingQueueQuery,
+): Promise<InvoicePage> {
+  if (!user.isSystemAdmin) throw AppError.forbidden();
+  return invoicePage(db, query, query.status ? sql`i.status = ${query.status}` : sql`true`);
+}
+
+/**
  * GET /api/organization/{id}/invoices (see `requireInvoiceReader`): the organization's invoices and those of
  * deleted organizations below it, a page at a time; `search` matches the start of the number (with or without
  * its `INV-…-` prefix) or of the customer's email.
@@ -164,9 +180,14 @@ export async function listInvoices(
   query: PaginationQuery<InvoiceSortKey>,
 ): Promise<InvoicePage> {
   await requireInvoiceReader(db, user, organizationId);
+  return invoicePage(db, query, sql`i.organization_id in (${listedOrganizations(organizationId)})`);
+}
+
+/** A page of the invoices `scope` selects, searched and sorted as the lists ask. */
+async function invoicePage(db: Db, query: PaginationQuery<InvoiceSortKey>, scope: SQL): Promise<InvoicePage> {
   const term = query.search.trim().toLowerCase();
   const like = `${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const where = sql`i.organization_id in (${listedOrganizations(organizationId)}) ${
+  const where = sql`${scope} ${
     term
       ? sql`and (lower(i.number) like ${like} or lower(i.number) like ${`inv-${like}`}
           or lower(i.number) like ${`inv-%-${like}`} or lower(i.customer_email) like ${like})`

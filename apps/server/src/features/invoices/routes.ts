@@ -1,5 +1,6 @@
 import { errorBodySchema } from '@allot/domain/errors';
 import {
+  billingQueueQuerySchema,
   createInvoiceRequestSchema,
   fulfilInvoiceRequestSchema,
   invoiceListQuerySchema,
@@ -18,7 +19,7 @@ import { idempotencyHeader, replyIdempotently } from '../credits/idempotency';
 import type { MailSettings } from '../mail/public-links';
 import { createInvoice } from './create-invoice';
 import { fulfilInvoice, voidInvoice } from './fulfil-invoice';
-import { listInvoices, readInvoice } from './invoice-queries';
+import { listAllInvoices, listInvoices, readInvoice } from './invoice-queries';
 import { readPriceList, updatePriceList } from './price-list';
 
 const tags = ['invoices'];
@@ -81,6 +82,22 @@ export function invoiceRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
       },
       async (request, reply) =>
         replyIdempotently(db, request, reply, (tx, user) => createInvoice(tx, user, request.body, mail), 201),
+    );
+
+    app.get(
+      '/api/invoices',
+      {
+        schema: {
+          operationId: 'listAllInvoices',
+          tags,
+          summary: 'The billing queue: every organization’s invoices',
+          description:
+            'The invoices of every organization, deleted ones’ included, a page at a time; `status` (`open`, `fulfilled`, `void`) narrows it, `search` matches the start of the invoice number (with or without its `INV-…-` prefix) or of the customer’s email. Permission: system admins only (`403` for anyone else).',
+          querystring: billingQueueQuerySchema,
+          response: { 200: invoicePageSchema, 403: errorBodySchema },
+        },
+      },
+      async (request) => listAllInvoices(db, authOf(request), request.query),
     );
 
     app.get(
