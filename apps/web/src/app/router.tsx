@@ -84,6 +84,13 @@ export const router = createBrowserRouter([
                     .AccountSecurityScreen,
                 }),
               },
+              // The billing queue: every organization's invoices, for system admins (CONTRACT §7, issue 33).
+              {
+                path: 'billing',
+                lazy: async () => ({
+                  Component: (await import('../features/invoices/components/billing-screen')).BillingScreen,
+                }),
+              },
               // The price list is not an organization's: system admins change it (decision 011).
               {
                 path: 'price-list',

@@ -129,6 +129,10 @@ const invoices = {
   /** GET /organization/{id}/invoices. */
   page: (organizationId: string, query: ListQuery) =>
     ['invoices', 'organization', organizationId, query] as const,
+  /** Every page of the billing queue. */
+  billingQueue: () => ['invoices', 'billing'] as const,
+  /** GET /invoices: every organization's invoices (system admins), by status. */
+  billingPage: (query: ListQuery & { status: string }) => ['invoices', 'billing', query] as const,
   /** Every invoice read on its own. */
   details: () => ['invoices', 'detail'] as const,
   /** GET /invoice/{id}: the printable page. */

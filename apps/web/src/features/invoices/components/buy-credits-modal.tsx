@@ -19,6 +19,7 @@ import { useCreateInvoice } from '../api/create-invoice';
 import { AmountSummary } from './amount-summary';
 import { CustomerEmailInput } from './customer-email-input';
 import { showInvoiceCreated } from './invoice-created-notice';
+import { PurchaseOrderInput } from './purchase-order-input';
 
 interface BuyCreditsModalProps {
   opened: boolean;
@@ -72,6 +73,7 @@ function BuyCreditsBody({ organization, onClose }: Omit<BuyCreditsModalProps, 'o
 const schema = z.object({
   credits: z.string().min(1, MSG.required),
   customerEmail: emailSchema,
+  purchaseOrder: z.string().optional(),
 });
 type Values = z.input<typeof schema>;
 
@@ -97,6 +99,7 @@ function BuyCreditsForm({
     defaultValues: {
       credits: String(list.creditPacks[0]?.credits ?? ''),
       customerEmail: session.userEmail ?? '',
+      purchaseOrder: '',
     },
   });
   const credits = Number(useWatch({ control, name: 'credits' }));
@@ -110,6 +113,7 @@ function BuyCreditsForm({
         kind: 'credits' as const,
         credits: Number(values.credits),
         customerEmail: values.customerEmail,
+        ...(values.purchaseOrder?.trim() ? { purchaseOrder: values.purchaseOrder.trim() } : {}),
       };
       const invoice = await create.mutateAsync({ input, idempotencyKey: idempotency.keyFor(input) });
       showInvoiceCreated(invoice, (path) => void navigate(path));
@@ -117,7 +121,7 @@ function BuyCreditsForm({
     } catch (error) {
       idempotency.failed(error);
       setFailure(
-        applyServerErrors(error, ['credits', 'customerEmail'] as const, (field, message) =>
+        applyServerErrors(error, ['credits', 'customerEmail', 'purchaseOrder'] as const, (field, message) =>
           setError(field, { message }),
         ),
       );
@@ -164,6 +168,7 @@ function BuyCreditsForm({
           )}
         />
         <CustomerEmailInput error={errors.customerEmail?.message} {...register('customerEmail')} />
+        <PurchaseOrderInput error={errors.purchaseOrder?.message} {...register('purchaseOrder')} />
         <AmountSummary
           priceList={priceList}
           placeholder="Choose a credit pack to see the amount."

@@ -118,6 +118,7 @@ export function InvoiceScreen() {
                 {invoice.organizationDeleted && ' (deleted)'}
               </Field>
               <Field label="Customer email">{invoice.customerEmail}</Field>
+              {invoice.purchaseOrder && <Field label="Purchase order">{invoice.purchaseOrder}</Field>}
               <Field label="Created">
                 <time dateTime={invoice.createdAt}>{formatDateLong(invoice.createdAt)}</time>
               </Field>

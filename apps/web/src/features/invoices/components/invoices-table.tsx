@@ -39,6 +39,8 @@ export interface InvoicesTableProps {
   onVoid?: (invoice: Invoice) => void;
   /** The text when there is no row (a search that found nothing). */
   noRecordsText?: string;
+  /** The billing queue: every organization's invoices, so each row names its organization. */
+  showOrganization?: boolean;
 }
 
 function CountCell({ value }: { value: number | null }) {
@@ -129,9 +131,20 @@ export function InvoicesTable({
   onFulfil,
   onVoid,
   noRecordsText = MSG.noSearchResults,
+  showOrganization = false,
   ...state
 }: InvoicesTableProps) {
+  const organizationColumn: DataTableColumn<Invoice>[] = showOrganization
+    ? [
+        {
+          accessor: 'organizationName',
+          title: 'Organization',
+          render: (invoice) => <Text size="sm">{invoice.organizationName}</Text>,
+        },
+      ]
+    : [];
   const columns: DataTableColumn<Invoice>[] = [
+    ...organizationColumn,
     {
       accessor: 'status',
       title: 'Status',

@@ -32,6 +32,7 @@ import { estimateLicence, monthsToExpiry, periodMonths, priceOf } from '../forms
 import { AmountSummary } from './amount-summary';
 import { CustomerEmailInput } from './customer-email-input';
 import { showInvoiceCreated } from './invoice-created-notice';
+import { PurchaseOrderInput } from './purchase-order-input';
 
 /** What the dialog buys: a licence of a type not held yet, an extension, or more seats on a licence. */
 export type LicenceInvoiceTarget =
@@ -72,12 +73,13 @@ interface Values {
   period: InvoicePeriod;
   usersQuantity: string;
   customerEmail: string;
+  purchaseOrder: string;
 }
 
 /** An extension pays for every seat that follows the licence: those held here and those handed down. */
 const extendedSeats = (license: License) => license.maxUsers + license.handedDown;
 
-const FIELDS = ['licenseType', 'period', 'usersQuantity', 'customerEmail'] as const;
+const FIELDS = ['licenseType', 'period', 'usersQuantity', 'customerEmail', 'purchaseOrder'] as const;
 const PERIOD_OPTIONS = INVOICE_PERIODS.map((period) => ({ value: period, label: PERIOD_LABEL[period] }));
 
 /** The form's rules for a kind: seats only where they are bought, with the spec's messages. */
@@ -88,6 +90,7 @@ function schemaFor(kind: LicenceInvoiceTarget['kind']) {
       period: z.enum(INVOICE_PERIODS),
       usersQuantity: z.string(),
       customerEmail: emailSchema,
+      purchaseOrder: z.string(),
     })
     .superRefine((values, ctx) => {
       if (kind === 'extend_license') return;
@@ -126,6 +129,7 @@ function LicenceInvoiceForm({
       period: '1y',
       usersQuantity: '',
       customerEmail: session.userEmail ?? '',
+      purchaseOrder: '',
     },
   });
   const [licenseType, period, usersQuantity] = useWatch({
@@ -149,7 +153,11 @@ function LicenceInvoiceForm({
   async function submit(values: Values) {
     setFailure(null);
     const seats = parseWhole(values.usersQuantity, 1, MAX_INVOICE_SEATS);
-    const common = { organizationId: organization.id, customerEmail: values.customerEmail.trim() };
+    const common = {
+      organizationId: organization.id,
+      customerEmail: values.customerEmail.trim(),
+      ...(values.purchaseOrder.trim() ? { purchaseOrder: values.purchaseOrder.trim() } : {}),
+    };
     const input: CreateInvoiceRequest =
       target.kind === 'new_license'
         ? {
@@ -298,6 +306,7 @@ function LicenceInvoiceForm({
           />
         )}
         <CustomerEmailInput error={errors.customerEmail?.message} {...register('customerEmail')} />
+        <PurchaseOrderInput error={errors.purchaseOrder?.message} {...register('purchaseOrder')} />
 
         <AmountSummary
           priceList={priceList}

@@ -16,6 +16,7 @@ const base: Invoice = {
   credits: null,
   description: '30 TLE Teacher seats for 1 year',
   customerEmail: 'owner@alpha.test',
+  purchaseOrder: null,
   mailed: true,
   amount: 108_000,
   currency: 'USD',

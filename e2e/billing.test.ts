@@ -1,0 +1,85 @@
+import { describe, expect, inject, test } from 'vitest';
+import { DEMO_PASSWORD, DEMO_ROOT } from '../apps/server/src/seed/demo-accounts';
+import { apiToken, callApi } from './support/api';
+import { screenshot } from './support/browser';
+import { browserSuite, signIn } from './support/suite';
+import './support/context';
+
+const baseUrl = inject('baseUrl');
+const adminEmail = inject('adminEmail');
+const adminPassword = inject('adminPassword');
+const { newPage } = browserSuite(baseUrl);
+
+const OWNER = 'owner@riverside.test';
+
+/** Issue 33, CONTRACT §7: the system admins' billing queue, and the buyer's purchase-order number. */
+describe('billing', () => {
+  test('an invoice bought with a PO number waits in the queue, and is fulfilled from it', async () => {
+    // The owner buys credits for the district, with the district's PO number.
+    const token = await apiToken(baseUrl, OWNER, DEMO_PASSWORD);
+    const mine = await callApi<{ id: string; name: string }[]>(baseUrl, 'GET', '/organization', { token });
+    const riverside = mine.body.find((o) => o.name === DEMO_ROOT)?.id ?? '';
+    const bought = await callApi<{ id: string; number: string; purchaseOrder: string | null }>(
+      baseUrl,
+      'POST',
+      '/invoice/create',
+      {
+        token,
+        body: {
+          organizationId: riverside,
+          kind: 'credits',
+          credits: 1000,
+          customerEmail: OWNER,
+          purchaseOrder: 'PO-RIV-7781',
+        },
+      },
+    );
+    expect(bought.status).toBe(201);
+    const { number } = bought.body;
+    expect(bought.body.purchaseOrder).toBe('PO-RIV-7781');
+
+    const { page, unexpectedErrors } = await newPage();
+    await signIn(page, adminEmail, adminPassword);
+    await page.getByRole('banner').getByRole('link', { name: 'Billing' }).click();
+    await page.getByRole('heading', { name: 'Billing', level: 1 }).waitFor();
+    const invoices = page.getByRole('table', { name: 'Invoices' });
+    const row = invoices.getByRole('row').filter({ hasText: number });
+    await row.getByText(DEMO_ROOT).waitFor();
+    await screenshot(page, 'billing-open-invoices');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'phone-billing-open-invoices');
+    await page.setViewportSize({ width: 1366, height: 768 });
+
+    // Its printable page names the purchase order.
+    await row.getByRole('link', { name: `Open ${number}` }).click();
+    await page.getByText('PO-RIV-7781').waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Billing', level: 1 }).waitFor();
+
+    // Paid another way, from the list: it leaves the open invoices and is among the fulfilled.
+    await row.getByRole('button', { name: `Fulfil ${number}` }).click();
+    await page.getByRole('menuitem', { name: 'Paid another way', exact: true }).click();
+    const confirm = page.getByRole('dialog', { name: `Paid another way: ${number}?` });
+    await confirm.getByRole('button', { name: 'Paid another way' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(0);
+    await page.getByRole('radiogroup', { name: 'Invoices shown' }).getByText('Fulfilled').click();
+    await invoices
+      .getByRole('row')
+      .filter({ hasText: number })
+      .getByText('Fulfilled', { exact: true })
+      .first()
+      .waitFor();
+    expect(new URL(page.url()).searchParams.get('status')).toBe('fulfilled');
+    expect(unexpectedErrors()).toEqual([]);
+  });
+
+  test('an owner who opens /billing is told it is for system admins', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    await signIn(page, OWNER, DEMO_PASSWORD);
+    await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
+    await page.goto('/billing');
+    await page.getByText('Only a system admin sees every organization').waitFor();
+    expect(unexpectedErrors()).toEqual([]);
+  });
+});
