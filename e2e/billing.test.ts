@@ -83,3 +83,43 @@ describe('billing', () => {
     expect(unexpectedErrors()).toEqual([]);
   });
 });
+
+describe('the mail outbox (issue 33)', () => {
+  test('a system admin reads what was mailed; without SMTP a banner says nothing is sent', async () => {
+    // Something to read: an invoice mailed to the district's owner.
+    const token = await apiToken(baseUrl, OWNER, DEMO_PASSWORD);
+    const mine = await callApi<{ id: string; name: string }[]>(baseUrl, 'GET', '/organization', { token });
+    const riverside = mine.body.find((o) => o.name === DEMO_ROOT)?.id ?? '';
+    const bought = await callApi(baseUrl, 'POST', '/invoice/create', {
+      token,
+      body: { organizationId: riverside, kind: 'credits', credits: 1000, customerEmail: OWNER },
+    });
+    expect(bought.status).toBe(201);
+    const { page, unexpectedErrors } = await newPage();
+    await signIn(page, adminEmail, adminPassword);
+    await page.goto('/mail-outbox');
+    await page.getByRole('heading', { name: 'Mail outbox', level: 1 }).waitFor();
+    // This server mails through SMTP (the tests' catcher): the page says so, and lists what went out.
+    await page.getByText('Mail goes out through the mail server set in SMTP_URL.').waitFor();
+    await page.getByRole('list', { name: 'Mails' }).getByRole('listitem').first().waitFor();
+    await screenshot(page, 'mail-outbox');
+
+    // An installation without SMTP_URL (the API's answer as such a server gives it): the banner on every
+    // screen, and the page says the mails were not delivered.
+    await page.route('**/api/mail/outbox?*', async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      await route.fulfill({ response, json: { ...body, delivery: 'log' } });
+    });
+    await page.goto('/');
+    const banner = page.getByRole('alert', { name: 'Mail is not sent' });
+    await banner.getByRole('link', { name: 'mail outbox' }).waitFor();
+    await screenshot(page, 'mail-not-sent-banner');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'phone-mail-not-sent-banner');
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await banner.getByRole('link', { name: 'mail outbox' }).click();
+    await page.getByText('these mails were not delivered', { exact: false }).waitFor();
+    expect(unexpectedErrors()).toEqual([]);
+  });
+});

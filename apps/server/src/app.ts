@@ -26,6 +26,7 @@ import {
 import { licenseRoutes } from './features/licenses/routes';
 import { type MailWorker, type MailWorkerOptions, startMailWorker } from './features/mail/mail-worker';
 import type { MailTransport } from './features/mail/outbox';
+import { mailOutboxRoutes } from './features/mail/outbox-routes';
 import type { MailSettings } from './features/mail/public-links';
 import { logTransport, smtpTransport } from './features/mail/transports';
 import { organizationRoutes } from './features/organizations/routes';
@@ -139,6 +140,8 @@ export async function buildApp({
   await app.register(integrationRoutes(db, { rateLimitPerMinute: integrationRateLimitPerMinute }));
   await app.register(auditRoutes(db));
   await app.register(insightsRoutes(db));
+  // Mail goes out only through SMTP; without it (the embedded default) it waits in the outbox (issue 33).
+  await app.register(mailOutboxRoutes(db, mail?.smtpUrl || mail?.transport ? 'smtp' : 'log'));
 
   const serveWeb = webDistDir !== undefined && existsSync(path.join(webDistDir, 'index.html'));
   if (serveWeb) {

@@ -713,6 +713,13 @@ const MATRIX: Row[] = [
   },
   {
     method: 'GET',
+    path: '/api/mail/outbox',
+    url: () => '/api/mail/outbox',
+    // What this installation mailed, codes included: system admins only (issue 33).
+    expect: { ...all(403), systemAdmin: 200, none: 401 },
+  },
+  {
+    method: 'GET',
     path: '/api/invoices',
     url: () => '/api/invoices',
     // The billing queue (CONTRACT §7): every organization's invoices, system admins only.

@@ -84,6 +84,14 @@ export const router = createBrowserRouter([
                     .AccountSecurityScreen,
                 }),
               },
+              // What this installation mailed or keeps (issue 33): system admins, codes included.
+              {
+                path: 'mail-outbox',
+                lazy: async () => ({
+                  Component: (await import('../features/mail/components/mail-outbox-screen'))
+                    .MailOutboxScreen,
+                }),
+              },
               // The billing queue: every organization's invoices, for system admins (CONTRACT §7, issue 33).
               {
                 path: 'billing',

@@ -139,6 +139,11 @@ const invoices = {
   detail: (id: string) => ['invoices', 'detail', id] as const,
 };
 
+const mail = {
+  /** GET /mail/outbox: what the installation mailed or keeps (system admins). */
+  outbox: (page: number, limit: number) => ['mail', 'outbox', page, limit] as const,
+};
+
 const priceList = {
   /** GET /invoice/products: the one price list (licence prices, credit packs). */
   all: () => ['price-list'] as const,
@@ -167,6 +172,7 @@ export const queryKeys = {
   creditLog,
   auditLog,
   insights,
+  mail,
   invoices,
   priceList,
   integration,

@@ -6,6 +6,7 @@ import { Link, Outlet } from 'react-router';
 import { AppFooter } from '../../components/app-footer';
 import { Brand } from '../../components/brand';
 import { AccountLink } from '../../features/auth/components/account-link';
+import { MailNotSentBanner } from '../../features/mail/components/mail-not-sent-banner';
 import { useCurrentOrganization } from '../../features/organizations/api/use-current-organization';
 import { OrganizationBreadcrumbs } from '../../features/organizations/components/organization-breadcrumbs';
 import { PriceListLink } from '../../features/price-list/components/price-list-link';
@@ -92,6 +93,7 @@ export function DashboardLayout() {
 
       <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1} className={phone ? classes.phoneMain : undefined}>
         <Stack gap="md">
+          <MailNotSentBanner />
           <OrganizationBreadcrumbs organization={organization} />
           <Outlet />
         </Stack>

@@ -4,6 +4,7 @@ import { AppFooter } from '../../components/app-footer';
 import { Brand } from '../../components/brand';
 import { AccountLink } from '../../features/auth/components/account-link';
 import { SignOutButton } from '../../features/auth/components/sign-out-button';
+import { MailNotSentBanner } from '../../features/mail/components/mail-not-sent-banner';
 import { PriceListLink } from '../../features/price-list/components/price-list-link';
 import { useSession } from '../../lib/session';
 import classes from './public-layout.module.css';
@@ -32,6 +33,7 @@ export function PublicLayout() {
         </Container>
       </Box>
       <Box component="main" id={MAIN_CONTENT_ID} tabIndex={-1} className={classes.main}>
+        {signedIn && <MailNotSentBanner contained />}
         <Outlet />
       </Box>
       <Box component="footer" className={classes.footer}>
