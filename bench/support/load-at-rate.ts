@@ -8,6 +8,21 @@ export interface RateResult extends LoadResult {
   perSecond: number;
   /** The most requests waiting for their answers at once. */
   maxInFlight: number;
+  /** Each measured request: when it was scheduled (ms after the first measured one) and its latency (ms). */
+  samples: { at: number; ms: number }[];
+}
+
+/**
+ * How many of `samples` took `thresholdMs` or more, and in how many distinct seconds of the schedule they
+ * were sent: a few seconds holding them all is a stall (the machine, a checkpoint, a pause), not a cost paid
+ * by every request.
+ */
+export function slowRequests(
+  samples: readonly { at: number; ms: number }[],
+  thresholdMs: number,
+): { count: number; seconds: number } {
+  const slow = samples.filter((sample) => sample.ms >= thresholdMs);
+  return { count: slow.length, seconds: new Set(slow.map((sample) => Math.floor(sample.at / 1000))).size };
 }
 
 /**
@@ -24,7 +39,7 @@ export async function measureAtRate(
   const interval = 1000 / rate;
   const skipped = Math.round(rate * warmUpSeconds);
   const total = skipped + Math.round(rate * seconds);
-  const latencies: number[] = [];
+  const samples: { at: number; ms: number }[] = [];
   let errors = 0;
   let inFlight = 0;
   let maxInFlight = 0;
@@ -42,13 +57,13 @@ export async function measureAtRate(
       inFlight--;
       if (i < skipped) return;
       lastAnswer = performance.now();
-      latencies.push(lastAnswer - scheduled);
+      samples.push({ at: scheduled - measuredFrom, ms: lastAnswer - scheduled });
       if (!ok) errors++;
     };
     pending.push(operation().then(done, () => done(false)));
   }
   await Promise.all(pending);
-  latencies.sort((a, b) => a - b);
+  const latencies = samples.map((sample) => sample.ms).sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
   return {
     offered: rate,
@@ -59,6 +74,7 @@ export async function measureAtRate(
     perSecond: latencies.length / ((lastAnswer - measuredFrom) / 1000),
     errors,
     maxInFlight,
+    samples,
   };
 }
 
