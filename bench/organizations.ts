@@ -8,6 +8,7 @@ import { SCALE_MARKER_EMAIL, seedScale } from '../apps/server/src/seed/seed-scal
 import { benchDatabaseUrl, databaseUrl } from './support/database-url';
 import { load } from './support/load';
 import { loadAtRate, slowRequests } from './support/load-at-rate';
+import { busyShare, machineCpu } from './support/machine-cpu';
 import { startServer } from './support/server';
 
 // The target (issue 32, replacing issue 13's p99 at 20 clients hammering): p99 < 50 ms at an offered load of
@@ -138,14 +139,14 @@ saturation: ${CONCURRENCY} clients each asking again on its answer, ${REQUESTS} 
 const cell = (value: number, digits: number, width: number) =>
   (Number.isNaN(value) ? '-' : value.toFixed(digits)).padStart(width);
 console.log(
-  `"slow": the requests at the offered load that took ${TARGET_P99_MS} ms or more, and in how many distinct seconds of the schedule they were sent`,
+  `"slow": the requests at the offered load that took ${TARGET_P99_MS} ms or more, and in how many distinct seconds of the schedule they were sent; "cpu": how busy the whole machine was meanwhile (all cores, other work included)`,
 );
 let missed = 0;
 for (const processes of processCounts) {
   const server = await startServer({ DATABASE_URL: url, WEB_CONCURRENCY: String(processes) });
   console.log(`\n${processes} server process${processes === 1 ? '' : 'es'}`);
   console.log(
-    `${''.padEnd(52)} ${'at the offered load'.padEnd(55)}  ${'saturation'.padEnd(26)}\n${'scenario'.padEnd(52)} ${'offered'.padStart(7)} ${'achieved'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}  ${'slow'.padEnd(11)} ${'target'.padEnd(7)} ${'req/s'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'total'.padStart(7)}`,
+    `${''.padEnd(52)} ${'at the offered load'.padEnd(61)}  ${'saturation'.padEnd(26)}\n${'scenario'.padEnd(52)} ${'offered'.padStart(7)} ${'achieved'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}  ${'slow'.padEnd(11)} ${'cpu'.padStart(4)}  ${'target'.padEnd(7)} ${'req/s'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'total'.padStart(7)}`,
   );
   /** One scenario: warm-up, the offered load, then the saturation run; prints its line, answers whether it met. */
   const measureScenario = async (
@@ -163,18 +164,20 @@ for (const processes of processCounts) {
       maxSeconds: WARM_UP_SECONDS,
     });
     await new Promise((resolve) => setTimeout(resolve, 500));
+    const cpuBefore = machineCpu();
     const r = await loadAtRate(`${server.url}${path}`, headers, {
       rate: RATE,
       seconds: RATE_SECONDS,
       warmUpSeconds: RATE_WARM_UP_SECONDS,
     });
+    const busy = busyShare(cpuBefore, machineCpu());
     const met = r.p99 < TARGET_P99_MS && r.errors === 0;
     const slow = slowRequests(r.samples, TARGET_P99_MS);
     const s = SATURATION
       ? await load(`${server.url}${path}`, headers, { total: REQUESTS, concurrency: CONCURRENCY })
       : { perSecond: Number.NaN, p50: Number.NaN, p99: Number.NaN, errors: 0 };
     console.log(
-      `${label.padEnd(52)} ${cell(r.offered, 0, 7)} ${cell(r.perSecond, 1, 8)} ${cell(r.p50, 1, 7)} ${cell(r.p99, 1, 7)}  ${`${slow.count} in ${slow.seconds} s`.padEnd(11)} ${(met ? 'met' : r.errors ? `${r.errors} err` : 'MISSED').padEnd(7)} ${cell(s.perSecond, 0, 6)} ${cell(s.p50, 1, 7)} ${cell(s.p99, 1, 7)} ${total.padStart(7)}${s.errors ? `  ${s.errors} errors at saturation` : ''}`,
+      `${label.padEnd(52)} ${cell(r.offered, 0, 7)} ${cell(r.perSecond, 1, 8)} ${cell(r.p50, 1, 7)} ${cell(r.p99, 1, 7)}  ${`${slow.count} in ${slow.seconds} s`.padEnd(11)} ${cell(busy * 100, 0, 3)}%  ${(met ? 'met' : r.errors ? `${r.errors} err` : 'MISSED').padEnd(7)} ${cell(s.perSecond, 0, 6)} ${cell(s.p50, 1, 7)} ${cell(s.p99, 1, 7)} ${total.padStart(7)}${s.errors ? `  ${s.errors} errors at saturation` : ''}`,
     );
     return met;
   };
