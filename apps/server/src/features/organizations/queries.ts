@@ -15,8 +15,10 @@ import { rows } from '../../db/rows';
 import {
   cappedFromExact,
   findsNothing,
+  inRarestRange,
   matchesTerms,
   NIL_SCOPE,
+  plainWords,
   SEARCH_COUNT_LIMIT,
   searchQuery,
   searchTerms,
@@ -285,9 +287,11 @@ export async function pageOrganizationSummaries(
 
 /**
  * The two halves of a search through the search index.
- * - `hits(limit)`: the matches (`id`, `name`) found through the GIN index of each scope's words, checked
- *   exactly, at most `limit` (null: all). Kept apart (OFFSET 0) so that it is planned on its own: it must
- *   not turn into a walk of the name index with the words as a filter.
+ * - `hits(limit)`: the matches (`id`, `name`), at most `limit` (null: all): one word, its range of the
+ *   btree of words; several terms of which at least one is a plain word, the smallest of those words'
+ *   ranges with every term checked in the entry (`inRarestRange`); otherwise the GIN index of each scope's
+ *   words, checked exactly, kept apart (OFFSET 0) so that it is planned on its own: it must not turn into
+ *   a walk of the name index with the words as a filter.
  * - `walk`: the first `rowsNeeded` matches in name order, read from the name index of each root's subtree
  *   (its entries carry `search_text`: the table is not read) and merged.
  */
@@ -304,13 +308,24 @@ function indexedSearchParts(
   const wordHits = (scope: string, word: string, limit: number | null) =>
     sql`select w.organization_id as id, w.name from organization_search_words w
       where w.scope_id = ${scope}::uuid and ${wordPrefix(word)} ${limitBy(limit)}`;
+  const words = plainWords(terms);
+  const rangeHits = (scope: string, limit: number | null) =>
+    sql`select * from (${inRarestRange(
+      'organization_search_words',
+      sql`${scope}::uuid`,
+      words,
+      sql`select w.organization_id as id, w.name`,
+      matchesTerms(sql`w.search_text`, terms, 'name', { planned: true }),
+    )}) r ${limitBy(limit)}`;
   if (indexed === 'all') {
     const matches = matchesTerms(sql`o.search_text`, terms, 'name', { planned: true });
     return {
       hits: (limit) =>
         word
           ? wordHits(NIL_SCOPE, word, limit)
-          : sql`select o.id, o.name from (
+          : words.length > 0
+            ? rangeHits(NIL_SCOPE, limit)
+            : sql`select o.id, o.name from (
           select * from organizations o where o.search_vector @@ ${searchQuery(NIL_SCOPE, terms)}
             and o.deleted_at is null offset 0) o
         where ${matches} ${limitBy(limit)}`,
@@ -330,7 +345,9 @@ function indexedSearchParts(
       sql`select * from (${perRoot((root) =>
         word
           ? wordHits(root, word, limit)
-          : sql`select c.descendant_id as id, c.name from (
+          : words.length > 0
+            ? rangeHits(root, limit)
+            : sql`select c.descendant_id as id, c.name from (
               select * from organization_closure c where c.search_vector @@ ${searchQuery(root, terms)} offset 0) c
             where c.ancestor_id = ${root}::uuid and ${matches}`,
       )}) found ${limitBy(limit)}`,

@@ -10,8 +10,10 @@ import type { AuthUser } from '../../http/authenticate';
 import {
   cappedFromExact,
   findsNothing,
+  inRarestRange,
   matchesTerms,
   NIL_SCOPE,
+  plainWords,
   SEARCH_COUNT_LIMIT,
   searchQuery,
   searchTerms,
@@ -166,16 +168,28 @@ async function indexedUserPage(db: Db, query: UserSort, terms: string[], roots: 
       scopes.map((root) => sql`(${part(root)})`),
       sql` union all `,
     );
-  // The GIN halves are kept apart (OFFSET 0): planned on their own, they cannot become a walk with a filter.
+  // The GIN halves (no plain word among the terms) are kept apart (OFFSET 0): planned on their own, they
+  // cannot become a walk with a filter.
   const inIndex = (root: ScopeRoot) => sql`s.search_vector @@ ${searchQuery(root.top, terms)}`;
   // One word: a range of the btree of words, read from the index alone (decision 002).
   const word = singleWord(terms);
+  // Several terms with a plain word among them: the smallest of those words' ranges, every term checked
+  // in the entry's marked text (migration 0037).
+  const words = plainWords(terms);
   const hits = each((root) =>
     word
       ? sql`select w.user_id as id, w.${sortColumn} as sort_value from user_search_words w
           where w.scope_id = ${root.top}::uuid and ${wordPrefix(word)} ${under(root, 'w')}
           limit ${SEARCH_COUNT_LIMIT}`
-      : sql`select s.user_id as id, s.${sortColumn} as sort_value from (
+      : words.length > 0
+        ? sql`select * from (${inRarestRange(
+            'user_search_words',
+            sql`${root.top}::uuid`,
+            words,
+            sql`select w.user_id as id, w.${sortColumn} as sort_value`,
+            sql`${matchesTerms(sql`w.search_text`, terms, 'user', { planned: true })} ${under(root, 'w')}`,
+          )}) r limit ${SEARCH_COUNT_LIMIT}`
+        : sql`select s.user_id as id, s.${sortColumn} as sort_value from (
           select * from user_search s where ${inIndex(root)} offset 0) s
         where s.scope_id = ${root.top}::uuid and ${matches} ${under(root)} limit ${SEARCH_COUNT_LIMIT}`,
   );
