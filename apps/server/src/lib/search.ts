@@ -71,49 +71,27 @@ function isPlainWord(term: string): boolean {
 }
 
 /**
- * The terms of letters and digits of a search of several terms, longest first: each has its range in the
- * btree of words, whose entries carry the row's marked text (migration 0037), so that one range checked
- * against every term gives the matches without the GIN index.
+ * The terms of letters and digits of a search of several terms: each has its range in the btree of words,
+ * whose entries carry the row's marked text (migration 0037), so that one range checked against every term
+ * gives the matches without the GIN index. Which one to read: `byEstimatedRange` (lib/word-frequency.ts).
  */
 export function plainWords(terms: readonly string[]): string[] {
-  return [...new Set(terms.filter(isPlainWord))].sort((a, b) => b.length - a.length);
+  return [...new Set(terms.filter(isPlainWord))];
 }
 
-/** How far the ranges of a search's words are counted to pick the smallest (see `inRarestRange`). */
-const RANGE_COUNT_LIMIT = 1_000;
-
 /**
- * The entries of a words table (`table`, alias `w`) in the range of the word of `words` whose range in
- * `scope` is the smallest, each counted up to `RANGE_COUNT_LIMIT` (a tie, two common words, goes to the
- * longer word), that also pass `where` (over `w`). One branch per word, each behind a condition on the
- * chosen word that PostgreSQL evaluates once (a one-time filter): only the chosen range is read. Counting
- * further costs as much as it saves here (10,000 entries a word cost 2.5–7 ms, as much as the read).
+ * `select` (over a words table `table`, alias `w`) of the entries in `scope` whose word starts with `word`
+ * and that pass `where`: read from the range index alone.
  */
-export function inRarestRange(
+export function inWordRange(
   table: 'user_search_words' | 'organization_search_words',
   scope: SQL,
-  words: readonly string[],
+  word: string,
   select: SQL,
   where: SQL,
 ): SQL {
-  const t = sql.raw(table);
-  const counted = sql.join(
-    words.map(
-      (word, i) => sql`(${i}, (select count(*) from (select 1 from ${t} w
-        where w.scope_id = ${scope} and ${wordPrefix(word)} limit ${RANGE_COUNT_LIMIT}) c))`,
-    ),
-    sql`, `,
-  );
-  const chosen = sql`(select v.i from (values ${counted}) v(i, n) order by v.n, v.i limit 1)`;
-  return sql.join(
-    words.map(
-      (word, i) => sql`(${select} from ${t} w
-        where w.scope_id = ${scope} and ${wordPrefix(word)} and ${where} and ${chosen} = ${i})`,
-    ),
-    sql` union all `,
-  );
+  return sql`${select} from ${sql.raw(table)} w where w.scope_id = ${scope} and ${wordPrefix(word)} and ${where}`;
 }
-
 /**
  * The entries of a words table (alias `w`) whose word starts with `term`, one per searched row: the first
  * of the row's words in the prefix range is the one whose previous word sorts before the prefix.

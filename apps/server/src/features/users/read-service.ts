@@ -10,7 +10,7 @@ import type { AuthUser } from '../../http/authenticate';
 import {
   cappedFromExact,
   findsNothing,
-  inRarestRange,
+  inWordRange,
   matchesTerms,
   NIL_SCOPE,
   plainWords,
@@ -20,6 +20,7 @@ import {
   singleWord,
   wordPrefix,
 } from '../../lib/search';
+import { byEstimatedRange } from '../../lib/word-frequency';
 import { accessFromRoles, rolesHeldSql } from '../organization-access/access';
 import { inSubtreesSql, managedScopeSql, organizationsInSubtreesSql } from '../organization-access/scope';
 import { type PersonRow, peopleOf, personColumns, personJoins, toOrganizationUser } from './queries';
@@ -173,22 +174,22 @@ async function indexedUserPage(db: Db, query: UserSort, terms: string[], roots: 
   const inIndex = (root: ScopeRoot) => sql`s.search_vector @@ ${searchQuery(root.top, terms)}`;
   // One word: a range of the btree of words, read from the index alone (decision 002).
   const word = singleWord(terms);
-  // Several terms with a plain word among them: the smallest of those words' ranges, every term checked
-  // in the entry's marked text (migration 0037).
-  const words = plainWords(terms);
+  // Several terms with a plain word among them: the range of the one with the smallest range (estimated),
+  // every term checked in the entry's marked text (migration 0037).
+  const [rangeWord] = byEstimatedRange(db, 'user_search_words', plainWords(terms));
   const hits = each((root) =>
     word
       ? sql`select w.user_id as id, w.${sortColumn} as sort_value from user_search_words w
           where w.scope_id = ${root.top}::uuid and ${wordPrefix(word)} ${under(root, 'w')}
           limit ${SEARCH_COUNT_LIMIT}`
-      : words.length > 0
-        ? sql`select * from (${inRarestRange(
+      : rangeWord
+        ? sql`${inWordRange(
             'user_search_words',
             sql`${root.top}::uuid`,
-            words,
+            rangeWord,
             sql`select w.user_id as id, w.${sortColumn} as sort_value`,
             sql`${matchesTerms(sql`w.search_text`, terms, 'user', { planned: true })} ${under(root, 'w')}`,
-          )}) r limit ${SEARCH_COUNT_LIMIT}`
+          )} limit ${SEARCH_COUNT_LIMIT}`
         : sql`select s.user_id as id, s.${sortColumn} as sort_value from (
           select * from user_search s where ${inIndex(root)} offset 0) s
         where s.scope_id = ${root.top}::uuid and ${matches} ${under(root)} limit ${SEARCH_COUNT_LIMIT}`,
