@@ -63,9 +63,35 @@ export function matchesTerms(
 export function singleWord(terms: readonly string[]): string | null {
   const [term] = terms;
   if (terms.length !== 1 || term === undefined) return null;
-  return /^[0-9A-Za-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F]+$/.test(term) ? term : null;
+  return isPlainWord(term) ? term : null;
 }
 
+function isPlainWord(term: string): boolean {
+  return /^[0-9A-Za-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F]+$/.test(term);
+}
+
+/**
+ * The terms of letters and digits of a search of several terms: each has its range in the btree of words,
+ * whose entries carry the row's marked text (migration 0037), so that one range checked against every term
+ * gives the matches without the GIN index. Which one to read: `byEstimatedRange` (lib/word-frequency.ts).
+ */
+export function plainWords(terms: readonly string[]): string[] {
+  return [...new Set(terms.filter(isPlainWord))];
+}
+
+/**
+ * `select` (over a words table `table`, alias `w`) of the entries in `scope` whose word starts with `word`
+ * and that pass `where`: read from the range index alone.
+ */
+export function inWordRange(
+  table: 'user_search_words' | 'organization_search_words',
+  scope: SQL,
+  word: string,
+  select: SQL,
+  where: SQL,
+): SQL {
+  return sql`${select} from ${sql.raw(table)} w where w.scope_id = ${scope} and ${wordPrefix(word)} and ${where}`;
+}
 /**
  * The entries of a words table (alias `w`) whose word starts with `term`, one per searched row: the first
  * of the row's words in the prefix range is the one whose previous word sorts before the prefix.

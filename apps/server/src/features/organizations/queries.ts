@@ -15,14 +15,17 @@ import { rows } from '../../db/rows';
 import {
   cappedFromExact,
   findsNothing,
+  inWordRange,
   matchesTerms,
   NIL_SCOPE,
+  plainWords,
   SEARCH_COUNT_LIMIT,
   searchQuery,
   searchTerms,
   singleWord,
   wordPrefix,
 } from '../../lib/search';
+import { byEstimatedRange } from '../../lib/word-frequency';
 import { rootCondition } from '../organization-access/scope';
 
 export type SummaryRow = {
@@ -252,7 +255,14 @@ export async function pageOrganizationSummaries(
       select ${rolesHeld} as roles, (select count(*) from hits) as total,
         ${json(sql`select o.* from (${pageRows(sql`select * from hits`, window)}) r join organizations o on o.id = r.id`)} as data`;
   } else {
-    const { hits, walk } = indexedSearchParts(source.indexed, terms, query.order, offset + query.limit + 1);
+    const [rangeWord] = byEstimatedRange(db, 'organization_search_words', plainWords(terms));
+    const { hits, walk } = indexedSearchParts(
+      source.indexed,
+      terms,
+      query.order,
+      offset + query.limit + 1,
+      rangeWord ?? null,
+    );
     // One more row than the page, to tell whether another page follows a capped total.
     const pageAndNext = sql`limit ${query.limit + 1} offset ${offset}`;
     // Only the search is planned per call, answering the page's ids in order; the summaries are a
@@ -295,9 +305,11 @@ export async function pageOrganizationSummaries(
 
 /**
  * The two halves of a search through the search index.
- * - `hits(limit)`: the matches (`id`, `name`) found through the GIN index of each scope's words, checked
- *   exactly, at most `limit` (null: all). Kept apart (OFFSET 0) so that it is planned on its own: it must
- *   not turn into a walk of the name index with the words as a filter.
+ * - `hits(limit)`: the matches (`id`, `name`), at most `limit` (null: all): one word, its range of the
+ *   btree of words; several terms of which at least one is a plain word, `rangeWord`'s range (the plain
+ *   word with the smallest range, estimated) with every term checked in the entry; otherwise the GIN index of each scope's
+ *   words, checked exactly, kept apart (OFFSET 0) so that it is planned on its own: it must not turn into
+ *   a walk of the name index with the words as a filter.
  * - `walk`: the first `rowsNeeded` matches in name order, read from the name index of each root's subtree
  *   (its entries carry `search_text`: the table is not read) and merged.
  */
@@ -306,6 +318,7 @@ function indexedSearchParts(
   terms: readonly string[],
   order: 'asc' | 'desc',
   rowsNeeded: number,
+  rangeWord: string | null,
 ): { hits: (limit: number | null) => SQL; walk: SQL } {
   const dir = order === 'desc' ? sql`desc` : sql`asc`;
   const limitBy = (limit: number | null) => (limit === null ? sql`` : sql`limit ${limit}`);
@@ -314,13 +327,23 @@ function indexedSearchParts(
   const wordHits = (scope: string, word: string, limit: number | null) =>
     sql`select w.organization_id as id, w.name from organization_search_words w
       where w.scope_id = ${scope}::uuid and ${wordPrefix(word)} ${limitBy(limit)}`;
+  const rangeHits = (scope: string, rangeWord: string, limit: number | null) =>
+    sql`${inWordRange(
+      'organization_search_words',
+      sql`${scope}::uuid`,
+      rangeWord,
+      sql`select w.organization_id as id, w.name`,
+      matchesTerms(sql`w.search_text`, terms, 'name', { planned: true }),
+    )} ${limitBy(limit)}`;
   if (indexed === 'all') {
     const matches = matchesTerms(sql`o.search_text`, terms, 'name', { planned: true });
     return {
       hits: (limit) =>
         word
           ? wordHits(NIL_SCOPE, word, limit)
-          : sql`select o.id, o.name from (
+          : rangeWord
+            ? rangeHits(NIL_SCOPE, rangeWord, limit)
+            : sql`select o.id, o.name from (
           select * from organizations o where o.search_vector @@ ${searchQuery(NIL_SCOPE, terms)}
             and o.deleted_at is null offset 0) o
         where ${matches} ${limitBy(limit)}`,
@@ -340,7 +363,9 @@ function indexedSearchParts(
       sql`select * from (${perRoot((root) =>
         word
           ? wordHits(root, word, limit)
-          : sql`select c.descendant_id as id, c.name from (
+          : rangeWord
+            ? rangeHits(root, rangeWord, limit)
+            : sql`select c.descendant_id as id, c.name from (
               select * from organization_closure c where c.search_vector @@ ${searchQuery(root, terms)} offset 0) c
             where c.ancestor_id = ${root}::uuid and ${matches}`,
       )}) found ${limitBy(limit)}`,

@@ -12,14 +12,17 @@ import { isUuid } from '../../lib/ids';
 import {
   cappedFromExact,
   findsNothing,
+  inWordRange,
   matchesTerms,
   NIL_SCOPE,
+  plainWords,
   SEARCH_COUNT_LIMIT,
   searchQuery,
   searchTerms,
   singleWord,
   wordPrefix,
 } from '../../lib/search';
+import { byEstimatedRange } from '../../lib/word-frequency';
 import { accessFromRoles, rolesHeldSql } from '../organization-access/access';
 import { inSubtreesSql, managedScopeSql, organizationsInSubtreesSql } from '../organization-access/scope';
 import {
@@ -185,16 +188,28 @@ async function indexedUserPage(db: Db, query: UserSort, terms: string[], roots: 
       scopes.map((root) => sql`(${part(root)})`),
       sql` union all `,
     );
-  // The GIN halves are kept apart (OFFSET 0): planned on their own, they cannot become a walk with a filter.
+  // The GIN halves (no plain word among the terms) are kept apart (OFFSET 0): planned on their own, they
+  // cannot become a walk with a filter.
   const inIndex = (root: ScopeRoot) => sql`s.search_vector @@ ${searchQuery(root.top, terms)}`;
   // One word: a range of the btree of words, read from the index alone (decision 002).
   const word = singleWord(terms);
+  // Several terms with a plain word among them: the range of the one with the smallest range (estimated),
+  // every term checked in the entry's marked text (migration 0037).
+  const [rangeWord] = byEstimatedRange(db, 'user_search_words', plainWords(terms));
   const hits = each((root) =>
     word
       ? sql`select w.user_id as id, w.${sortColumn} as sort_value from user_search_words w
           where w.scope_id = ${root.top}::uuid and ${wordPrefix(word)} ${under(root, 'w')}
           limit ${SEARCH_COUNT_LIMIT}`
-      : sql`select s.user_id as id, s.${sortColumn} as sort_value from (
+      : rangeWord
+        ? sql`${inWordRange(
+            'user_search_words',
+            sql`${root.top}::uuid`,
+            rangeWord,
+            sql`select w.user_id as id, w.${sortColumn} as sort_value`,
+            sql`${matchesTerms(sql`w.search_text`, terms, 'user', { planned: true })} ${under(root, 'w')}`,
+          )} limit ${SEARCH_COUNT_LIMIT}`
+        : sql`select s.user_id as id, s.${sortColumn} as sort_value from (
           select * from user_search s where ${inIndex(root)} offset 0) s
         where s.scope_id = ${root.top}::uuid and ${matches} ${under(root)} limit ${SEARCH_COUNT_LIMIT}`,
   );
