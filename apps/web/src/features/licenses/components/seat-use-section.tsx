@@ -19,6 +19,7 @@ import { LoadError } from '../../../components/load-error';
 import { formatCount, formatCountOf } from '../../../lib/format';
 import { useLicenseUsage } from '../../insights/api/get-license-usage';
 import { formatMediumDay } from '../../insights/usage-text';
+import { personPath } from '../../users/person-path';
 
 const DAYS = 90;
 type LicenceUse = LicenseUsage['licenses'][number];
@@ -80,7 +81,7 @@ function IdleList({ use, organizationId }: { use: LicenceUse; organizationId: st
                 <Table.Td ta="right">
                   <Anchor
                     component={Link}
-                    to={`/${encodeURIComponent(organizationId)}/users?q=${encodeURIComponent(user.email)}`}
+                    to={personPath(organizationId, user.email)}
                     size="sm"
                     aria-label={`Manage ${user.name} in Users`}
                     style={{ whiteSpace: 'nowrap' }}

@@ -12,15 +12,12 @@ import { formatCount } from '../../../lib/format';
 import { SEARCH_HINT } from '../../../lib/search-hints';
 import { usePagedList } from '../../../lib/use-paged-list';
 import { type OrganizationUserSortKey, useSubtreeUsers } from '../api/get-organization-users';
+import { personPath } from '../person-path';
 import { PendingBadge } from './pending-badge';
 
 const INITIAL_SORT: DataTableSortStatus<OrganizationUser> = { columnAccessor: 'name', direction: 'asc' };
 /** The subtree list's own URL parameters (`allQ`, `allPage`, …), beside the organization's own list. */
 export const SUBTREE_LIST_PREFIX = 'all';
-
-/** The person in the users list of their organization, where the panel acts on them. */
-const personIn = (user: OrganizationUser) =>
-  `/${encodeURIComponent(user.organization?.id ?? '')}/users?q=${encodeURIComponent(user.email)}`;
 
 /**
  * Everyone in an organization and below (CONTRACT §6 `scope=subtree`, issue 33): who they are, where, and their
@@ -50,7 +47,12 @@ export function SubtreeUsers({
       sortable: true,
       render: (user) => (
         <Stack gap={4} align="flex-start">
-          <Anchor component={Link} to={personIn(user)} size="sm" fw={600}>
+          <Anchor
+            component={Link}
+            to={personPath(user.organization?.id ?? '', user.email)}
+            size="sm"
+            fw={600}
+          >
             {user.name}
           </Anchor>
           {user.status === 'pending' && <PendingBadge />}

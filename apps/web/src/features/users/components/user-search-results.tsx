@@ -2,15 +2,12 @@ import { ROLE_LABEL } from '@allot/domain/roles';
 import type { UserSearchItem } from '@allot/domain/users';
 import { Anchor, Avatar, Card, Group, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
+import { personPath } from '../person-path';
 
 function initials(name: string): string {
   const parts = name.trim().split(/\s+/);
   return ((parts[0]?.[0] ?? '') + (parts.length > 1 ? (parts.at(-1)?.[0] ?? '') : '')).toUpperCase() || '?';
 }
-
-/** The person in the users list of one of their organizations (the list filtered to their email). */
-const personIn = (organizationId: string, email: string) =>
-  `/${encodeURIComponent(organizationId)}/users?q=${encodeURIComponent(email)}`;
 
 /**
  * Users found by the Home search, each a link to the person in the users list of their (first) organization,
@@ -39,7 +36,7 @@ export function UserSearchResults({ users }: { users: UserSearchItem[] }) {
                 {user.organizations[0] ? (
                   <Anchor
                     component={Link}
-                    to={personIn(user.organizations[0].id, user.email)}
+                    to={personPath(user.organizations[0].id, user.email)}
                     fw={600}
                     c="inherit"
                     truncate="end"
@@ -65,7 +62,7 @@ export function UserSearchResults({ users }: { users: UserSearchItem[] }) {
                   <Anchor
                     key={organization.id}
                     component={Link}
-                    to={personIn(organization.id, user.email)}
+                    to={personPath(organization.id, user.email)}
                     size="sm"
                     aria-label={`${organization.name} (${ROLE_LABEL[organization.role]} – ${user.name})`}
                   >
