@@ -25,6 +25,10 @@ export const AUDIT_ACTIONS = [
   'integration_key_revoked',
   'organization_security_updated',
   'member_two_factor_reset',
+  'request_created',
+  'request_approved',
+  'request_declined',
+  'request_cancelled',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -49,6 +53,10 @@ export const AUDIT_ACTION_LABEL: Record<AuditAction, string> = {
   integration_key_revoked: 'Integration key revoked',
   organization_security_updated: 'Sign-in requirements changed',
   member_two_factor_reset: 'Two-factor sign-in reset',
+  request_created: 'Request made',
+  request_approved: 'Request approved',
+  request_declined: 'Request declined',
+  request_cancelled: 'Request cancelled',
 };
 
 /** What an entry's `target` names. */
@@ -59,6 +67,7 @@ export const AUDIT_TARGET_TYPES = [
   'invoice',
   'credit_transaction',
   'integration_key',
+  'request',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { CREDIT_POOLS, creditAmountSchema } from './credits';
+import { personInLogSchema } from './log-people';
+import { MSG } from './messages';
+import { LICENSE_TYPES } from './organizations';
+import { intParam, MAX_PAGE_SIZE, pageOf, type paginationSchema } from './pagination';
+import { dateTimeOut, freeText, idSchema, uuidOut } from './text';
+
+/**
+ * Requests up the tree (CONTRACT §11): an organization's admins ask the organization directly above for credits
+ * or seats; the admins there approve (the allocation happens through the ledger in the same transaction) or
+ * decline with a reason.
+ */
+
+export const REQUEST_KINDS = ['credits', 'seats'] as const;
+export type RequestKind = (typeof REQUEST_KINDS)[number];
+export const REQUEST_KIND_LABEL: Record<RequestKind, string> = { credits: 'Credits', seats: 'Seats' };
+
+export const REQUEST_STATUSES = ['open', 'approved', 'declined', 'cancelled'] as const;
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+export const REQUEST_STATUS_LABEL: Record<RequestStatus, string> = {
+  open: 'Open',
+  approved: 'Approved',
+  declined: 'Declined',
+  cancelled: 'Cancelled',
+};
+
+export const REQUEST_DIRECTIONS = ['incoming', 'outgoing'] as const;
+export type RequestDirection = (typeof REQUEST_DIRECTIONS)[number];
+
+/** CONTRACT §11: at most this many requests opened a day (24 hours) by one organization; more is `429`. */
+export const REQUESTS_PER_DAY = 10;
+export const REQUEST_NOTE_MAX = 500;
+/** Seats one request may ask for (an invoice's own bound). */
+export const MAX_REQUEST_SEATS = 100_000;
+
+export const REQUEST_MSG = {
+  tooMany: `An organization may open at most ${REQUESTS_PER_DAY} requests a day. Try again tomorrow.`,
+  notOpen: 'This request is no longer open.',
+  noParent: 'This organization has no organization above it to ask.',
+  licenseTypeRequired: 'Choose the licence type.',
+  amountAboveAsked: (asked: number) => `Approve at most the ${asked.toLocaleString('en-US')} asked for.`,
+  reasonRequired: 'Say why the request is declined.',
+} as const;
+
+const noteSchema = freeText()
+  .max(REQUEST_NOTE_MAX, `At most ${REQUEST_NOTE_MAX} characters.`)
+  .describe('Why, in the asker’s words');
+
+/** POST /api/organization/{id}/requests */
+export const createRequestSchema = z
+  .object({
+    kind: z.enum(REQUEST_KINDS, { error: 'Choose credits or seats.' }),
+    amount: creditAmountSchema.describe('Credits, or seats (at most 100,000)'),
+    pool: z
+      .enum(CREDIT_POOLS, { error: 'Choose the shared or the protected pool.' })
+      .optional()
+      .describe('credits: the pool they should land in; shared when absent'),
+    licenseType: z.enum(LICENSE_TYPES).optional().describe('seats: required'),
+    note: noteSchema.optional(),
+  })
+  .superRefine((input, ctx) => {
+    if (input.kind === 'seats') {
+      if (input.licenseType === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['licenseType'], message: REQUEST_MSG.licenseTypeRequired });
+      }
+      if (input.amount > MAX_REQUEST_SEATS) {
+        ctx.addIssue({ code: 'custom', path: ['amount'], message: MSG.max(MAX_REQUEST_SEATS) });
+      }
+    }
+  })
+  .meta({ id: 'CreateRequest' });
+export type CreateRequest = z.infer<typeof createRequestSchema>;
+
+/** POST /api/request/{id}/approve: `amount` at most the asked amount; all of it when absent. */
+export const approveRequestSchema = z
+  .object({ amount: creditAmountSchema.optional() })
+  .meta({ id: 'ApproveRequest' });
+export type ApproveRequest = z.infer<typeof approveRequestSchema>;
+
+/** POST /api/request/{id}/decline */
+export const declineRequestSchema = z
+  .object({
+    reason: freeText(REQUEST_MSG.reasonRequired)
+      .min(1, REQUEST_MSG.reasonRequired)
+      .max(REQUEST_NOTE_MAX, `At most ${REQUEST_NOTE_MAX} characters.`),
+  })
+  .meta({ id: 'DeclineRequest' });
+export type DeclineRequest = z.infer<typeof declineRequestSchema>;
+
+export const requestSchema = z
+  .object({
+    id: uuidOut(),
+    status: z.enum(REQUEST_STATUSES),
+    kind: z.enum(REQUEST_KINDS),
+    amount: z.number().int().describe('What was asked: credits or seats'),
+    pool: z.enum(CREDIT_POOLS).nullable().describe('credits: the pool asked for; null for seats'),
+    licenseType: z.enum(LICENSE_TYPES).nullable().describe('seats: the licence type; null for credits'),
+    note: z.string().nullable(),
+    organization: z.object({ id: uuidOut(), name: z.string() }).describe('The asking organization'),
+    parentOrganization: z
+      .object({ id: uuidOut(), name: z.string() })
+      .describe('The organization asked: the one directly above when the request was made'),
+    createdAt: dateTimeOut(),
+    createdBy: personInLogSchema.nullable(),
+    decidedAt: dateTimeOut().nullable().describe('When it was approved, declined or cancelled'),
+    decidedBy: personInLogSchema.nullable(),
+    approvedAmount: z.number().int().nullable().describe('approved: what was given'),
+    reason: z.string().nullable().describe('declined: why'),
+  })
+  .meta({ id: 'Request' });
+export type UpTreeRequest = z.infer<typeof requestSchema>;
+
+/** GET /api/organization/{id}/requests: newest first. */
+export const requestListQuerySchema = z.object({
+  direction: z.enum(REQUEST_DIRECTIONS).optional().default('incoming'),
+  status: z.enum(REQUEST_STATUSES).optional(),
+  page: intParam(1, 1_000_000, 1),
+  limit: intParam(1, MAX_PAGE_SIZE, 20),
+});
+export type RequestListQuery = z.infer<typeof requestListQuerySchema>;
+
+export const requestPageSchema = pageOf(requestSchema, 'RequestPage');
+export type RequestPage = { data: UpTreeRequest[]; pagination: z.infer<typeof paginationSchema> };
