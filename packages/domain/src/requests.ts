@@ -4,7 +4,7 @@ import { personInLogSchema } from './log-people';
 import { MSG } from './messages';
 import { LICENSE_TYPES } from './organizations';
 import { intParam, MAX_PAGE_SIZE, pageOf, type paginationSchema } from './pagination';
-import { dateTimeOut, freeText, idSchema, uuidOut } from './text';
+import { dateTimeOut, freeText, uuidOut } from './text';
 
 /**
  * Requests up the tree (CONTRACT §11): an organization's admins ask the organization directly above for credits
