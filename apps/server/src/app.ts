@@ -11,25 +11,22 @@ import { authRoutes } from './features/auth/routes';
 import { findSession } from './features/auth/sessions';
 import { NO_TWO_FACTOR_SETTINGS, type TwoFactorSettings } from './features/auth/two-factor-settings';
 import { creditRoutes } from './features/credits/routes';
-import { healthRoutes } from './features/health/routes';
-import { type InsightsJobOptions, type InsightsJobs, startInsightsJobs } from './features/insights/jobs';
+import { healthRoutes, type ProcessState } from './features/health/routes';
+import { type InsightsJobOptions, startInsightsJobs } from './features/insights/jobs';
 import { insightsRoutes } from './features/insights/routes';
 import { liveKeyLookup } from './features/integration/key-auth';
 import { integrationKeyRoutes } from './features/integration/key-routes';
 import { integrationRoutes } from './features/integration/routes';
 import { invoiceRoutes } from './features/invoices/routes';
-import {
-  type ExpiryReminderJob,
-  type ExpiryReminderJobOptions,
-  startExpiryReminderJob,
-} from './features/licenses/expiry-job';
+import { type ExpiryReminderJobOptions, startExpiryReminderJob } from './features/licenses/expiry-job';
 import { licenseRoutes } from './features/licenses/routes';
-import { type MailWorker, type MailWorkerOptions, startMailWorker } from './features/mail/mail-worker';
+import { type MailWorkerOptions, startMailWorker } from './features/mail/mail-worker';
 import type { MailTransport } from './features/mail/outbox';
 import { mailOutboxRoutes } from './features/mail/outbox-routes';
 import type { MailSettings } from './features/mail/public-links';
 import { logTransport, smtpTransport } from './features/mail/transports';
 import { organizationRoutes } from './features/organizations/routes';
+import { type PruneJobOptions, startPruneJob } from './features/pruning/prune-job';
 import { accountRoutes } from './features/users/account-routes';
 import { userRoutes } from './features/users/routes';
 import { AccessLog } from './http/access-log';
@@ -39,6 +36,7 @@ import { logSerializers } from './http/log-redaction';
 import { registerOpenApi } from './http/openapi';
 import { registerSecurityHeaders } from './http/security-headers';
 import { BackgroundWork } from './lib/background';
+import type { RepeatingJob } from './lib/repeating-job';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -79,6 +77,10 @@ export interface AppOptions {
    * asked for: API tests run them themselves.
    */
   insightsJobs?: InsightsJobOptions;
+  /** This process's pruning job (features/pruning). Off unless asked for: its tests call `pruneTables`. */
+  pruning?: PruneJobOptions;
+  /** Set by the process when it shuts down: readiness then answers `503` (features/health). */
+  processState?: ProcessState;
 }
 
 /** CONTRACT §1: bodies at most 1 MB; the import calls allow 16 MB (their own `bodyLimit`). */
@@ -97,6 +99,8 @@ export async function buildApp({
   mail,
   expiryReminders,
   insightsJobs,
+  pruning,
+  processState = { stopping: false },
 }: AppOptions) {
   const app = Fastify({
     // The request log keeps no secret: URLs without tokens or emails, errors without query values.
@@ -122,7 +126,7 @@ export async function buildApp({
 
   await registerOpenApi(app, publicUrl);
 
-  await app.register(healthRoutes(db));
+  await app.register(healthRoutes(db, processState));
   const mailSettings: MailSettings = {
     publicUrl,
     ...(invitationsPerDay ? { invitationsPerDay } : {}),
@@ -147,37 +151,27 @@ export async function buildApp({
   if (serveWeb) {
     await app.register(fastifyStatic, { root: webDistDir, wildcard: false, index: false });
   }
-  if (mail) {
-    let worker: MailWorker | undefined;
+  /** A job of this process: started when the app is ready, stopped (its run in progress awaited) on close. */
+  const runWhileOpen = (start: () => RepeatingJob) => {
+    let job: RepeatingJob | undefined;
     app.addHook('onReady', async () => {
-      const from = mail.from ?? `Allot <no-reply@${new URL(publicUrl).hostname}>`;
-      const transport =
-        mail.transport ?? (mail.smtpUrl ? smtpTransport(mail.smtpUrl, from) : logTransport(app.log));
-      worker = startMailWorker(db, transport, app.log, mail.worker);
-    });
-    app.addHook('onClose', async () => {
-      await worker?.stop();
-    });
-  }
-  if (expiryReminders) {
-    let job: ExpiryReminderJob | undefined;
-    app.addHook('onReady', async () => {
-      job = startExpiryReminderJob(db, mailSettings, app.log, expiryReminders);
+      job = start();
     });
     app.addHook('onClose', async () => {
       await job?.stop();
     });
-  }
-
-  if (insightsJobs) {
-    let jobs: InsightsJobs | undefined;
-    app.addHook('onReady', async () => {
-      jobs = startInsightsJobs(db, mailSettings, app.log, insightsJobs);
-    });
-    app.addHook('onClose', async () => {
-      await jobs?.stop();
+  };
+  if (mail) {
+    runWhileOpen(() => {
+      const from = mail.from ?? `Allot <no-reply@${new URL(publicUrl).hostname}>`;
+      const transport =
+        mail.transport ?? (mail.smtpUrl ? smtpTransport(mail.smtpUrl, from) : logTransport(app.log));
+      return startMailWorker(db, transport, app.log, mail.worker);
     });
   }
+  if (expiryReminders) runWhileOpen(() => startExpiryReminderJob(db, mailSettings, app.log, expiryReminders));
+  if (insightsJobs) runWhileOpen(() => startInsightsJobs(db, mailSettings, app.log, insightsJobs));
+  if (pruning) runWhileOpen(() => startPruneJob(db, app.log, pruning));
 
   app.setNotFoundHandler((request, reply) => {
     const wantsPage = request.method === 'GET' && !request.url.startsWith('/api/');

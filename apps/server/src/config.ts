@@ -30,7 +30,14 @@ export interface Config {
   requireSystemAdminMfa: boolean;
   /** MFA_ENCRYPTION_KEY: 32 bytes (base64 or 64 hex digits) that encrypt the TOTP secrets at rest. */
   mfaEncryptionKey: Buffer | undefined;
+  /**
+   * SHUTDOWN_TIMEOUT_SECONDS: on SIGTERM, how long a process waits for its requests in flight and its jobs'
+   * runs before it closes what is left (default 20).
+   */
+  shutdownTimeoutMs: number;
 }
+
+const DEFAULT_SHUTDOWN_SECONDS = 20;
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 
@@ -59,6 +66,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     requireSystemAdminMfa: booleanSetting(env.REQUIRE_SYSTEM_ADMIN_MFA, 'REQUIRE_SYSTEM_ADMIN_MFA'),
     mfaEncryptionKey: encryptionKey(env.MFA_ENCRYPTION_KEY, 'MFA_ENCRYPTION_KEY'),
+    shutdownTimeoutMs:
+      (positiveInteger(env.SHUTDOWN_TIMEOUT_SECONDS, 'SHUTDOWN_TIMEOUT_SECONDS') ??
+        DEFAULT_SHUTDOWN_SECONDS) * 1000,
   };
 }
 

@@ -178,6 +178,8 @@ const keyCall = all(401);
 
 const MATRIX: Row[] = [
   { method: 'GET', path: '/api/health', url: () => '/api/health', expect: all(200) },
+  { method: 'GET', path: '/api/health/live', url: () => '/api/health/live', expect: all(200) },
+  { method: 'GET', path: '/api/health/ready', url: () => '/api/health/ready', expect: all(200) },
   {
     method: 'POST',
     path: '/api/auth/login',
