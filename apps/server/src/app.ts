@@ -25,6 +25,7 @@ import type { MailTransport } from './features/mail/outbox';
 import { mailOutboxRoutes } from './features/mail/outbox-routes';
 import type { MailSettings } from './features/mail/public-links';
 import { logTransport, smtpTransport } from './features/mail/transports';
+import { metricsRoutes } from './features/metrics/routes';
 import { organizationRoutes } from './features/organizations/routes';
 import { type PruneJobOptions, startPruneJob } from './features/pruning/prune-job';
 import { accountRoutes } from './features/users/account-routes';
@@ -34,6 +35,7 @@ import { registerAuthentication } from './http/authenticate';
 import { invalidPath, registerErrorHandler } from './http/error-handler';
 import { logSerializers } from './http/log-redaction';
 import { registerOpenApi } from './http/openapi';
+import { registerRequestMetrics } from './http/request-metrics';
 import { registerSecurityHeaders } from './http/security-headers';
 import { BackgroundWork } from './lib/background';
 import type { RepeatingJob } from './lib/repeating-job';
@@ -81,6 +83,8 @@ export interface AppOptions {
   pruning?: PruneJobOptions;
   /** Set by the process when it shuts down: readiness then answers `503` (features/health). */
   processState?: ProcessState;
+  /** METRICS_TOKEN: `GET /api/metrics` answers only with this bearer token; off (`404`) without one. */
+  metricsToken?: string | undefined;
 }
 
 /** CONTRACT §1: bodies at most 1 MB; the import calls allow 16 MB (their own `bodyLimit`). */
@@ -101,6 +105,7 @@ export async function buildApp({
   insightsJobs,
   pruning,
   processState = { stopping: false },
+  metricsToken,
 }: AppOptions) {
   const app = Fastify({
     // The request log keeps no secret: URLs without tokens or emails, errors without query values.
@@ -122,11 +127,13 @@ export async function buildApp({
   app.addHook('onClose', () => background.settle());
   // Headers first: every answer carries them, a 401 of the authentication hook too.
   await registerSecurityHeaders(app);
+  registerRequestMetrics(app);
   registerAuthentication(app, (token) => findSession(db, token), liveKeyLookup(db));
 
   await registerOpenApi(app, publicUrl);
 
   await app.register(healthRoutes(db, processState));
+  await app.register(metricsRoutes(db, metricsToken));
   const mailSettings: MailSettings = {
     publicUrl,
     ...(invitationsPerDay ? { invitationsPerDay } : {}),

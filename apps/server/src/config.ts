@@ -35,6 +35,8 @@ export interface Config {
    * runs before it closes what is left (default 20).
    */
   shutdownTimeoutMs: number;
+  /** METRICS_TOKEN: the bearer token of `GET /api/metrics`; without it the metrics are off. */
+  metricsToken: string | undefined;
 }
 
 const DEFAULT_SHUTDOWN_SECONDS = 20;
@@ -69,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs:
       (positiveInteger(env.SHUTDOWN_TIMEOUT_SECONDS, 'SHUTDOWN_TIMEOUT_SECONDS') ??
         DEFAULT_SHUTDOWN_SECONDS) * 1000,
+    metricsToken: env.METRICS_TOKEN || undefined,
   };
 }
 

@@ -6,6 +6,7 @@ import { type Database, openDatabase } from './db/client';
 import { migrate } from './db/migrate';
 import { encryptPlainSecrets } from './features/auth/mfa-secrets';
 import { ensureSystemAdmin } from './features/system-admin/ensure-admin';
+import { answerClusterMetrics, serveClusterMetrics } from './lib/metrics';
 
 /** Migrates and makes sure a system admin exists: once per start, before any process serves. */
 async function prepareDatabase(database: Database, config: Config) {
@@ -60,7 +61,9 @@ export async function serve(config: Config, options: { prepare: boolean }) {
     insightsJobs: {},
     pruning: {},
     processState,
+    metricsToken: config.metricsToken,
   });
+  answerClusterMetrics();
 
   const shutdown = (signal: NodeJS.Signals) => {
     if (processState.stopping) return;
@@ -121,6 +124,7 @@ export async function superviseWorkers(config: Config, processes: number) {
   await prepareDatabase(database, config);
   await database.close();
 
+  serveClusterMetrics();
   let stopping = false;
   let listening = 0;
   cluster.on('listening', () => {

@@ -180,6 +180,8 @@ const MATRIX: Row[] = [
   { method: 'GET', path: '/api/health', url: () => '/api/health', expect: all(200) },
   { method: 'GET', path: '/api/health/live', url: () => '/api/health/live', expect: all(200) },
   { method: 'GET', path: '/api/health/ready', url: () => '/api/health/ready', expect: all(200) },
+  // Off without METRICS_TOKEN (the test app has none); with it, only that token (test/metrics).
+  { method: 'GET', path: '/api/metrics', url: () => '/api/metrics', expect: all(404) },
   {
     method: 'POST',
     path: '/api/auth/login',
