@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp } from './app';
 import type { Config } from './config';
+import { markServing } from './db/backup';
 import { type Database, openDatabase } from './db/client';
 import { migrate } from './db/migrate';
 import { encryptPlainSecrets } from './features/auth/mfa-secrets';
@@ -40,6 +41,8 @@ function announce(config: Config, database: string) {
 /** One server process: the API and the web app on `config.port`. */
 export async function serve(config: Config, options: { prepare: boolean }) {
   const database = await openDatabase(config);
+  // `npm run backup` and `restore` wait for the embedded database to be free (db/backup.ts).
+  if (database.kind === 'pglite') markServing(config.dataDir);
   // Before the app: its mail worker reads tables the migrations make.
   if (options.prepare) await prepareDatabase(database, config);
   const processState = { stopping: false };
