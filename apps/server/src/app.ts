@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { APP_MSG } from '@allot/domain/messages';
+import { type PublicConfig, UNPUBLISHED } from '@allot/domain/public-config';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -30,6 +31,7 @@ import { mailOutboxRoutes } from './features/mail/outbox-routes';
 import type { MailSettings } from './features/mail/public-links';
 import { logTransport, smtpTransport } from './features/mail/transports';
 import { organizationRoutes } from './features/organizations/routes';
+import { publicConfigRoutes } from './features/public-config/routes';
 import { accountRoutes } from './features/users/account-routes';
 import { userRoutes } from './features/users/routes';
 import { AccessLog } from './http/access-log';
@@ -79,6 +81,8 @@ export interface AppOptions {
    * asked for: API tests run them themselves.
    */
   insightsJobs?: InsightsJobOptions;
+  /** SUPPORT_EMAIL, TERMS_URL, PRIVACY_URL for the footer (GET /api/public-config); by default none. */
+  publicConfig?: PublicConfig;
 }
 
 /** CONTRACT §1: bodies at most 1 MB; the import calls allow 16 MB (their own `bodyLimit`). */
@@ -97,6 +101,7 @@ export async function buildApp({
   mail,
   expiryReminders,
   insightsJobs,
+  publicConfig = UNPUBLISHED,
 }: AppOptions) {
   const app = Fastify({
     // The request log keeps no secret: URLs without tokens or emails, errors without query values.
@@ -123,6 +128,7 @@ export async function buildApp({
   await registerOpenApi(app, publicUrl);
 
   await app.register(healthRoutes(db));
+  await app.register(publicConfigRoutes(publicConfig));
   const mailSettings: MailSettings = {
     publicUrl,
     ...(invitationsPerDay ? { invitationsPerDay } : {}),

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { isWebAddress, type PublicConfig } from '@allot/domain/public-config';
+import { isEmail } from '@allot/domain/text';
 
 export interface Config {
   port: number;
@@ -30,6 +32,8 @@ export interface Config {
   requireSystemAdminMfa: boolean;
   /** MFA_ENCRYPTION_KEY: 32 bytes (base64 or 64 hex digits) that encrypt the TOTP secrets at rest. */
   mfaEncryptionKey: Buffer | undefined;
+  /** SUPPORT_EMAIL, TERMS_URL, PRIVACY_URL: the footer's Contact, Terms and Privacy (GET /api/public-config). */
+  publicConfig: PublicConfig;
 }
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -59,7 +63,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     requireSystemAdminMfa: booleanSetting(env.REQUIRE_SYSTEM_ADMIN_MFA, 'REQUIRE_SYSTEM_ADMIN_MFA'),
     mfaEncryptionKey: encryptionKey(env.MFA_ENCRYPTION_KEY, 'MFA_ENCRYPTION_KEY'),
+    publicConfig: {
+      supportEmail: emailSetting(env.SUPPORT_EMAIL, 'SUPPORT_EMAIL'),
+      termsUrl: webAddress(env.TERMS_URL, 'TERMS_URL'),
+      privacyUrl: webAddress(env.PRIVACY_URL, 'PRIVACY_URL'),
+    },
   };
+}
+
+/** The footer's settings (issue 36): refused at start rather than published as a broken link. */
+function emailSetting(value: string | undefined, name: string): string | null {
+  const text = value?.trim() ?? '';
+  if (text === '') return null;
+  if (!isEmail(text)) throw new Error(`${name} must be an email address: ${value}`);
+  return text;
+}
+
+function webAddress(value: string | undefined, name: string): string | null {
+  const text = value?.trim() ?? '';
+  if (text === '') return null;
+  if (!isWebAddress(text)) throw new Error(`${name} must be an http:// or https:// address: ${value}`);
+  return text;
 }
 
 function booleanSetting(value: string | undefined, name: string): boolean {

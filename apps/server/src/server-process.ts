@@ -56,6 +56,7 @@ export async function serve(config: Config, options: { prepare: boolean }) {
     mail: { worker: {}, smtpUrl: config.smtpUrl, from: config.mailFrom },
     expiryReminders: {},
     insightsJobs: {},
+    publicConfig: config.publicConfig,
   });
 
   const shutdown = async () => {

@@ -178,6 +178,8 @@ const keyCall = all(401);
 
 const MATRIX: Row[] = [
   { method: 'GET', path: '/api/health', url: () => '/api/health', expect: all(200) },
+  // Public: the sign-in screen's footer reads it (issue 36).
+  { method: 'GET', path: '/api/public-config', url: () => '/api/public-config', expect: all(200) },
   {
     method: 'POST',
     path: '/api/auth/login',
