@@ -1,5 +1,6 @@
-import { Code, Table } from '@mantine/core';
+import { Code } from '@mantine/core';
 import { DocPage, type DocSection } from '../../../components/doc-page';
+import classes from './cookies-screen.module.css';
 
 /**
  * What the app keeps in the browser, each key as the code names it: `allot.session` (lib/session.ts),
@@ -52,31 +53,23 @@ const SECTIONS: DocSection[] = [
           Three entries, in the browser’s storage for this site. Each one is needed for the panel to work as
           described, none is used to follow you, and none is sent anywhere but to this installation’s server.
         </p>
-        <Table.ScrollContainer minWidth={560}>
-          <Table withTableBorder withColumnBorders verticalSpacing="xs" captionSide="top">
-            <Table.Caption>What the panel stores in the browser</Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Name</Table.Th>
-                <Table.Th scope="col">Where</Table.Th>
-                <Table.Th scope="col">What it holds</Table.Th>
-                <Table.Th scope="col">When it is cleared</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {BROWSER_STORAGE.map((entry) => (
-                <Table.Tr key={entry.key}>
-                  <Table.Th scope="row" fw={400}>
-                    <Code>{entry.key}</Code>
-                  </Table.Th>
-                  <Table.Td>{entry.where}</Table.Td>
-                  <Table.Td>{entry.holds}</Table.Td>
-                  <Table.Td>{entry.cleared}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ul className={classes.entries} aria-label="What the panel stores in the browser">
+          {BROWSER_STORAGE.map((entry) => (
+            <li key={entry.key} className={classes.entry}>
+              <Code fz="sm" fw={600}>
+                {entry.key}
+              </Code>
+              <dl className={classes.facts}>
+                <dt>Where</dt>
+                <dd>{entry.where}</dd>
+                <dt>What it holds</dt>
+                <dd>{entry.holds}</dd>
+                <dt>When it is cleared</dt>
+                <dd>{entry.cleared}</dd>
+              </dl>
+            </li>
+          ))}
+        </ul>
         <p>
           Local storage stays until it is cleared; session storage belongs to one tab and goes with it. Your
           browser’s settings for this site remove all of them at any time; that signs you out.

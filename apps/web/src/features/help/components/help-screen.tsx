@@ -47,8 +47,8 @@ const SECTIONS: DocSection[] = [
         <p>
           A role held on an organization applies to it <strong>and to every organization below it</strong>:
           the owner of a district is also, in effect, the owner of each of its schools. A person can belong to
-          several organizations, with one role in each. The menu on the left shows only the screens your role
-          there allows; a screen you cannot see is one your role does not include.
+          several organizations, with one role in each. The menu shows only the screens your role there
+          allows; a screen you cannot see is one your role does not include.
         </p>
       </>
     ),
@@ -272,7 +272,8 @@ const SECTIONS: DocSection[] = [
           </li>
           <li>
             A key acts for its organization and every organization below it, and only on the classroom
-            product’s calls; it cannot sign in to this panel. An organization has at most 20 keys.
+            product’s calls; it cannot sign in to this panel. An organization has at most 20 keys in use
+            (revoked ones do not count).
           </li>
           <li>
             <strong>Revoke</strong> stops a key at once, on the next call it makes. Make a new key first if
@@ -304,9 +305,10 @@ const SECTIONS: DocSection[] = [
         </p>
         <ul>
           <li>
-            Turn it on under <strong>Account</strong> (at the top of the screen): scan the QR code with your
-            app, type the code it shows, and keep the 10 <strong>recovery codes</strong> somewhere safe. They
-            are shown once; each works once, instead of a code from the app, for when the phone is lost.
+            Turn it on under <strong>Account</strong> (at the top of the screen; on a phone,{' '}
+            <strong>Account security</strong> in the menu): scan the QR code with your app, type the code it
+            shows, and keep the 10 <strong>recovery codes</strong> somewhere safe. They are shown once; each
+            works once, instead of a code from the app, for when the phone is lost.
           </li>
           <li>
             Turning two-factor on or off signs out your other sessions (another browser, another computer).
