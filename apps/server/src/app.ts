@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { APP_MSG } from '@allot/domain/messages';
+import { type PublicConfig, UNPUBLISHED } from '@allot/domain/public-config';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -28,6 +29,7 @@ import { logTransport, smtpTransport } from './features/mail/transports';
 import { metricsRoutes } from './features/metrics/routes';
 import { organizationRoutes } from './features/organizations/routes';
 import { type PruneJobOptions, startPruneJob } from './features/pruning/prune-job';
+import { publicConfigRoutes } from './features/public-config/routes';
 import { accountRoutes } from './features/users/account-routes';
 import { userRoutes } from './features/users/routes';
 import { AccessLog } from './http/access-log';
@@ -85,6 +87,8 @@ export interface AppOptions {
   processState?: ProcessState;
   /** METRICS_TOKEN: `GET /api/metrics` answers only with this bearer token; off (`404`) without one. */
   metricsToken?: string | undefined;
+  /** SUPPORT_EMAIL, TERMS_URL, PRIVACY_URL for the footer (GET /api/public-config); by default none. */
+  publicConfig?: PublicConfig;
 }
 
 /** CONTRACT §1: bodies at most 1 MB; the import calls allow 16 MB (their own `bodyLimit`). */
@@ -106,6 +110,7 @@ export async function buildApp({
   pruning,
   processState = { stopping: false },
   metricsToken,
+  publicConfig = UNPUBLISHED,
 }: AppOptions) {
   const app = Fastify({
     // The request log keeps no secret: URLs without tokens or emails, errors without query values.
@@ -134,6 +139,7 @@ export async function buildApp({
 
   await app.register(healthRoutes(db, processState));
   await app.register(metricsRoutes(db, metricsToken));
+  await app.register(publicConfigRoutes(publicConfig));
   const mailSettings: MailSettings = {
     publicUrl,
     ...(invitationsPerDay ? { invitationsPerDay } : {}),

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { isWebAddress, type PublicConfig } from '@allot/domain/public-config';
+import { isEmail } from '@allot/domain/text';
 
 export interface Config {
   port: number;
@@ -37,6 +39,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** METRICS_TOKEN: the bearer token of `GET /api/metrics`; without it the metrics are off. */
   metricsToken: string | undefined;
+  /** SUPPORT_EMAIL, TERMS_URL, PRIVACY_URL: the footer's Contact, Terms and Privacy (GET /api/public-config). */
+  publicConfig: PublicConfig;
 }
 
 const DEFAULT_SHUTDOWN_SECONDS = 20;
@@ -72,7 +76,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       (positiveInteger(env.SHUTDOWN_TIMEOUT_SECONDS, 'SHUTDOWN_TIMEOUT_SECONDS') ??
         DEFAULT_SHUTDOWN_SECONDS) * 1000,
     metricsToken: env.METRICS_TOKEN || undefined,
+    publicConfig: {
+      supportEmail: emailSetting(env.SUPPORT_EMAIL, 'SUPPORT_EMAIL'),
+      termsUrl: webAddress(env.TERMS_URL, 'TERMS_URL'),
+      privacyUrl: webAddress(env.PRIVACY_URL, 'PRIVACY_URL'),
+    },
   };
+}
+
+/** The footer's settings (issue 36): refused at start rather than published as a broken link. */
+function emailSetting(value: string | undefined, name: string): string | null {
+  const text = value?.trim() ?? '';
+  if (text === '') return null;
+  if (!isEmail(text)) throw new Error(`${name} must be an email address: ${value}`);
+  return text;
+}
+
+function webAddress(value: string | undefined, name: string): string | null {
+  const text = value?.trim() ?? '';
+  if (text === '') return null;
+  if (!isWebAddress(text)) throw new Error(`${name} must be an http:// or https:// address: ${value}`);
+  return text;
 }
 
 function booleanSetting(value: string | undefined, name: string): boolean {

@@ -65,6 +65,7 @@ export async function serve(config: Config, options: { prepare: boolean }) {
     pruning: {},
     processState,
     metricsToken: config.metricsToken,
+    publicConfig: config.publicConfig,
   });
   answerClusterMetrics();
 

@@ -182,6 +182,8 @@ const MATRIX: Row[] = [
   { method: 'GET', path: '/api/health/ready', url: () => '/api/health/ready', expect: all(200) },
   // Off without METRICS_TOKEN (the test app has none); with it, only that token (test/metrics).
   { method: 'GET', path: '/api/metrics', url: () => '/api/metrics', expect: all(404) },
+  // Public: the sign-in screen's footer reads it (issue 36).
+  { method: 'GET', path: '/api/public-config', url: () => '/api/public-config', expect: all(200) },
   {
     method: 'POST',
     path: '/api/auth/login',

@@ -35,6 +35,10 @@ const TAGS = [
     description: 'Credit use over time and its forecast, seat use, low-balance alert thresholds',
   },
   { name: 'health', description: 'Liveness' },
+  {
+    name: 'public-config',
+    description: 'What the operator publishes: the support address, terms and privacy',
+  },
 ];
 
 /** An OpenAPI Example Object: what the documentation page shows under the example's summary. */

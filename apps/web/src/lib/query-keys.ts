@@ -149,6 +149,11 @@ const priceList = {
   all: () => ['price-list'] as const,
 };
 
+const publicConfig = {
+  /** GET /public-config: the operator's support address, terms and privacy (read once a page load). */
+  all: () => ['public-config'] as const,
+};
+
 const integration = {
   /** Every integration query below. */
   all: () => ['integration'] as const,
@@ -176,6 +181,7 @@ export const queryKeys = {
   invoices,
   priceList,
   integration,
+  publicConfig,
 };
 
 /**

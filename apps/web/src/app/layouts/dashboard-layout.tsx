@@ -3,13 +3,13 @@ import { AppShell, Badge, Box, Burger, Divider, Group, ScrollArea, Stack, Text, 
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useEffect } from 'react';
 import { Link, Outlet } from 'react-router';
-import { AppFooter } from '../../components/app-footer';
 import { Brand } from '../../components/brand';
 import { AccountLink } from '../../features/auth/components/account-link';
 import { MailNotSentBanner } from '../../features/mail/components/mail-not-sent-banner';
 import { useCurrentOrganization } from '../../features/organizations/api/use-current-organization';
 import { OrganizationBreadcrumbs } from '../../features/organizations/components/organization-breadcrumbs';
 import { PriceListLink } from '../../features/price-list/components/price-list-link';
+import { AppFooter } from '../../features/public-config/components/app-footer';
 import { PICKER_STATE } from '../../lib/home-link';
 import { useSession } from '../../lib/session';
 import { applyPermissionsAndRole } from '../guards/organization-loader';
