@@ -16,7 +16,7 @@ interface RequestSummaryProps {
  */
 export function RequestSummary({ children, placeholder, after = [] }: RequestSummaryProps) {
   return (
-    <Paper bg="gray.0" px="md" py="sm" withBorder aria-live="polite" aria-label="Summary">
+    <Paper component="section" bg="gray.0" px="md" py="sm" withBorder aria-live="polite" aria-label="Summary">
       {children === null ? (
         <Text size="sm" c="dimmed">
           {placeholder}
