@@ -30,6 +30,7 @@ import { mailOutboxRoutes } from './features/mail/outbox-routes';
 import type { MailSettings } from './features/mail/public-links';
 import { logTransport, smtpTransport } from './features/mail/transports';
 import { organizationRoutes } from './features/organizations/routes';
+import { requestRoutes } from './features/requests/routes';
 import { accountRoutes } from './features/users/account-routes';
 import { userRoutes } from './features/users/routes';
 import { AccessLog } from './http/access-log';
@@ -136,6 +137,7 @@ export async function buildApp({
   await app.register(creditRoutes(db));
   await app.register(licenseRoutes(db));
   await app.register(invoiceRoutes(db, mailSettings));
+  await app.register(requestRoutes(db, mailSettings));
   await app.register(integrationKeyRoutes(db));
   await app.register(integrationRoutes(db, { rateLimitPerMinute: integrationRateLimitPerMinute }));
   await app.register(auditRoutes(db));
