@@ -243,10 +243,13 @@ describe('requests up the tree', () => {
     await ask.waitFor({ state: 'detached' });
     await page.getByText('Request sent', { exact: true }).waitFor();
     const ours = page.getByRole('list', { name: 'Our requests' });
-    await item(ours, '300 credits for the shared pool').getByText('Open', { exact: true }).waitFor();
+    await item(ours, '300 credits (shared pool)').getByText('Open', { exact: true }).waitFor();
 
     // The admins above are told by mail.
-    await smtp.waitFor(people.districtAdmin.email, (m) => m.text.includes(school));
+    await smtp.waitFor(
+      people.districtAdmin.email,
+      (m) => m.subject === `${school} asks for 300 credits (shared pool)`,
+    );
 
     // The district admin: the count on the menu, from any screen.
     const decider = await newPage();
@@ -257,7 +260,7 @@ describe('requests up the tree', () => {
     await openRequests(admin);
     const incoming = admin.getByRole('list', { name: 'Incoming requests' });
     const row = item(incoming, school);
-    await row.getByText('300 credits for the shared pool').waitFor();
+    await row.getByText('300 credits (shared pool)').waitFor();
     await row.getByText('Exam season: the teachers ran out.').waitFor();
     await row.getByText(`Asked by ${people.schoolAdmin.name}`).waitFor();
     await pictures(admin, 'requests-incoming');
@@ -291,10 +294,7 @@ describe('requests up the tree', () => {
     // The school's shared pool grew by what was given; the school sees the decision.
     expect(await pools(ids[school] as string)).toEqual({ ...before, shared: before.shared + 200 });
     await page.reload();
-    const approved = item(
-      page.getByRole('list', { name: 'Our requests' }),
-      '300 credits for the shared pool',
-    );
+    const approved = item(page.getByRole('list', { name: 'Our requests' }), '300 credits (shared pool)');
     await approved.getByText('Approved', { exact: true }).waitFor();
     await approved.getByText('200 of 300 given', { exact: false }).waitFor();
     await menu(page).getByRole('link', { name: 'General information' }).click();
@@ -323,10 +323,7 @@ describe('requests up the tree', () => {
     await admin.setViewportSize(LAPTOP);
     await signIn(admin, people.districtAdmin.email, PASSWORD);
     await openRequests(admin);
-    const row = item(
-      admin.getByRole('list', { name: 'Incoming requests' }),
-      '50 credits for the protected pool',
-    );
+    const row = item(admin.getByRole('list', { name: 'Incoming requests' }), '50 credits (protected pool)');
     await row.getByRole('button', { name: 'Decline' }).click();
     const decline = admin.getByRole('dialog', { name: `Decline the request of ${school}` });
     await settled(decline);
@@ -349,12 +346,12 @@ describe('requests up the tree', () => {
     await signIn(page, people.schoolAdmin.email, PASSWORD);
     await openRequests(page);
     const ours = page.getByRole('list', { name: 'Our requests' });
-    const no = item(ours, '50 credits for the protected pool');
+    const no = item(ours, '50 credits (protected pool)');
     await no.getByText('Declined', { exact: true }).waitFor();
     await no.getByText('The club is funded by the parents this year.').waitFor();
     await no.getByText(`Declined by ${people.districtAdmin.name}`, { exact: false }).waitFor();
 
-    const open = item(ours, '75 credits for the shared pool');
+    const open = item(ours, '75 credits (shared pool)');
     await open.getByRole('button', { name: 'Cancel request' }).click();
     const confirm = page.getByRole('dialog', { name: 'Cancel this request?' });
     await settled(confirm);

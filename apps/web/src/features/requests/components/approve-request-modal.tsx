@@ -1,5 +1,6 @@
 import { CREDIT_POOL_LABEL } from '@allot/domain/credits';
-import type { License } from '@allot/domain/organizations';
+import { MSG } from '@allot/domain/messages';
+import { LICENSE_TYPE_LABEL, type License } from '@allot/domain/organizations';
 import { REQUEST_MSG, type UpTreeRequest } from '@allot/domain/requests';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Modal, Stack } from '@mantine/core';
@@ -53,18 +54,24 @@ export function ApproveRequestModal({ request, decider, onClose }: ApproveReques
   );
 }
 
-/** What a summary line says the organization above keeps, when the dashboard knows it. */
+/** The free seats of the decider's licence of the request's type; null when it holds none of that type. */
+function freeSeatsOf(request: UpTreeRequest, decider: Decider): number | null {
+  const licence = decider.licenses?.find((l) => l.licenseType === request.licenseType);
+  return licence ? Math.max(0, licence.maxUsers - licence.usedSeats) : null;
+}
+
+/**
+ * What the organization above has left afterwards: approving gives from its shared pool (decision 017: the
+ * protected pool is kept back for allocation by hand) or from its licence of the type asked.
+ */
 function leftAbove(request: UpTreeRequest, decider: Decider, amount: number): string | null {
   if (request.kind === 'seats') {
-    const licence = decider.licenses?.find((l) => l.licenseType === request.licenseType);
-    if (!licence) return `${decider.name} has no licence of this type: the approval will be refused.`;
-    const free = Math.max(0, licence.maxUsers - licence.usedSeats);
-    return amount > free
-      ? `${decider.name} has ${formatCount(free)} free: the approval will be refused.`
-      : `Left free in ${decider.name}: ${formatCount(free - amount)}.`;
+    const free = freeSeatsOf(request, decider);
+    if (free === null) return `${decider.name} has no licence of this type to give seats from.`;
+    return `Left free in ${decider.name}: ${formatCount(free - amount)}.`;
   }
   if (!decider.credits) return null;
-  return `${decider.name} holds ${formatCount(decider.credits.shared)} shared · ${formatCount(decider.credits.protected)} protected now.`;
+  return `Left in the shared pool of ${decider.name}: ${formatCount(decider.credits.shared - amount)}.`;
 }
 
 /** What the asking organization holds afterwards, when the dashboard knows it. */
@@ -87,15 +94,21 @@ function ApproveForm({
 }) {
   const approve = useApproveRequest();
   const [failure, setFailure] = useState<string | null>(null);
+  // What the organization above can give: above it, the server refuses with the spec's message; say it first.
+  const available =
+    request.kind === 'credits' ? (decider.credits?.shared ?? null) : freeSeatsOf(request, decider);
+  const label = request.licenseType ? LICENSE_TYPE_LABEL[request.licenseType] : '';
   const schema = useMemo(
     () =>
       z.object({
-        amount: amountField.refine(
-          (amount) => amount <= request.amount,
-          REQUEST_MSG.amountAboveAsked(request.amount),
-        ),
+        amount: amountField
+          .refine((amount) => amount <= request.amount, REQUEST_MSG.amountAboveAsked(request.amount))
+          .refine(
+            (amount) => available === null || amount <= available,
+            request.kind === 'credits' ? MSG.notEnoughCredits('shared') : MSG.notEnoughLicenses(label),
+          ),
       }),
-    [request.amount],
+    [request.amount, request.kind, available, label],
   );
   const {
     control,
@@ -146,7 +159,11 @@ function ApproveForm({
         <RequestFacts request={request} />
         <AmountInput
           label={request.kind === 'credits' ? 'Credits to give' : 'Seats to give'}
-          description={`At most the ${formatCount(request.amount)} asked for; give less to approve part of it.`}
+          description={
+            request.kind === 'credits'
+              ? `At most the ${formatCount(request.amount)} asked for; give less to approve part of it. They come from the shared pool of ${decider.name}${available === null ? '' : `, which holds ${formatCount(available)}`}.`
+              : `At most the ${formatCount(request.amount)} asked for; give less to approve part of it. They come from the ${label} licence of ${decider.name}${available === null ? '' : `, which has ${formatCount(available)} free`}.`
+          }
           error={errors.amount?.message}
           {...register('amount')}
         />

@@ -5,6 +5,7 @@ import {
   type License,
   type LicenseType,
 } from '@allot/domain/organizations';
+import type { OrganizationAbove } from '@allot/domain/requests';
 import {
   REQUEST_KIND_LABEL,
   REQUEST_KINDS,
@@ -26,7 +27,6 @@ import { AmountInput } from '../../credits/components/amount-input';
 import { PoolChoice } from '../../credits/components/pool-choice';
 import { amountField } from '../../credits/forms/amount';
 import { useCreateRequest } from '../api/create-request';
-import type { Above } from '../api/get-above';
 import { type AskFormValues, askFormSchema } from '../forms/ask-form';
 import { amountText } from '../forms/request-texts';
 import { RequestSummary } from './request-summary';
@@ -50,7 +50,7 @@ export interface AskAboveModalProps {
   /** The organization directly above, which is asked. */
   parent: { id: string; name: string };
   /** Whether the organization above holds a free seat of each type (GET /above). */
-  freeSeats: Above['freeSeats'] | undefined;
+  freeSeats: OrganizationAbove['freeSeats'] | undefined;
   preset?: AskPreset;
 }
 

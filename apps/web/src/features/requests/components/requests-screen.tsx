@@ -277,8 +277,12 @@ export function RequestsScreen() {
                 key={request.id}
                 request={request}
                 incoming={direction === 'incoming'}
-                onApprove={direction === 'incoming' ? setApproving : undefined}
-                onDecline={direction === 'incoming' ? setDeclining : undefined}
+                onApprove={
+                  direction === 'incoming' && rights.decides(request.kind) ? setApproving : undefined
+                }
+                onDecline={
+                  direction === 'incoming' && rights.decides(request.kind) ? setDeclining : undefined
+                }
                 onCancel={direction === 'outgoing' ? setCancelling : undefined}
               />
             ))}

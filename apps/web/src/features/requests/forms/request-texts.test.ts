@@ -11,10 +11,10 @@ describe('request texts', () => {
 
   it('say which pool credits are asked for', () => {
     expect(askedText({ kind: 'credits', amount: 300, pool: 'shared', licenseType: null })).toBe(
-      '300 credits for the shared pool',
+      '300 credits (shared pool)',
     );
     expect(askedText({ kind: 'credits', amount: 300, pool: 'protected', licenseType: null })).toBe(
-      '300 credits for the protected pool',
+      '300 credits (protected pool)',
     );
     expect(askedText({ kind: 'seats', amount: 2, pool: null, licenseType: 'chorus' })).toBe('2 Chorus seats');
   });

@@ -1,5 +1,5 @@
 import { LICENSE_TYPE_LABEL, type LicenseType } from '@allot/domain/organizations';
-import type { RequestKind, UpTreeRequest } from '@allot/domain/requests';
+import { describeRequest, type RequestKind, type UpTreeRequest } from '@allot/domain/requests';
 import { formatCount, formatCountOf } from '../../../lib/format';
 
 /** "300 credits", "1 credit", "3 Chorus seats", "1 Chorus seat". */
@@ -9,10 +9,9 @@ export function amountText(kind: RequestKind, amount: number, licenseType: Licen
   return formatCountOf(amount, `${label}seat`, `${label}seats`);
 }
 
-/** What a request asks for, in one line: "300 credits for the shared pool", "3 Chorus seats". */
+/** What a request asks for, as its mails and audit entries say it: "300 credits (shared pool)", "3 Chorus seats". */
 export function askedText(request: Pick<UpTreeRequest, 'kind' | 'amount' | 'pool' | 'licenseType'>): string {
-  const what = amountText(request.kind, request.amount, request.licenseType);
-  return request.kind === 'credits' ? `${what} for the ${request.pool ?? 'shared'} pool` : what;
+  return describeRequest(request, request.amount);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Organization } from '@allot/domain/organizations';
+import { REQUEST_PERMISSION, type RequestKind } from '@allot/domain/requests';
 import { useOrganizations } from '../../organizations/api/get-organizations';
 import { useParentOrganizations } from '../../organizations/api/get-parent-organizations';
 import { useOrganizationPermissions } from '../../organizations/hooks/use-organization-permissions';
@@ -7,7 +8,8 @@ import { useOrganizationPermissions } from '../../organizations/hooks/use-organi
  * Who does what with requests in an organization (CONTRACT §11):
  * - `manages`: may see its requests, cancel its open ones, and read what is above it (owners and admins,
  *   held there or above; system admins);
- * - `mayDecide`: may answer the requests of the organizations directly below (it allocates credits and seats);
+ * - `mayDecide`: may see the requests of the organizations directly below; `decides(kind)`: may answer one of
+ *   that kind, which needs the permission of the allocation it makes (`REQUEST_PERMISSION`, decision 017);
  * - `mayAsk`: may ask the organization above, which it does not manage itself. Someone who also manages the
  *   organization above (a district admin on a school's screen, a system admin) allocates directly instead:
  *   asking would be asking oneself. Known once the ancestors and the caller's own organizations are loaded.
@@ -24,6 +26,7 @@ export function useRequestRights(organization: Organization) {
   return {
     manages,
     mayDecide: manages && organization.subOrganizationsCount > 0,
+    decides: (kind: RequestKind) => can(REQUEST_PERMISSION[kind]),
     mayAsk: manages && hasParent && parents !== undefined && mine !== undefined && !managesAbove,
   };
 }
