@@ -132,7 +132,7 @@ beforeAll(async () => {
   await post(ownerToken, '/license/assign/organizations', {
     sourceOrganizationId: ids[district],
     targetOrganizationIds: [ids[school]],
-    licenses: [{ licenseType: 'chorus', quantity: 1 }],
+    licenses: [{ type: 'chorus', amount: 1 }],
   });
   await post(
     ownerToken,
@@ -170,12 +170,21 @@ async function settled(dialog: Locator): Promise<void> {
     .toBe('1');
 }
 
-/** A full-page picture at laptop size, then at phone size, and back to the laptop. */
-async function pictures(page: Page, name: string): Promise<void> {
+/**
+ * A full-page picture at laptop size, then at phone size, and back to the laptop; toasts gone first, so that
+ * they hide nothing. A dialog taller than the phone is pictured scrolled to its end too.
+ */
+async function pictures(page: Page, name: string, dialogEnd?: Locator): Promise<void> {
+  await page.locator('.mantine-Notification-root').first().waitFor({ state: 'detached', timeout: 10_000 });
   await screenshot(page, name);
   await page.setViewportSize(PHONE);
   await page.waitForTimeout(300);
   await screenshot(page, `phone-${name}`);
+  if (dialogEnd) {
+    await dialogEnd.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(200);
+    await screenshot(page, `phone-${name}-end`);
+  }
   // Nothing of the screen is wider than the phone (a request's text wraps, nothing scrolls sideways).
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
   await page.setViewportSize(LAPTOP);
@@ -237,7 +246,7 @@ describe('requests up the tree', () => {
       .getByRole('region', { name: 'Summary' })
       .getByText(`Asks ${district} for 300 credits for the shared pool of ${school}.`)
       .waitFor();
-    await pictures(page, 'requests-ask-dialog');
+    await pictures(page, 'requests-ask-dialog', ask.getByRole('button', { name: 'Send request' }));
     found.push(...(await axe(page, 'ask dialog', '[role="dialog"]')));
     await ask.getByRole('button', { name: 'Send request' }).click();
     await ask.waitFor({ state: 'detached' });
@@ -257,6 +266,11 @@ describe('requests up the tree', () => {
     await admin.setViewportSize(LAPTOP);
     await signIn(admin, people.districtAdmin.email, PASSWORD);
     await menu(admin).getByRole('link', { name: 'Requests, 1 open' }).waitFor();
+    // On a phone, where the menu is closed, the burger says it.
+    await admin.setViewportSize(PHONE);
+    await admin.getByRole('button', { name: 'Toggle navigation, 1 open request' }).waitFor();
+    await screenshot(admin, 'phone-requests-count-on-burger');
+    await admin.setViewportSize(LAPTOP);
     await openRequests(admin);
     const incoming = admin.getByRole('list', { name: 'Incoming requests' });
     const row = item(incoming, school);
@@ -282,7 +296,11 @@ describe('requests up the tree', () => {
         `The shared pool of ${school}: ${before.shared.toLocaleString('en-US')} → ${(before.shared + 200).toLocaleString('en-US')}.`,
       )
       .waitFor();
-    await pictures(admin, 'requests-approve-dialog');
+    await pictures(
+      admin,
+      'requests-approve-dialog',
+      approve.getByRole('button', { name: 'Approve', exact: true }),
+    );
     found.push(...(await axe(admin, 'approve dialog', '[role="dialog"]')));
     await approve.getByRole('button', { name: 'Approve', exact: true }).click();
     await approve.waitFor({ state: 'detached' });

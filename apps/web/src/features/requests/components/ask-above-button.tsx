@@ -5,6 +5,11 @@ import { IconSend } from '@tabler/icons-react';
 import { useAbove } from '../api/get-above';
 import { AskAboveModal, type AskPreset } from './ask-above-modal';
 
+const WRAPPING = {
+  root: { height: 'auto', minHeight: 'var(--button-height)', paddingBlock: 6 },
+  label: { whiteSpace: 'normal', textAlign: 'left' },
+} as const;
+
 interface AskAboveButtonProps extends Omit<ButtonProps, 'children'> {
   organization: Organization;
   /** The button's text; "Ask {parent}" when absent. */
@@ -23,7 +28,13 @@ export function AskAboveButton({ organization, label, preset, ...button }: AskAb
   if (!parent) return null;
   return (
     <>
-      <Button leftSection={<IconSend size={16} aria-hidden="true" />} onClick={open} {...button}>
+      {/* A long name wraps on a phone rather than being cut off. */}
+      <Button
+        leftSection={<IconSend size={16} aria-hidden="true" />}
+        onClick={open}
+        styles={WRAPPING}
+        {...button}
+      >
         {label ? label(parent.name) : `Ask ${parent.name}`}
       </Button>
       <AskAboveModal

@@ -24,7 +24,14 @@ export function ManagedAboveCard({ organization }: { organization: Organization 
         <Title order={2} fz="h4" id="managed-above-heading">
           Managed above by
         </Title>
-        {rights.mayAsk && <AskAboveButton organization={organization} variant="default" size="sm" />}
+        {rights.mayAsk && (
+          <AskAboveButton
+            organization={organization}
+            variant="default"
+            size="sm"
+            label={() => 'Ask for credits or seats'}
+          />
+        )}
       </Group>
       {isPending ? (
         <Stack gap="xs" aria-busy="true" aria-label="Loading who manages it above">

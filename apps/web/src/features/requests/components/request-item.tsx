@@ -60,8 +60,7 @@ export function RequestItem({ request, incoming, onApprove, onDecline, onCancel 
         </Group>
         {incoming && <Text size="sm">{askedText(request)}</Text>}
         <Text size="xs" c="dimmed">
-          Asked{byWhom(request.createdBy)}
-          {incoming ? '' : ` of ${request.parentOrganization.name}`} · <When iso={request.createdAt} />
+          Asked{byWhom(request.createdBy)} · <When iso={request.createdAt} />
         </Text>
         {request.note && <Quoted label="Note">{request.note}</Quoted>}
         {request.status !== 'open' && request.decidedAt && (
