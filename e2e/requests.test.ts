@@ -24,6 +24,7 @@ const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const LAPTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const REASON_REQUIRED = 'Say why the request is declined.';
+const TOO_MANY = 'An organization may open at most 10 requests a day. Try again tomorrow.';
 
 const district = uniqueName('E2E Requests District');
 const school = uniqueName('E2E Requests School');
@@ -432,5 +433,31 @@ describe('requests up the tree', () => {
     await page.getByRole('group', { name: 'Chorus seats' }).getByText('1 / 3').waitFor();
     expect(await banner.count()).toBe(0);
     expect(unexpectedErrors()).toEqual([]);
+  });
+
+  test('past ten requests a day, the dialog says so and stays open', async () => {
+    // The school's earlier requests count (cancelled ones too): ask through the API up to the limit.
+    for (let i = 0; i < 10; i += 1) {
+      const answer = await callApi(baseUrl, 'POST', `/organization/${ids[school]}/requests`, {
+        token: schoolToken,
+        body: { kind: 'credits', amount: 1 },
+      });
+      if (answer.status === 429) break;
+      expect(answer.status).toBe(201);
+    }
+    const { page, unexpectedErrors } = await newPage();
+    await page.setViewportSize(LAPTOP);
+    await signIn(page, people.schoolAdmin.email, PASSWORD);
+    await openRequests(page);
+    await page.getByRole('button', { name: `Ask ${district}` }).click();
+    const ask = page.getByRole('dialog', { name: `Ask ${district} for credits or seats` });
+    await settled(ask);
+    await ask.getByRole('textbox', { name: 'Credits' }).fill('10');
+    await ask.getByRole('button', { name: 'Send request' }).click();
+    const refused = ask.getByRole('alert').filter({ hasText: 'The request was not sent' });
+    await refused.getByText(TOO_MANY).waitFor();
+    await screenshot(page, 'requests-ask-too-many');
+    expect(await ask.isVisible()).toBe(true);
+    expect(unexpectedErrors(/status of 429/)).toEqual([]);
   });
 });

@@ -61,8 +61,8 @@ export function DashboardNav({
   const base = `/${encodeURIComponent(organizationId)}`;
   const current = trimSlash(pathname);
   // The open requests of the organizations below, waiting for an answer here (CONTRACT §11): on the menu, so
-  // that an admin above sees there is something to decide from any screen.
-  const { data: above } = useAbove(organizationId, isNavItemVisible('requests', session));
+  // that an admin above sees there is something to decide from any screen; asked again every minute.
+  const { data: above } = useAbove(organizationId, isNavItemVisible('requests', session), true);
   const openRequests = above?.openRequests ?? 0;
 
   return (

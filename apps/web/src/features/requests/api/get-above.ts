@@ -17,7 +17,17 @@ export const aboveQueryOptions = (organizationId: string) =>
     queryFn: ({ signal }) => getAbove(organizationId, signal),
   });
 
-/** `enabled`: the caller manages the organization (the menu's count, the ask button, the seats offer). */
-export function useAbove(organizationId: string, enabled = true) {
-  return useQuery({ ...aboveQueryOptions(organizationId), enabled });
+/** How often the menu asks again for the open count while a dashboard is open (a request made elsewhere). */
+export const OPEN_COUNT_REFRESH_MS = 60_000;
+
+/**
+ * `enabled`: the caller manages the organization (the menu's count, the ask button, the seats offer).
+ * `poll`: asked again every minute while the tab is shown (the menu: requests arrive from other people).
+ */
+export function useAbove(organizationId: string, enabled = true, poll = false) {
+  return useQuery({
+    ...aboveQueryOptions(organizationId),
+    enabled,
+    refetchInterval: poll ? OPEN_COUNT_REFRESH_MS : false,
+  });
 }
