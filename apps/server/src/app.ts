@@ -30,6 +30,7 @@ import { metricsRoutes } from './features/metrics/routes';
 import { organizationRoutes } from './features/organizations/routes';
 import { type PruneJobOptions, startPruneJob } from './features/pruning/prune-job';
 import { publicConfigRoutes } from './features/public-config/routes';
+import { requestRoutes } from './features/requests/routes';
 import { accountRoutes } from './features/users/account-routes';
 import { userRoutes } from './features/users/routes';
 import { AccessLog } from './http/access-log';
@@ -153,6 +154,7 @@ export async function buildApp({
   await app.register(creditRoutes(db));
   await app.register(licenseRoutes(db));
   await app.register(invoiceRoutes(db, mailSettings));
+  await app.register(requestRoutes(db, mailSettings));
   await app.register(integrationKeyRoutes(db));
   await app.register(integrationRoutes(db, { rateLimitPerMinute: integrationRateLimitPerMinute }));
   await app.register(auditRoutes(db));

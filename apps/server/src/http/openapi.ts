@@ -26,6 +26,11 @@ const TAGS = [
     description: 'AI credits: moves between pools, organizations and people, and the credit log',
   },
   {
+    name: 'requests',
+    description:
+      'Requests up the tree: an organization asks the one above it for credits or seats, the admins there approve or decline',
+  },
+  {
     name: 'integration',
     description:
       'The classroom product’s side: integration keys and the daily limit (panel calls), and the entitlement and consumption calls that take an integration key',

@@ -192,6 +192,12 @@ export const router = createBrowserRouter([
                 }),
               },
               {
+                path: 'requests',
+                lazy: async () => ({
+                  Component: (await import('../features/requests/components/requests-screen')).RequestsScreen,
+                }),
+              },
+              {
                 path: 'credit-log',
                 lazy: async () => ({
                   Component: (await import('../features/credit-log/components/credit-log-screen'))

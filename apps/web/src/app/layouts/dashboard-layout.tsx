@@ -1,5 +1,18 @@
+import { isNavItemVisible } from '@allot/domain/navigation';
 import { ROLE_LABEL } from '@allot/domain/roles';
-import { AppShell, Badge, Box, Burger, Divider, Group, ScrollArea, Stack, Text, Title } from '@mantine/core';
+import {
+  AppShell,
+  Badge,
+  Box,
+  Burger,
+  Divider,
+  Group,
+  Indicator,
+  ScrollArea,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useEffect } from 'react';
 import { Link, Outlet } from 'react-router';
@@ -10,6 +23,7 @@ import { useCurrentOrganization } from '../../features/organizations/api/use-cur
 import { OrganizationBreadcrumbs } from '../../features/organizations/components/organization-breadcrumbs';
 import { PriceListLink } from '../../features/price-list/components/price-list-link';
 import { AppFooter } from '../../features/public-config/components/app-footer';
+import { useAbove } from '../../features/requests/api/get-above';
 import { PICKER_STATE } from '../../lib/home-link';
 import { useSession } from '../../lib/session';
 import { applyPermissionsAndRole } from '../guards/organization-loader';
@@ -30,6 +44,9 @@ export function DashboardLayout() {
   const session = useSession();
   const [opened, { toggle, close }] = useDisclosure(false);
   const phone = useMediaQuery(PHONE, false, { getInitialValueInEffect: false });
+  // The menu's count of open requests (dashboard-nav.tsx), on the burger too: a phone's menu is closed.
+  const { data: above } = useAbove(organization.id, isNavItemVisible('requests', session));
+  const openRequests = above?.openRequests ?? 0;
 
   // Keep role and permissions in step when the organization is fetched again.
   useEffect(() => applyPermissionsAndRole(organization), [organization]);
@@ -46,15 +63,26 @@ export function DashboardLayout() {
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="md" wrap="nowrap" miw={0}>
-            <Burger
-              opened={opened}
-              onClick={toggle}
+            <Indicator
               hiddenFrom="sm"
-              size="sm"
-              aria-label="Toggle navigation"
-              aria-expanded={opened}
-              aria-controls="dashboard-navbar"
-            />
+              disabled={openRequests === 0 || opened}
+              color="red"
+              size={10}
+              offset={3}
+            >
+              <Burger
+                opened={opened}
+                onClick={toggle}
+                size="sm"
+                aria-label={
+                  openRequests > 0
+                    ? `Toggle navigation, ${openRequests} open ${openRequests === 1 ? 'request' : 'requests'}`
+                    : 'Toggle navigation'
+                }
+                aria-expanded={opened}
+                aria-controls="dashboard-navbar"
+              />
+            </Indicator>
             <Link
               to="/"
               state={PICKER_STATE}
