@@ -89,20 +89,23 @@ export function DashboardLayout() {
               aria-label="Allot home"
               style={{ color: 'inherit', textDecoration: 'none' }}
             >
-              <Brand />
+              <Brand markOnlyOnPhone />
             </Link>
             <Divider orientation="vertical" visibleFrom="xs" />
-            <Title order={2} fz="lg" fw={600} lineClamp={1} visibleFrom="xs">
+            {/* On a phone too (issue 33): which organization this is, on one line. */}
+            <Title order={2} fz={phone ? 'md' : 'lg'} fw={600} lineClamp={1} miw={0}>
               {organization.name}
             </Title>
           </Group>
-          <Group gap="xs" wrap="nowrap" visibleFrom="sm">
+          <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
             <PriceListLink />
             <AccountLink />
-            <Text size="sm" c="dimmed" truncate="end" maw={260}>
+            <Text size="sm" c="dimmed" truncate="end" maw={260} visibleFrom="sm">
               {session.userEmail}
             </Text>
-            <Badge variant="light">{ROLE_LABEL[session.role]}</Badge>
+            <Badge variant="light" visibleFrom="sm">
+              {ROLE_LABEL[session.role]}
+            </Badge>
           </Group>
         </Group>
       </AppShell.Header>
@@ -111,6 +114,20 @@ export function DashboardLayout() {
       <AppShell.Navbar p="sm" id="dashboard-navbar" inert={phone && !opened}>
         <AppShell.Section grow component={ScrollArea}>
           <Stack gap="xs">
+            {/* On a phone the header has no room for who is signed in: the menu says it (issue 33). */}
+            <Box hiddenFrom="sm" px="sm" pt={4} pb="xs">
+              <Text size="xs" fw={600} c="dimmed" tt="uppercase">
+                Signed in as
+              </Text>
+              <Group gap="xs" wrap="nowrap" mt={4}>
+                <Text size="sm" truncate="end" miw={0}>
+                  {session.userEmail}
+                </Text>
+                <Badge variant="light" style={{ flexShrink: 0 }}>
+                  {ROLE_LABEL[session.role]}
+                </Badge>
+              </Group>
+            </Box>
             <Text size="xs" fw={600} c="dimmed" tt="uppercase" px="sm" pt={4}>
               Navigation
             </Text>

@@ -219,6 +219,31 @@ const SECTIONS: DocSection[] = [
     ),
   },
   {
+    id: 'requests',
+    title: 'Asking the organization above',
+    content: (
+      <>
+        <p>
+          When a school (or any organization with one above it) needs credits or seats, its owners and admins
+          ask the organization directly above: <strong>Ask …</strong> on the <strong>Requests</strong> screen,
+          or <strong>Ask for credits or seats</strong> under <strong>Managed above by</strong> on General
+          information, which also names the owners and admins above. A request is an amount of credits (and
+          the pool they should land in, the shared pool unless you choose otherwise) or a number of seats of
+          one licence type, with a note if you like. An organization can make at most 10 requests a day. When
+          every seat is taken, the notice on the Users screen offers to ask for seats too, if the organization
+          above has free ones.
+        </p>
+        <p>
+          The owners and admins above get a mail, and a count of open requests on their Requests menu item.
+          They <strong>Approve</strong> all of it or less (the credits come from their shared pool, the seats
+          from their licence of that type, and the move is logged like any other), or <strong>Decline</strong>{' '}
+          with a reason. Whoever asked gets a mail either way, and the request shows its decision under{' '}
+          <strong>Ours</strong>. A request still open can be cancelled by the organization that made it.
+        </p>
+      </>
+    ),
+  },
+  {
     id: 'credit-log',
     title: 'The credit log',
     content: (
