@@ -128,6 +128,58 @@ describe('home: the organization picker', () => {
     expect(unexpectedErrors()).toEqual([]);
   });
 
+  test('everyone below: filtered by organization in the URL, each row acting in its organization', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await signIn(page, OWNER, DEMO_PASSWORD);
+    await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
+    await mainNav(page).getByRole('link', { name: 'Users', exact: true }).click();
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    await page.getByRole('radiogroup', { name: 'Whose people' }).getByText('Everyone below too').click();
+    const everyone = page.getByRole('table', { name: 'Everyone below' });
+    await everyone.getByText('teacher@lakeside.test').waitFor();
+    await page.getByRole('combobox', { name: 'Organization' }).click();
+    await page.getByRole('option', { name: 'Lakeside Middle', exact: true }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('allOrg')).toMatch(/^[0-9a-f-]{36}$/);
+    await expect
+      .poll(
+        async () => {
+          const places = await everyone.locator('tbody tr td:nth-child(3)').allInnerTexts();
+          return places.length > 0 && places.every((place) => place.trim() === 'Lakeside Middle');
+        },
+        { timeout: 5_000 },
+      )
+      .toBe(true);
+    // The filter survives a reload.
+    await page.reload();
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Organization' }).inputValue(), { timeout: 5_000 })
+      .toBe('Lakeside Middle');
+    const leo = everyone.getByRole('row').filter({ hasText: 'teacher@lakeside.test' });
+    await leo.getByRole('button', { name: 'Actions for Leo Novak' }).click();
+    const menu = page.getByRole('menu');
+    await menu.getByRole('menuitem', { name: 'Change role' }).waitFor();
+    await menu.getByRole('menuitem', { name: 'Edit' }).waitFor();
+    await menu.getByRole('menuitem', { name: 'Remove' }).waitFor();
+    await menu.getByRole('menuitem', { name: 'Open in Lakeside Middle' }).waitFor();
+    await screenshot(page, 'users-everyone-below-filtered-menu');
+    await menu.getByRole('menuitem', { name: 'Change role' }).click();
+    // The role dialog acts in the row's organization.
+    const dialog = page.getByRole('dialog', { name: /role/i });
+    await dialog.getByText('of Lakeside Middle', { exact: false }).first().waitFor();
+    await page.getByRole('combobox', { name: 'Organization' }).waitFor();
+    await screenshot(page, 'users-everyone-below-change-role');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await leo.getByRole('button', { name: 'Actions for Leo Novak' }).click();
+    await page.getByRole('menu').getByRole('menuitem', { name: 'Remove' }).waitFor();
+    await screenshot(page, 'phone-users-everyone-below-filtered-menu');
+    await page.getByRole('menu').getByRole('menuitem', { name: 'Open in Lakeside Middle' }).click();
+    await page.getByRole('table', { name: 'Users' }).getByText('teacher@lakeside.test').waitFor();
+    expect(unexpectedErrors()).toEqual([]);
+  });
+
   test('add organization from Home: validation, then the new organization opens', async () => {
     const { page, unexpectedErrors } = await newPage();
     await signIn(page, OWNER, DEMO_PASSWORD);

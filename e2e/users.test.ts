@@ -455,6 +455,52 @@ describe('users: invited and not in yet', () => {
   });
 });
 
+describe('users: invitations sent again to several people', () => {
+  test('the toolbar resends the pending invitations of the selection and sums it up', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const chorus = await licence('chorus');
+    const tag = uniqueName('Bulk Resend').replace(/\s+/g, '-').toLowerCase();
+    const first = await createUser(riversideId, 'Bea Bulk', {
+      licenseId: chorus.id,
+      email: `${tag}-1@example.test`,
+    });
+    const second = await createUser(riversideId, 'Bo Bulk', {
+      licenseId: chorus.id,
+      email: `${tag}-2@example.test`,
+    });
+    try {
+      const mails = await Promise.all(
+        [first, second].map((user) =>
+          smtp.waitFor(user.email, (m) => m.subject.startsWith('You are invited')),
+        ),
+      );
+      await signIn(page, OWNER, DEMO_PASSWORD);
+      await openUsers(page);
+      await searchUsers(page, tag);
+      await expect.poll(() => page.getByRole('table', { name: 'Users' }).locator('tbody tr').count()).toBe(2);
+      await page.getByRole('checkbox', { name: 'Select all on this page' }).check();
+      const toolbar = page.getByRole('region', { name: 'Selected users' });
+      await toolbar.getByRole('button', { name: 'Resend 2 invitations' }).click();
+      await page.getByText('Invitations sent again to 2 people.', { exact: true }).waitFor();
+      await screenshot(page, 'users-bulk-resend');
+      for (const [index, user] of [first, second].entries()) {
+        const again = await smtp.waitFor(
+          user.email,
+          (m) => m !== mails[index] && m.subject.startsWith('You are invited'),
+        );
+        expect(codeIn(again.text)).toMatch(/^\d{6}$/);
+      }
+      await page.setViewportSize({ width: 390, height: 844 });
+      await toolbar.getByRole('button', { name: 'Resend 2 invitations' }).scrollIntoViewIfNeeded();
+      await screenshot(page, 'phone-users-bulk-resend');
+      expect(unexpectedErrors()).toEqual([]);
+    } finally {
+      await removeUsers(riversideId, [first.id, second.id]);
+    }
+  });
+});
+
 describe('users: roles', () => {
   test('making a member owner asks first, naming the owner who becomes an admin', async () => {
     const { page, unexpectedErrors } = await newPage();

@@ -37,6 +37,7 @@ import { SubtreeUsers } from '../../features/users/components/subtree-users';
 import { UserRowActions } from '../../features/users/components/user-row-actions';
 import { UsersSelectionToolbar } from '../../features/users/components/users-selection-toolbar';
 import { UsersTable } from '../../features/users/components/users-table';
+import { useSendInvitationsAgain } from '../../features/users/hooks/use-send-invitations-again';
 import { useUserPermissions } from '../../features/users/hooks/use-user-permissions';
 import { SEARCH_HINT } from '../../lib/search-hints';
 import { usePagedList } from '../../lib/use-paged-list';
@@ -92,6 +93,7 @@ export function UsersScreen() {
     { kind: 'seat'; licenseId: string } | { kind: 'credits' } | null
   >(null);
   const endAccessFix = () => setAccessFix(null);
+  const resendMany = useSendInvitationsAgain();
 
   // Everyone of the subtree (CONTRACT §6, issue 33), kept in the URL: only where there are organizations below.
   const [params, setParams] = useSearchParams();
@@ -144,6 +146,7 @@ export function UsersScreen() {
   const selectedNow = selected.map((row) => data?.data.find((fresh) => fresh.id === row.id) ?? row);
   // Everyone selected takes part in the moves: credits may wait on a pending invitation (CONTRACT §6).
   const creditUsers = selectedNow;
+  const resendable = selectedNow.filter((user) => permissions.canResend(user));
   const creditSource = {
     id: organization.id,
     name: organization.name,
@@ -226,7 +229,7 @@ export function UsersScreen() {
       )}
 
       {everyone ? (
-        <SubtreeUsers organizationId={organization.id} organizationName={organization.name} />
+        <SubtreeUsers organization={organization} />
       ) : isError && !data ? (
         <LoadError
           title="Users could not be loaded"
@@ -274,6 +277,9 @@ export function UsersScreen() {
             onAllocateCredits={() => setCreditDialog('allocate')}
             onReclaimCredits={() => setCreditDialog('reclaim')}
             onTransferCredits={() => setCreditDialog('transfer')}
+            resendSelected={resendable.length}
+            resending={resendMany.sending}
+            onResendInvitations={() => void resendMany.sendAll(organization.id, resendable)}
           />
           <UsersTable
             records={data?.data ?? []}

@@ -24,11 +24,11 @@ import type { AuditLogFilters } from '../../../lib/query-keys';
 import { matchesWordStarts } from '../../../lib/search-hints';
 import { useListUrl } from '../../../lib/use-list-url';
 import { useCurrentOrganization } from '../../organizations/api/use-current-organization';
+import { SubtreeOrganizationSelect } from '../../organizations/components/subtree-organization-select';
 import { useOrganizationPermissions } from '../../organizations/hooks/use-organization-permissions';
 import { organizationUsersQueryOptions } from '../../users/api/get-organization-users';
 import { exportAuditLog, useAuditLog } from '../api/get-audit-log';
 import { AuditLogTable } from './audit-log-table';
-import { AuditOrganizationSelect } from './audit-organization-select';
 
 /** The action filter's choices, grouped as the things they are about (some labels repeat across groups). */
 const ACTION_GROUPS: { group: string; prefix: string }[] = [
@@ -209,7 +209,7 @@ export function AuditLogScreen() {
             maxDropdownHeight={320}
             comboboxProps={{ width: 300, position: 'bottom-start' }}
           />
-          <AuditOrganizationSelect
+          <SubtreeOrganizationSelect
             organization={organization}
             seen={entries.map((e) => ({ value: e.organization.id, label: e.organization.name }))}
             value={filters.organizationId || null}

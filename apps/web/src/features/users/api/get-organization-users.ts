@@ -46,8 +46,14 @@ export function useOrganizationUsers(
   return useQuery({ ...organizationUsersQueryOptions(organizationId, params), enabled });
 }
 
-/** GET /api/organization/{id}/users?scope=subtree (CONTRACT §6): everyone in it and below, with their organization. */
-export function useSubtreeUsers(organizationId: string, params: OrganizationUserListParams) {
+/**
+ * GET /api/organization/{id}/users?scope=subtree (CONTRACT §6): everyone in it and below, with their organization;
+ * `organizationId` narrows it to one organization of the subtree.
+ */
+export function useSubtreeUsers(
+  organizationId: string,
+  params: OrganizationUserListParams & { organizationId?: string },
+) {
   return useQuery({
     queryKey: queryKeys.users.subtreePage(organizationId, params),
     queryFn: ({ signal }) =>

@@ -1,44 +1,80 @@
 import { MSG } from '@allot/domain/messages';
+import type { Organization } from '@allot/domain/organizations';
 import { ROLE_LABEL } from '@allot/domain/roles';
 import { ORGANIZATION_USER_SORT_KEYS, type OrganizationUser } from '@allot/domain/users';
-import { Anchor, Stack, Text } from '@mantine/core';
+import { Anchor, Box, Group, Stack, Text } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { LoadError } from '../../../components/load-error';
 import { SearchInput } from '../../../components/search-input';
 import { emptyStateWhen, withSortButtons } from '../../../components/table-a11y';
 import { tablePaging } from '../../../components/table-paging';
 import { formatCount } from '../../../lib/format';
+import { queryKeys } from '../../../lib/query-keys';
 import { SEARCH_HINT } from '../../../lib/search-hints';
+import { useListUrl } from '../../../lib/use-list-url';
 import { usePagedList } from '../../../lib/use-paged-list';
+import { organizationQueryOptions } from '../../organizations/api/get-organization';
+import { SubtreeOrganizationSelect } from '../../organizations/components/subtree-organization-select';
 import { type OrganizationUserSortKey, useSubtreeUsers } from '../api/get-organization-users';
+import { useUserPermissions } from '../hooks/use-user-permissions';
 import { personPath } from '../person-path';
+import { ChangeRoleModal } from './change-role-modal';
+import { EditUserModal } from './edit-user-modal';
 import { PendingBadge } from './pending-badge';
+import { RemoveUsersModal } from './remove-users-modal';
+import { ResetTwoFactorModal } from './reset-two-factor-modal';
+import { UserRowActions } from './user-row-actions';
 
 const INITIAL_SORT: DataTableSortStatus<OrganizationUser> = { columnAccessor: 'name', direction: 'asc' };
 /** The subtree list's own URL parameters (`allQ`, `allPage`, …), beside the organization's own list. */
 export const SUBTREE_LIST_PREFIX = 'all';
+/** `?allOrg=`: the list narrowed to one organization of the subtree (CONTRACT §6 `organizationId`). */
+const ORGANIZATION_PARAM = 'allOrg';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Where a row's person is a member: the organization the row's actions act in. */
+function rowOrganization(user: OrganizationUser) {
+  return { id: user.organization?.id ?? '', name: user.organization?.name ?? '' };
+}
 
 /**
  * Everyone in an organization and below (CONTRACT §6 `scope=subtree`, issue 33): who they are, where, and their
- * role there; each person links to them in their organization's own list, where the actions are. A person in
- * two organizations is two rows.
+ * role there, narrowed to one organization on demand. Each row offers the single-person actions of the
+ * organization's own list, acting in the row's organization: the caller's role here holds in every organization
+ * below (CONTRACT §2), so the same checks apply. The product access panel and the moves stay in the person's
+ * own organization's list ("Open in …"). A person in two organizations is two rows.
  */
-export function SubtreeUsers({
-  organizationId,
-  organizationName,
-}: {
-  organizationId: string;
-  organizationName: string;
-}) {
+export function SubtreeUsers({ organization }: { organization: Organization }) {
+  const organizationId = organization.id;
+  const organizationName = organization.name;
+  const permissions = useUserPermissions(organization);
   const list = usePagedList<OrganizationUser, OrganizationUserSortKey>(INITIAL_SORT, {
     prefix: SUBTREE_LIST_PREFIX,
     sortKeys: ORGANIZATION_USER_SORT_KEYS,
   });
+  const { params, write } = useListUrl();
+  const asked = params.get(ORGANIZATION_PARAM);
+  const only = asked && UUID.test(asked) ? asked : '';
   const { data, isPending, isError, error, refetch, isRefetching, isFetching } = useSubtreeUsers(
     organizationId,
-    list.query,
+    only ? { ...list.query, organizationId: only } : list.query,
   );
+  const [editing, setEditing] = useState<OrganizationUser | null>(null);
+  const [changingRole, setChangingRole] = useState<OrganizationUser | null>(null);
+  const [removing, setRemoving] = useState<OrganizationUser | null>(null);
+  const [resettingTwoFactor, setResettingTwoFactor] = useState<OrganizationUser | null>(null);
+  // A new owner demotes the one before, whom the role dialog names: the row's organization says who it is.
+  const roleOrganization = useQuery({
+    ...organizationQueryOptions(changingRole?.organization?.id ?? ''),
+    enabled: changingRole !== null,
+  });
+  const queryClient = useQueryClient();
+  // The dialogs refresh the row's organization's own list; this list sits under the organization above.
+  const refresh = () =>
+    void queryClient.invalidateQueries({ queryKey: queryKeys.users.membersOf(organizationId) });
   const records = data?.data ?? [];
   const columns: DataTableColumn<OrganizationUser>[] = [
     {
@@ -83,19 +119,59 @@ export function SubtreeUsers({
       textAlign: 'right',
       render: (user) => <Text size="sm">{formatCount(user.credits)}</Text>,
     },
+    {
+      accessor: 'actions',
+      title: 'Actions',
+      textAlign: 'right',
+      width: 90,
+      render: (user) => {
+        const where = rowOrganization(user);
+        return (
+          <UserRowActions
+            user={user}
+            onEdit={permissions.canEdit(user) ? () => setEditing(user) : undefined}
+            onChangeRole={permissions.canChangeRole(user) ? () => setChangingRole(user) : undefined}
+            onRemove={permissions.canRemove(user) ? () => setRemoving(user) : undefined}
+            resendFrom={permissions.canResend(user) ? where.id : undefined}
+            onResetTwoFactor={
+              permissions.canResetTwoFactor(user) ? () => setResettingTwoFactor(user) : undefined
+            }
+            openIn={
+              permissions.canCheckAccess(user)
+                ? { name: where.name, to: personPath(where.id, user.email) }
+                : undefined
+            }
+          />
+        );
+      },
+    },
   ];
   return (
     <Stack gap="sm">
       <Text size="sm" c="dimmed">
-        Everyone in {organizationName} and the organizations below it. Open a person to act on them in their
+        Everyone in {organizationName} and the organizations below it. Each row's actions act in the person's
         organization.
       </Text>
-      <SearchInput
-        label="Search everyone below"
-        placeholder={SEARCH_HINT.users}
-        value={list.search}
-        onChange={list.setSearch}
-      />
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        <Box flex="1 1 240px" maw={360}>
+          <SearchInput
+            label="Search everyone below"
+            placeholder={SEARCH_HINT.users}
+            value={list.search}
+            onChange={list.setSearch}
+          />
+        </Box>
+        <SubtreeOrganizationSelect
+          organization={organization}
+          seen={records.flatMap((user) =>
+            user.organization ? [{ value: user.organization.id, label: user.organization.name }] : [],
+          )}
+          value={only || null}
+          onChange={(value) =>
+            write({ [ORGANIZATION_PARAM]: value, [`${SUBTREE_LIST_PREFIX}Page`]: null }, 'push')
+          }
+        />
+      </Group>
       {isError && (
         <LoadError
           title="The people below could not be loaded"
@@ -125,6 +201,26 @@ export function SubtreeUsers({
         })}
         fetching={isPending || isFetching}
         {...emptyStateWhen(records.length === 0 && !isPending && !isFetching, MSG.noSearchResults)}
+      />
+      <EditUserModal user={editing} onClose={() => setEditing(null)} />
+      <ChangeRoleModal
+        user={roleOrganization.data ? changingRole : null}
+        organization={roleOrganization.data ?? { id: '', name: '', adminName: null }}
+        roles={permissions.roles}
+        onClose={() => {
+          setChangingRole(null);
+          refresh();
+        }}
+      />
+      <ResetTwoFactorModal user={resettingTwoFactor} onClose={() => setResettingTwoFactor(null)} />
+      <RemoveUsersModal
+        users={removing ? [removing] : []}
+        organization={removing ? rowOrganization(removing) : { id: '', name: '' }}
+        onClose={() => {
+          setRemoving(null);
+          refresh();
+        }}
+        onRemoved={() => undefined}
       />
     </Stack>
   );

@@ -2,6 +2,7 @@ import type { OrganizationUser } from '@allot/domain/users';
 import { ActionIcon, Menu } from '@mantine/core';
 import {
   IconDots,
+  IconExternalLink,
   IconKeyOff,
   IconMailForward,
   IconPencil,
@@ -9,6 +10,7 @@ import {
   IconTrash,
   IconUserQuestion,
 } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import { useSendInvitationAgain } from '../hooks/use-send-invitation-again';
 
 interface UserRowActionsProps {
@@ -22,6 +24,11 @@ interface UserRowActionsProps {
   onCheckAccess?: () => void;
   /** A system admin turns off the person's two-factor sign-in. */
   onResetTwoFactor?: () => void;
+  /**
+   * The person in their own organization's list, from a list of everyone below: what acts on that
+   * organization as a whole (product access, seats, credit moves) is done there.
+   */
+  openIn?: { name: string; to: string };
 }
 
 /** The actions menu of one row: only the actions the caller may take on this user. */
@@ -33,10 +40,12 @@ export function UserRowActions({
   resendFrom,
   onCheckAccess,
   onResetTwoFactor,
+  openIn,
 }: UserRowActionsProps) {
   const resend = useSendInvitationAgain();
   const canResend = resendFrom !== undefined && user.status === 'pending';
-  if (!onEdit && !onChangeRole && !onRemove && !canResend && !onCheckAccess && !onResetTwoFactor) return null;
+  if (!onEdit && !onChangeRole && !onRemove && !canResend && !onCheckAccess && !onResetTwoFactor && !openIn)
+    return null;
 
   return (
     <Menu position="bottom-end" withinPortal shadow="md" width={220}>
@@ -74,6 +83,15 @@ export function UserRowActions({
         {onCheckAccess && (
           <Menu.Item leftSection={<IconUserQuestion size={16} aria-hidden="true" />} onClick={onCheckAccess}>
             Check product access
+          </Menu.Item>
+        )}
+        {openIn && (
+          <Menu.Item
+            component={Link}
+            to={openIn.to}
+            leftSection={<IconExternalLink size={16} aria-hidden="true" />}
+          >
+            Open in {openIn.name}
           </Menu.Item>
         )}
         {onResetTwoFactor && (

@@ -1,6 +1,6 @@
 import { Button, Divider, Group, Paper, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconCertificate, IconUserMinus } from '@tabler/icons-react';
+import { IconCertificate, IconMailForward, IconUserMinus } from '@tabler/icons-react';
 import { CreditActions } from '../../../components/credit-actions';
 import { ReasonedButton } from '../../../components/reasoned-button';
 import { formatCount } from '../../../lib/format';
@@ -21,6 +21,10 @@ interface UsersSelectionToolbarProps {
   onReclaimCredits: () => void;
   /** Enabled for one selected user (the dialog asks who receives) or two (it asks which one gives). */
   onTransferCredits: () => void;
+  /** Selected people whose invitation is pending and may be sent again by the caller. */
+  resendSelected: number;
+  onResendInvitations: () => void;
+  resending?: boolean;
 }
 
 /** What acts on the selected rows: the credit moves, the licence, removal. */
@@ -35,6 +39,9 @@ export function UsersSelectionToolbar({
   onAllocateCredits,
   onReclaimCredits,
   onTransferCredits,
+  resendSelected,
+  onResendInvitations,
+  resending = false,
 }: UsersSelectionToolbarProps) {
   const none = selected === 0;
   const noCredits = creditSelected === 0;
@@ -85,6 +92,22 @@ export function UsersSelectionToolbar({
               Change licence
             </ReasonedButton>
           )}
+          <ReasonedButton
+            size="xs"
+            variant="default"
+            leftSection={<IconMailForward size={16} aria-hidden="true" />}
+            reason={
+              none
+                ? 'Select the users first'
+                : resendSelected === 0
+                  ? 'None of the selected users has a pending invitation'
+                  : undefined
+            }
+            loading={resending}
+            onClick={onResendInvitations}
+          >
+            {resendSelected > 1 ? `Resend ${formatCount(resendSelected)} invitations` : 'Resend invitation'}
+          </ReasonedButton>
           <ReasonedButton
             size="xs"
             variant="default"

@@ -4,15 +4,15 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { matchesWordStarts, SEARCH_HINT } from '../../../lib/search-hints';
 import { useSelectSearch } from '../../../lib/use-select-search';
-import { organizationQueryOptions } from '../../organizations/api/get-organization';
-import { useSearchOrganizations } from '../../organizations/api/search-organizations';
+import { organizationQueryOptions } from '../api/get-organization';
+import { useSearchOrganizations } from '../api/search-organizations';
 
 type Option = { value: string; label: string };
 
-interface AuditOrganizationSelectProps {
-  /** The organization whose log is shown: the picker offers it and the organizations below it. */
+interface SubtreeOrganizationSelectProps {
+  /** The organization whose log or people are shown: the picker offers it and the organizations below it. */
   organization: { id: string; name: string; subOrganizations?: { id: string; name: string }[] | null };
-  /** The organizations the loaded entries name. */
+  /** The organizations the loaded rows name. */
   seen: Option[];
   value: string | null;
   onChange: (value: string | null) => void;
@@ -26,16 +26,16 @@ function labelBelow(found: OrganizationSearchResult, organizationId: string): st
 }
 
 /**
- * The audit log's organization filter. Without text it offers the organization, its sub-organizations and
+ * An organization filter of a list of the subtree (the audit log, everyone below on Users). Without text it offers the organization, its sub-organizations and
  * those the loaded entries name; typed text also searches the whole subtree (GET /api/organization/search,
  * kept to the organizations below this one), so a school three levels down can be picked by name.
  */
-export function AuditOrganizationSelect({
+export function SubtreeOrganizationSelect({
   organization,
   seen,
   value,
   onChange,
-}: AuditOrganizationSelectProps) {
+}: SubtreeOrganizationSelectProps) {
   const [selected, setSelected] = useState<Option | null>(null);
   const { search, setSearch, term, query } = useSelectSearch(selected, (o) => o.label);
   const found = useSearchOrganizations(query, term !== '');
