@@ -14,8 +14,13 @@ import { redeemCode } from './redeem-code';
 
 const PURPOSE = 'email_verification';
 
-const verifyLink = (settings: MailSettings, email: string) =>
-  publicLink(settings, '/register/verify', { email });
+/**
+ * `new=1`: the account has no password yet, so the page asks for one with the code instead of first sending the
+ * code alone to be told `password_required` (a 400 in every new account's console, issue 33). Only the
+ * mailbox's owner sees the link, so it tells nobody else whether the account has a password.
+ */
+const verifyLink = (settings: MailSettings, email: string, needsPassword: boolean) =>
+  publicLink(settings, '/register/verify', needsPassword ? { email, new: '1' } : { email });
 
 /**
  * The invitation of an account an admin created: a verification code (CONTRACT §3: 30 minutes; once it has
@@ -58,7 +63,8 @@ export async function queueInvitations(
         to: person.email,
         name: person.name,
         code: codes.get(person.id) ?? '',
-        link: verifyLink(settings, person.email),
+        // An account an admin created has no password until its invitation is taken up.
+        link: verifyLink(settings, person.email, true),
         organizationName: organization?.name ?? null,
       }),
     ),
@@ -153,7 +159,7 @@ export async function queueVerification(
       to: user.email,
       name: user.name,
       code,
-      link: verifyLink(settings, user.email),
+      link: verifyLink(settings, user.email, !user.has_password),
       needsPassword: !user.has_password,
     }),
   );

@@ -27,6 +27,11 @@ interface CodeStepsProps {
   onDone: (password: string | undefined) => Promise<void> | void;
   /** Checks that must hold before the code is sent (e.g. a valid email typed); false stops. */
   ready?: () => boolean;
+  /**
+   * The mail's link says the account has no password yet: the code goes with the new password, not alone
+   * first to be told `password_required`. A refused code brings the code step back with the error.
+   */
+  passwordFirst?: boolean;
 }
 
 /**
@@ -44,6 +49,10 @@ export function CodeSteps(props: CodeStepsProps) {
   async function submitCode(code: string) {
     setError(null);
     if (props.ready && !props.ready()) return;
+    if (props.passwordFirst) {
+      setPasswordFor(code);
+      return;
+    }
     try {
       await props.submit(code);
     } catch (cause) {
@@ -62,7 +71,11 @@ export function CodeSteps(props: CodeStepsProps) {
     } catch (cause) {
       const onPassword = serverFieldErrors(cause).password;
       if (onPassword) setPasswordError(onPassword);
-      else setError(failure(cause));
+      else {
+        setError(failure(cause));
+        // The code itself was refused (sent with the password at once): it is typed again on the code step.
+        if (props.passwordFirst) setPasswordFor(null);
+      }
       return;
     }
     await props.onDone(password);
@@ -73,13 +86,14 @@ export function CodeSteps(props: CodeStepsProps) {
       <AuthCard
         title="Choose your password"
         description={
+          // With the password first, the code is only checked when the password is sent with it.
           props.email ? (
             <>
-              Your code was accepted. Choose the password you will sign in with as{' '}
-              <strong>{props.email}</strong>.
+              {props.passwordFirst ? 'Your account is new.' : 'Your code was accepted.'} Choose the password
+              you will sign in with as <strong>{props.email}</strong>.
             </>
           ) : (
-            'Your code was accepted. Choose the password you will sign in with.'
+            `${props.passwordFirst ? 'Your account is new.' : 'Your code was accepted.'} Choose the password you will sign in with.`
           )
         }
       >

@@ -11,7 +11,7 @@ import { DoneCard } from './done-card';
 import { ResendVerification } from './resend-verification';
 
 /**
- * /register/verify?email=…: the code of an invitation or verification mail; an invited account then
+ * /register/verify?email=…[&new=1]: the code of an invitation or verification mail; an invited account then
  * chooses its password and is signed in.
  */
 export function RegisterVerifyScreen() {
@@ -57,6 +57,8 @@ export function RegisterVerifyScreen() {
       email={email.trim()}
       passwordSubmitLabel="Set password and sign in"
       ready={emailIsValid}
+      // The invitation of a new account says so (`new=1`): its password is chosen with the code.
+      passwordFirst={params.get('new') === '1'}
       submit={async (code, password) => {
         await verifyEmail({ email: email.trim(), code, ...(password ? { password } : {}) });
       }}
