@@ -428,14 +428,31 @@ describe('sub-organizations', () => {
 describe('what admins see', () => {
   test('an admin of the district may edit sub-organizations but not delete them', async () => {
     const { page, unexpectedErrors } = await newPage();
+    await page.setViewportSize({ width: 1440, height: 900 });
     await signIn(page, ADMIN, DEMO_PASSWORD);
     await openSubOrganizations(page);
     await row(page, 'Lakeside Middle').getByRole('button', { name: 'Edit Lakeside Middle' }).waitFor();
-    await expect
-      .poll(() => page.getByRole('button', { name: /^Delete / }).count(), { timeout: 5_000 })
-      .toBe(0);
+    // The delete stays in the row, greyed, saying why (issue 33, item 5), in General information's words.
+    const remove = row(page, 'Lakeside Middle').getByRole('button', { name: 'Delete Lakeside Middle' });
+    expect(await remove.getAttribute('aria-disabled')).toBe('true');
+    const reasonId = await remove.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${reasonId}"]`).innerText()).toBe(
+      'Only an owner can delete Lakeside Middle.',
+    );
+    await remove.hover();
+    await page.getByRole('tooltip').getByText('Only an owner can delete Lakeside Middle.').waitFor();
     await page.getByRole('button', { name: 'Create sub-organization' }).waitFor();
     await screenshot(page, 'sub-organizations-admin');
+    // A click does nothing: no dialog opens.
+    await remove.click({ force: true });
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await remove.scrollIntoViewIfNeeded();
+    await page.mouse.move(0, 0);
+    await remove.hover();
+    await page.getByRole('tooltip').getByText('Only an owner can delete Lakeside Middle.').waitFor();
+    await screenshot(page, 'phone-sub-organizations-admin-delete');
+    await page.setViewportSize({ width: 1440, height: 900 });
 
     // The edit dialog opens with the row's values; cancelling changes nothing.
     await row(page, 'Lakeside Middle').getByRole('button', { name: 'Edit Lakeside Middle' }).click();

@@ -155,7 +155,8 @@ export function SubOrganizationsScreen() {
             {...list.table}
             fetching={isPending || (isFetching && !isRefetching)}
             onEdit={canUpdate ? (child) => setEditing(child) : undefined}
-            onDelete={canDelete ? (child) => setDeleting(child) : undefined}
+            onDelete={(child) => setDeleting(child)}
+            deleteForbidden={!canDelete}
           />
         </Stack>
       )}

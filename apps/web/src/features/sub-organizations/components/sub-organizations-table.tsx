@@ -11,6 +11,11 @@ import { deleteBlocked } from '../../organizations/delete-blocked';
 interface SubOrganizationsTableProps extends PagedTableState<OrganizationSummary> {
   onEdit?: (organization: OrganizationSummary) => void;
   onDelete?: (organization: OrganizationSummary) => void;
+  /**
+   * The caller may not delete (delete_org: owners): the delete stays in each row, disabled, saying why in the
+   * words of General information, instead of vanishing (issue 33, item 5).
+   */
+  deleteForbidden?: boolean;
 }
 
 function CreditsCell({ credits }: { credits: OrganizationSummary['credits'] }) {
@@ -66,7 +71,12 @@ function DaysLeftCell({ organization }: { organization: WithDaysLeft }) {
 }
 
 /** The direct children of an organization: server-side search, sort and pagination. */
-export function SubOrganizationsTable({ onEdit, onDelete, ...state }: SubOrganizationsTableProps) {
+export function SubOrganizationsTable({
+  onEdit,
+  onDelete,
+  deleteForbidden = false,
+  ...state
+}: SubOrganizationsTableProps) {
   const columns: DataTableColumn<OrganizationSummary>[] = [
     {
       accessor: 'name',
@@ -143,7 +153,11 @@ export function SubOrganizationsTable({ onEdit, onDelete, ...state }: SubOrganiz
             <ReasonedActionIcon
               label={`Delete ${organization.name}`}
               tooltip="Delete"
-              reason={deleteBlocked(organization)}
+              reason={
+                deleteForbidden
+                  ? `Only an owner can delete ${organization.name}.`
+                  : deleteBlocked(organization)
+              }
               color="red"
               onClick={() => onDelete(organization)}
             >
