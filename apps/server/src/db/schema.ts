@@ -486,7 +486,8 @@ export const oneTimeCodes = pgTable(
     tokenHash: text('token_hash'),
     /**
      * What the code is for, beyond its purpose: the organization of a membership invitation, the new
-     * address of an email change. A user has one live code per purpose and subject.
+     * address of an email change. An email change or a reset has one live code per user; verifications and
+     * invitations keep the earlier ones of a subject alive until they expire (features/auth/one-time-codes.ts).
      */
     subject: text('subject'),
     failedAttempts: integer('failed_attempts').notNull().default(0),

@@ -114,7 +114,7 @@ export async function markVerified(tx: Tx, userId: string, passwordHash: string 
 
 /**
  * POST /api/auth/verify/resend: the same answer whatever the email. An account that is not verified
- * yet gets a new code (the old one stops working) in a mail that says whether to choose a password.
+ * yet gets a new code (an earlier one works on until it expires) in a mail that says whether to choose a password.
  */
 export async function resendVerification(
   db: Db,
@@ -134,7 +134,7 @@ export async function resendVerification(
 }
 
 /**
- * A new verification code for an account that is not verified yet (the old one stops working), in a mail
+ * A new verification code for an account that is not verified yet (an earlier one works on until it expires), in a mail
  * that says whether to choose a password. In the caller's transaction.
  */
 export async function queueVerification(

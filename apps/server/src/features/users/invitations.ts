@@ -152,7 +152,7 @@ export async function acceptInvitation(
 
 /**
  * POST /api/auth/invitation/resend: a new code for an open invitation of that account to that organization
- * (the old code stops working). The same answer whatever the email, and limited like the other mails.
+ * (an earlier code works on until it expires). The same answer whatever the email, and limited like the other mails.
  */
 export async function resendInvitation(
   db: Db,

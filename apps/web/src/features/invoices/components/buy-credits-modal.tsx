@@ -14,6 +14,7 @@ import { applyServerErrors } from '../../../lib/form-errors';
 import { formatCount } from '../../../lib/format';
 import { useSession } from '../../../lib/session';
 import { useIdempotencyKey } from '../../../lib/use-idempotency-key';
+import { useMailWords } from '../../mail/mail-words';
 import { usePriceList } from '../../price-list/api/get-price-list';
 import { useCreateInvoice } from '../api/create-invoice';
 import { AmountSummary } from './amount-summary';
@@ -84,6 +85,7 @@ function BuyCreditsForm({
 }: Omit<BuyCreditsModalProps, 'opened'> & { list: PriceList }) {
   const session = useSession();
   const navigate = useNavigate();
+  const words = useMailWords();
   const priceList = usePriceList();
   const create = useCreateInvoice();
   const idempotency = useIdempotencyKey();
@@ -116,7 +118,7 @@ function BuyCreditsForm({
         ...(values.purchaseOrder?.trim() ? { purchaseOrder: values.purchaseOrder.trim() } : {}),
       };
       const invoice = await create.mutateAsync({ input, idempotencyKey: idempotency.keyFor(input) });
-      showInvoiceCreated(invoice, (path) => void navigate(path));
+      showInvoiceCreated(invoice, (path) => void navigate(path), words);
       onClose();
     } catch (error) {
       idempotency.failed(error);
