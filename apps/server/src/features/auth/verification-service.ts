@@ -10,12 +10,14 @@ import { queueMail, queueMails } from '../mail/outbox';
 import { type MailSettings, publicLink } from '../mail/public-links';
 import { invitationMail, verificationMail } from './account-mails';
 import { issueCode, issueCodes, mayRequestMail } from './one-time-codes';
+import { withoutPanelAccess } from './panel-session';
 import { redeemCode } from './redeem-code';
 
 const PURPOSE = 'email_verification';
 
-const verifyLink = (settings: MailSettings, email: string) =>
-  publicLink(settings, '/register/verify', { email });
+/** The page of the code; a teacher's says so (`for=teacher`), and ends on "you are done", not on a sign-in. */
+const verifyLink = (settings: MailSettings, email: string, forTeacher: boolean) =>
+  publicLink(settings, '/register/verify', { email, ...(forTeacher ? { for: 'teacher' } : {}) });
 
 /**
  * The invitation of an account an admin created: a verification code (CONTRACT §3: 30 minutes; once it has
@@ -51,6 +53,10 @@ export async function queueInvitations(
     purpose: PURPOSE,
     lifetimeMinutes: CODE_MINUTES,
   });
+  const teachers = await withoutPanelAccess(
+    tx,
+    people.map((p) => p.id),
+  );
   await queueMails(
     tx,
     people.map((person) =>
@@ -58,8 +64,9 @@ export async function queueInvitations(
         to: person.email,
         name: person.name,
         code: codes.get(person.id) ?? '',
-        link: verifyLink(settings, person.email),
+        link: verifyLink(settings, person.email, teachers.has(person.id)),
         organizationName: organization?.name ?? null,
+        forTeacher: teachers.has(person.id),
       }),
     ),
   );
@@ -147,14 +154,16 @@ export async function queueVerification(
     purpose: PURPOSE,
     lifetimeMinutes: CODE_MINUTES,
   });
+  const forTeacher = (await withoutPanelAccess(tx, [user.id])).has(user.id);
   await queueMail(
     tx,
     verificationMail({
       to: user.email,
       name: user.name,
       code,
-      link: verifyLink(settings, user.email),
+      link: verifyLink(settings, user.email, forTeacher),
       needsPassword: !user.has_password,
+      forTeacher,
     }),
   );
 }
