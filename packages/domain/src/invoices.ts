@@ -191,6 +191,18 @@ export const invoiceSchema = z
     fulfilledAt: dateTimeOut().nullable(),
     voidedAt: dateTimeOut().nullable(),
     createdBy: z.object({ id: uuidOut(), name: z.string(), email: emailOut() }).nullable(),
+    payee: z
+      .string()
+      .nullable()
+      .describe(
+        'Who the invoice is paid to: the installation’s INVOICE_PAYEE as it is set when the invoice is read (the same on every invoice); null when it is not set',
+      ),
+    paymentInstructions: z
+      .string()
+      .nullable()
+      .describe(
+        'How to pay (a bank transfer’s details, lines separated by line breaks): the installation’s INVOICE_PAYMENT_INSTRUCTIONS as it is set when the invoice is read; null when it is not set',
+      ),
   })
   .meta({ id: 'Invoice' });
 export type Invoice = z.infer<typeof invoiceSchema>;

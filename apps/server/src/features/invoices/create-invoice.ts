@@ -27,6 +27,7 @@ import type { MailSettings } from '../mail/public-links';
 import { requireOrganizationAccess } from '../organization-access/access';
 import { invoiceMail, longDate } from './invoice-mail';
 import { nextInvoiceNumber } from './invoice-numbers';
+import { type InvoicePayment, withPayment } from './invoice-payment';
 import { selectInvoice } from './invoice-queries';
 import { mayMailInvoice } from './invoice-recipients';
 import { readPriceList } from './price-list';
@@ -187,6 +188,7 @@ export async function createInvoice(
   user: AuthUser,
   input: CreateInvoiceRequest,
   mail: MailSettings,
+  payment: InvoicePayment,
 ): Promise<Invoice> {
   const org = await requireBuyer(tx, user, input);
   const now = new Date();
@@ -209,8 +211,9 @@ export async function createInvoice(
         ${new Date(now.getTime() + INVOICE_DUE_DAYS * 86_400_000).toISOString()})
       returning id`,
   );
-  const invoice = row && (await selectInvoice(tx, row.id));
-  if (!invoice) throw new Error('invoice insert returned no row');
+  const record = row && (await selectInvoice(tx, row.id));
+  if (!record) throw new Error('invoice insert returned no row');
+  const invoice = withPayment(record, payment);
   await recordAudit(tx, {
     organizationId: org.id,
     actorId: user.userId,

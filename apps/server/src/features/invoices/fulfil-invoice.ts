@@ -3,7 +3,6 @@ import {
   FULFILMENT_LABEL,
   type FulfilmentMethod,
   INVOICE_MSG,
-  type Invoice,
   PERIOD_MONTHS,
   PURCHASED_CREDITS_POOL,
 } from '@allot/domain/invoices';
@@ -19,7 +18,7 @@ import { recordAudit } from '../audit/record';
 import { organizationPoolAccountId, postCreditTransaction, systemAccountId } from '../credits/journal';
 import { changeExpiry, changeLicense, type LicenseEntry, openLicense } from '../licenses/ledger';
 import { requireOrganizationAccess } from '../organization-access/access';
-import { selectInvoice } from './invoice-queries';
+import { type InvoiceRecord, selectInvoice } from './invoice-queries';
 import { requireExpiryAsPriced, requireSeatsAsPriced } from './priced-licence';
 
 /**
@@ -45,7 +44,7 @@ async function lockOpenInvoice(
 
 type Locked = { id: string; license_type: LicenseType; expire_at: Date | string };
 
-async function lockInvoiceLicence(tx: Tx, invoice: Invoice): Promise<Locked> {
+async function lockInvoiceLicence(tx: Tx, invoice: InvoiceRecord): Promise<Locked> {
   const [licence] = await rows<Locked>(
     tx,
     sql`select id, license_type, expire_at from licenses
@@ -58,7 +57,7 @@ async function lockInvoiceLicence(tx: Tx, invoice: Invoice): Promise<Locked> {
 /** Applies what the invoice bought; answers the licence log entry or the credit transaction that did it. */
 async function applyPurchase(
   tx: Tx,
-  invoice: Invoice,
+  invoice: InvoiceRecord,
   entry: LicenseEntry,
 ): Promise<{ licenseEventId: string | null; creditTransactionId: string | null }> {
   const now = new Date();
@@ -123,7 +122,7 @@ export async function fulfilInvoice(
   user: AuthUser,
   id: string,
   method: FulfilmentMethod,
-): Promise<Invoice> {
+): Promise<InvoiceRecord> {
   return writeTransaction(db, async (tx) => {
     if (isUuid(id)) {
       // The lock order of organization-access/locks.ts. First the credit accounts a credits invoice posts to
@@ -165,12 +164,12 @@ export async function fulfilInvoice(
       after: { status: 'fulfilled', fulfilmentMethod: method },
       creditTransactionId: applied.creditTransactionId,
     });
-    return (await selectInvoice(tx, invoice.id)) as Invoice;
+    return (await selectInvoice(tx, invoice.id)) as InvoiceRecord;
   });
 }
 
 /** POST /api/invoice/{id}/void: a system admin cancels an open invoice; a fulfilled one stays as it is. */
-export async function voidInvoice(db: Db, user: AuthUser, id: string): Promise<Invoice> {
+export async function voidInvoice(db: Db, user: AuthUser, id: string): Promise<InvoiceRecord> {
   return writeTransaction(db, async (tx) => {
     const invoice = await lockOpenInvoice(tx, user, id, {
       fulfilled: INVOICE_MSG.voidFulfilled,
@@ -186,6 +185,6 @@ export async function voidInvoice(db: Db, user: AuthUser, id: string): Promise<I
       before: { status: 'open' },
       after: { status: 'void' },
     });
-    return (await selectInvoice(tx, invoice.id)) as Invoice;
+    return (await selectInvoice(tx, invoice.id)) as InvoiceRecord;
   });
 }

@@ -19,6 +19,8 @@ import { isUuid } from '../../lib/ids';
 import { requireOrganizationAccess } from '../organization-access/access';
 
 type Stamp = Date | string;
+export type InvoiceRecordPage = Omit<InvoicePage, 'data'> & { data: InvoiceRecord[] };
+
 export type InvoiceRow = {
   id: string;
   number: string;
@@ -50,10 +52,13 @@ export type InvoiceRow = {
   creator_email: string | null;
 };
 
+/** An invoice as the database keeps it; the answers add the installation's payment settings (invoice-payment.ts). */
+export type InvoiceRecord = Omit<Invoice, 'payee' | 'paymentInstructions'>;
+
 const iso = (value: Stamp) => new Date(value).toISOString();
 const intOrNull = (value: number | null) => (value === null ? null : Number(value));
 
-export function toInvoice(r: InvoiceRow): Invoice {
+export function toInvoice(r: InvoiceRow): InvoiceRecord {
   return {
     id: r.id,
     number: r.number,
@@ -96,7 +101,7 @@ const invoiceFrom = sql`from invoices i join organizations o on o.id = i.organiz
   left join users u on u.id = i.created_by`;
 
 /** One invoice as the API shows it; `lock` takes its row for the rest of the transaction. */
-export async function selectInvoice(tx: Tx, id: string, lock = false): Promise<Invoice | null> {
+export async function selectInvoice(tx: Tx, id: string, lock = false): Promise<InvoiceRecord | null> {
   if (!isUuid(id)) return null;
   const [row] = await rows<InvoiceRow>(
     tx,
@@ -130,7 +135,7 @@ export async function requireInvoiceReader(db: Tx, user: AuthUser, organizationI
 }
 
 /** GET /api/invoice/{id}: whoever reads its organization's invoices (`requireInvoiceReader`). */
-export async function readInvoice(db: Db, user: AuthUser, id: string): Promise<Invoice> {
+export async function readInvoice(db: Db, user: AuthUser, id: string): Promise<InvoiceRecord> {
   const invoice = await selectInvoice(db, id);
   if (!invoice) throw AppError.notFound();
   await requireInvoiceReader(db, user, invoice.organizationId);
@@ -163,7 +168,7 @@ export async function listAllInvoices(
   db: Db,
   user: AuthUser,
   query: BillingQueueQuery,
-): Promise<InvoicePage> {
+): Promise<InvoiceRecordPage> {
   if (!user.isSystemAdmin) throw AppError.forbidden();
   return invoicePage(db, query, query.status ? sql`i.status = ${query.status}` : sql`true`);
 }
@@ -178,13 +183,17 @@ export async function listInvoices(
   user: AuthUser,
   organizationId: string,
   query: PaginationQuery<InvoiceSortKey>,
-): Promise<InvoicePage> {
+): Promise<InvoiceRecordPage> {
   await requireInvoiceReader(db, user, organizationId);
   return invoicePage(db, query, sql`i.organization_id in (${listedOrganizations(organizationId)})`);
 }
 
 /** A page of the invoices `scope` selects, searched and sorted as the lists ask. */
-async function invoicePage(db: Db, query: PaginationQuery<InvoiceSortKey>, scope: SQL): Promise<InvoicePage> {
+async function invoicePage(
+  db: Db,
+  query: PaginationQuery<InvoiceSortKey>,
+  scope: SQL,
+): Promise<InvoiceRecordPage> {
   const term = query.search.trim().toLowerCase();
   const like = `${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const where = sql`${scope} ${

@@ -19,15 +19,18 @@ import { idempotencyHeader, replyIdempotently } from '../credits/idempotency';
 import type { MailSettings } from '../mail/public-links';
 import { createInvoice } from './create-invoice';
 import { fulfilInvoice, voidInvoice } from './fulfil-invoice';
-import { listAllInvoices, listInvoices, readInvoice } from './invoice-queries';
+import { type InvoicePayment, withPayment } from './invoice-payment';
+import { type InvoiceRecordPage, listAllInvoices, listInvoices, readInvoice } from './invoice-queries';
 import { readPriceList, updatePriceList } from './price-list';
 
 const tags = ['invoices'];
 const invoiceIdParams = z.object({ id: idSchema });
 const SYSTEM_ADMIN = 'Permission: system admins only (`403` for anyone else who sees the organization).';
 
-/** The price list and invoices (CONTRACT §7, decision 010). */
-export function invoiceRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
+/** The price list and invoices (CONTRACT §7, decision 010); every invoice answered with the payment settings. */
+export function invoiceRoutes(db: Db, mail: MailSettings, payment: InvoicePayment): FastifyPluginAsyncZod {
+  const paid = (record: Parameters<typeof withPayment>[0]) => withPayment(record, payment);
+  const paidPage = (page: InvoiceRecordPage) => ({ ...page, data: page.data.map(paid) });
   return async (app) => {
     app.get(
       '/api/invoice/products',
@@ -81,7 +84,13 @@ export function invoiceRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
         },
       },
       async (request, reply) =>
-        replyIdempotently(db, request, reply, (tx, user) => createInvoice(tx, user, request.body, mail), 201),
+        replyIdempotently(
+          db,
+          request,
+          reply,
+          (tx, user) => createInvoice(tx, user, request.body, mail, payment),
+          201,
+        ),
     );
 
     app.get(
@@ -97,7 +106,7 @@ export function invoiceRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
           response: { 200: invoicePageSchema, 403: errorBodySchema },
         },
       },
-      async (request) => listAllInvoices(db, authOf(request), request.query),
+      async (request) => paidPage(await listAllInvoices(db, authOf(request), request.query)),
     );
 
     app.get(
@@ -114,7 +123,7 @@ export function invoiceRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
           response: { 200: invoicePageSchema, 403: errorBodySchema, 404: errorBodySchema },
         },
       },
-      async (request) => listInvoices(db, authOf(request), request.params.id, request.query),
+      async (request) => paidPage(await listInvoices(db, authOf(request), request.params.id, request.query)),
     );
 
     app.get(
@@ -130,7 +139,7 @@ export function invoiceRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
           response: { 200: invoiceSchema, 403: errorBodySchema, 404: errorBodySchema },
         },
       },
-      async (request) => readInvoice(db, authOf(request), request.params.id),
+      async (request) => paid(await readInvoice(db, authOf(request), request.params.id)),
     );
 
     app.post(
@@ -146,7 +155,8 @@ export function invoiceRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
           response: { 200: invoiceSchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
         },
       },
-      async (request) => fulfilInvoice(db, authOf(request), request.params.id, request.body.method),
+      async (request) =>
+        paid(await fulfilInvoice(db, authOf(request), request.params.id, request.body.method)),
     );
 
     app.post(
@@ -161,7 +171,7 @@ export function invoiceRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
           response: { 200: invoiceSchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
         },
       },
-      async (request) => voidInvoice(db, authOf(request), request.params.id),
+      async (request) => paid(await voidInvoice(db, authOf(request), request.params.id)),
     );
   };
 }

@@ -50,6 +50,32 @@ function statusLine(invoice: Invoice): string | null {
 }
 
 /**
+ * Whom to pay and how, as the installation configures it (INVOICE_PAYEE, INVOICE_PAYMENT_INSTRUCTIONS; issue 33).
+ * Without them the page names no payee and gives no instructions: it asks only for the number to be quoted.
+ */
+function HowToPay({ invoice }: { invoice: Invoice }) {
+  const to = invoice.payee ? ` ${invoice.payee}` : '';
+  return (
+    <Stack gap={4}>
+      <Text size="sm" c="dimmed">
+        Please pay{to} by {formatDateLong(invoice.dueDate)}, quoting {invoice.number}. What the invoice buys
+        is applied once it is paid.
+      </Text>
+      {invoice.paymentInstructions && (
+        <Stack gap={2} role="group" aria-labelledby="how-to-pay">
+          <Text size="sm" fw={600} id="how-to-pay">
+            How to pay
+          </Text>
+          <Text size="sm" style={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
+            {invoice.paymentInstructions}
+          </Text>
+        </Stack>
+      )}
+    </Stack>
+  );
+}
+
+/**
  * An invoice as a printable page (`/:organization/invoices/:invoiceId`): 'Print' opens the browser's dialog,
  * and the print stylesheet (app/global.css) leaves only the invoice, so "Save as PDF" gives one clean page.
  */
@@ -118,6 +144,7 @@ export function InvoiceScreen() {
                 {invoice.organizationDeleted && ' (deleted)'}
               </Field>
               <Field label="Customer email">{invoice.customerEmail}</Field>
+              {invoice.payee && <Field label="Payee">{invoice.payee}</Field>}
               {invoice.purchaseOrder && <Field label="Purchase order">{invoice.purchaseOrder}</Field>}
               <Field label="Created">
                 <time dateTime={invoice.createdAt}>{formatDateLong(invoice.createdAt)}</time>
@@ -165,12 +192,7 @@ export function InvoiceScreen() {
                 Status:{' '}
                 <strong>{invoice.status === 'open' ? 'Open, awaiting payment' : statusLine(invoice)}</strong>
               </Text>
-              {invoice.status === 'open' && (
-                <Text size="sm" c="dimmed">
-                  Please pay by {formatDateLong(invoice.dueDate)}, quoting {invoice.number}. What the invoice
-                  buys is applied once it is paid.
-                </Text>
-              )}
+              {invoice.status === 'open' && <HowToPay invoice={invoice} />}
             </Stack>
           </Stack>
         </Card>

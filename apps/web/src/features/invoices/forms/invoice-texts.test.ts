@@ -29,6 +29,8 @@ const base: Invoice = {
   fulfilledAt: null,
   voidedAt: null,
   createdBy: null,
+  payee: null,
+  paymentInstructions: null,
 };
 
 describe('invoice texts', () => {
