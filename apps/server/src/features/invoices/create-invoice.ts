@@ -1,6 +1,7 @@
 import {
   addMonths,
   type CreateInvoiceRequest,
+  DEFAULT_PURCHASE_POOL,
   daysBetween,
   INVOICE_DUE_DAYS,
   INVOICE_MSG,
@@ -195,17 +196,20 @@ export async function createInvoice(
   const list = await readPriceList(tx);
   const purchase = await purchaseOf(tx, input, list, now);
   const mailed = await mayMailInvoice(tx, org.id, input.customerEmail, mail);
+  // Credits land in the pool the buyer chose, the shared one by default (issue 33).
+  const creditPool = input.kind === 'credits' ? (input.creditPool ?? DEFAULT_PURCHASE_POOL) : null;
   // Taken last: the organization's series row is held from here to the commit.
   const number = await nextInvoiceNumber(tx, org.id);
   const [row] = await rows<{ id: string }>(
     tx,
     sql`insert into invoices (number, organization_id, kind, license_type, license_id, period, credits,
-        description, customer_email, purchase_order, mailed, amount, currency, license_expiration_days,
+        description, customer_email, purchase_order, credit_pool, mailed, amount, currency, license_expiration_days,
         extend_users_quantity, new_users_quantity, license_expire_at, created_at, created_by, due_date)
       values (${number}, ${org.id}, ${input.kind}, ${purchase.licenseType}, ${purchase.licenseId},
         ${input.kind === 'new_license' || input.kind === 'extend_license' ? (input.period ?? null) : null},
         ${input.kind === 'credits' ? (input.credits ?? null) : null}, ${purchase.description},
-        ${input.customerEmail}, ${input.purchaseOrder || null}, ${mailed}, ${purchase.amount}, ${list.currency},
+        ${input.customerEmail}, ${input.purchaseOrder || null}, ${creditPool}, ${mailed}, ${purchase.amount},
+        ${list.currency},
         ${purchase.licenseExpirationDays}, ${purchase.extendUsersQuantity}, ${purchase.newUsersQuantity},
         ${purchase.licenseExpireAt}, ${now.toISOString()}, ${user.userId},
         ${new Date(now.getTime() + INVOICE_DUE_DAYS * 86_400_000).toISOString()})
@@ -225,6 +229,7 @@ export async function createInvoice(
       currency: list.currency,
       customerEmail: input.customerEmail,
       mailed,
+      ...(creditPool ? { creditPool } : {}),
     },
   });
   if (mailed) await queueMail(tx, invoiceMail(invoice, mail));

@@ -1,10 +1,10 @@
 import {
   addMonths,
+  EARLIER_PURCHASES_POOL,
   FULFILMENT_LABEL,
   type FulfilmentMethod,
   INVOICE_MSG,
   PERIOD_MONTHS,
-  PURCHASED_CREDITS_POOL,
 } from '@allot/domain/invoices';
 import type { LicenseType } from '@allot/domain/organizations';
 import { sql } from 'drizzle-orm';
@@ -102,7 +102,12 @@ async function applyPurchase(
         lines: [
           { accountId: await systemAccountId(tx), amount: -credits },
           {
-            accountId: await organizationPoolAccountId(tx, invoice.organizationId, PURCHASED_CREDITS_POOL),
+            // The pool the buyer chose (issue 33); the protected one for invoices made before the choice.
+            accountId: await organizationPoolAccountId(
+              tx,
+              invoice.organizationId,
+              invoice.creditPool ?? EARLIER_PURCHASES_POOL,
+            ),
             amount: credits,
           },
         ],
@@ -132,7 +137,8 @@ export async function fulfilInvoice(
       // lets a credit move of the organization through: with `share`, a move that held the pool waited for
       // it while this waited for the pool (issue 31).
       await tx.execute(sql`select a.id from invoices i join credit_accounts a
-          on a.kind = 'system' or (a.organization_id = i.organization_id and a.kind = ${PURCHASED_CREDITS_POOL})
+          on a.kind = 'system' or (a.organization_id = i.organization_id
+            and a.kind = coalesce(i.credit_pool, ${EARLIER_PURCHASES_POOL}))
         where i.id = ${id} and i.kind = 'credits' order by a.id for no key update of a`);
       await tx.execute(sql`select o.id from invoices i join organizations o on o.id = i.organization_id
         where i.id = ${id} for key share of o`);

@@ -19,6 +19,9 @@ export function invoiceMail(invoice: Invoice, settings: MailSettings): Mail {
       // The name is what someone typed: plain text, in quotes, never a link (CONTRACT §7).
       `Here is invoice ${invoice.number} for the organization “${unlinked(invoice.organizationName)}”, created on ${longDate(invoice.createdAt)}.`,
       `What it buys: ${invoice.description}.`,
+      ...(invoice.creditPool
+        ? [`The credits go to the organization’s ${invoice.creditPool} pool once it is paid.`]
+        : []),
       // The buyer's own reference (CONTRACT §7), as typed: plain text, never a link.
       ...(invoice.purchaseOrder ? [`Your purchase order: ${unlinked(invoice.purchaseOrder)}.`] : []),
       `Amount due: ${amount}, by ${longDate(invoice.dueDate)}.`,

@@ -1,12 +1,14 @@
-import type {
-  BillingQueueQuery,
-  FulfilmentMethod,
-  Invoice,
-  InvoiceKind,
-  InvoicePage,
-  InvoicePeriod,
-  InvoiceSortKey,
-  InvoiceStatus,
+import type { CreditPool } from '@allot/domain/credits';
+import {
+  type BillingQueueQuery,
+  EARLIER_PURCHASES_POOL,
+  type FulfilmentMethod,
+  type Invoice,
+  type InvoiceKind,
+  type InvoicePage,
+  type InvoicePeriod,
+  type InvoiceSortKey,
+  type InvoiceStatus,
 } from '@allot/domain/invoices';
 import type { LicenseType } from '@allot/domain/organizations';
 import { buildPagination, type PaginationQuery } from '@allot/domain/pagination';
@@ -36,6 +38,7 @@ export type InvoiceRow = {
   description: string;
   customer_email: string;
   purchase_order: string | null;
+  credit_pool: CreditPool | null;
   mailed: boolean;
   amount: string | number;
   currency: string;
@@ -74,6 +77,7 @@ export function toInvoice(r: InvoiceRow): InvoiceRecord {
     description: r.description,
     customerEmail: r.customer_email,
     purchaseOrder: r.purchase_order,
+    creditPool: r.credit_pool,
     mailed: r.mailed,
     amount: Number(r.amount),
     currency: r.currency,
@@ -94,7 +98,9 @@ export function toInvoice(r: InvoiceRow): InvoiceRecord {
 /** Every column of `toInvoice`, from invoices `i`. */
 const invoiceColumns = sql`i.id, i.number, i.organization_id, o.name as organization_name,
   o.deleted_at is not null as organization_deleted, i.status, i.kind, i.license_type, i.license_id, i.period,
-  i.credits, i.description, i.customer_email, i.purchase_order, i.mailed, i.amount, i.currency,
+  i.credits, i.description, i.customer_email, i.purchase_order,
+  case when i.kind = 'credits' then coalesce(i.credit_pool, ${EARLIER_PURCHASES_POOL}) end as credit_pool,
+  i.mailed, i.amount, i.currency,
   i.created_at, i.due_date, i.license_expiration_days, i.extend_users_quantity, i.new_users_quantity,
   i.fulfilment_method, i.fulfilled_at, i.voided_at, i.created_by, u.name as creator_name, u.email as creator_email`;
 const invoiceFrom = sql`from invoices i join organizations o on o.id = i.organization_id

@@ -1,3 +1,4 @@
+import { CREDIT_POOL_LABEL } from '@allot/domain/credits';
 import { FULFILMENT_LABEL, formatMoney, type Invoice } from '@allot/domain/invoices';
 import {
   Anchor,
@@ -146,6 +147,9 @@ export function InvoiceScreen() {
               <Field label="Customer email">{invoice.customerEmail}</Field>
               {invoice.payee && <Field label="Payee">{invoice.payee}</Field>}
               {invoice.purchaseOrder && <Field label="Purchase order">{invoice.purchaseOrder}</Field>}
+              {invoice.creditPool && (
+                <Field label="Credits go to">{CREDIT_POOL_LABEL[invoice.creditPool]}</Field>
+              )}
               <Field label="Created">
                 <time dateTime={invoice.createdAt}>{formatDateLong(invoice.createdAt)}</time>
               </Field>
