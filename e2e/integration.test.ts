@@ -295,7 +295,7 @@ describe('integration keys (issue 15)', () => {
     }
   });
 
-  test('an admin of the district does not see Integrations (manage_org_integration is the owner’s)', async () => {
+  test('an admin of the district does not see Integrations, and is told whose it is (manage_org_integration is the owner’s)', async () => {
     const { page, unexpectedErrors } = await newPage();
     await signIn(page, ADMIN, DEMO_PASSWORD);
     await page.goto(`/${riversideId}`);
@@ -304,7 +304,12 @@ describe('integration keys (issue 15)', () => {
     await page.getByRole('heading', { name: 'Credits', level: 2 }).waitFor();
     expect(await page.getByRole('heading', { name: 'Integrations' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
-    expect(await page.getByText('Daily limit').count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Daily limit' }).count()).toBe(0);
+    // The section is not silently missing: one line says whose it is.
+    await page
+      .getByRole('region', { name: 'Integrations' })
+      .getByText("Integrations: only an owner can manage the classroom product's keys and the daily limit of")
+      .waitFor();
     await picture(page, 'integration-admin-no-section');
     // Nothing was asked and refused behind the scenes.
     expect(unexpectedErrors()).toEqual([]);

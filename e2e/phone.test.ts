@@ -259,4 +259,23 @@ describe('phones (390×844)', () => {
     await dialog.getByRole('button', { name: 'Close', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
   });
+
+  test('the header names the organization; the menu says who is signed in', async () => {
+    const page = await phonePage();
+    await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
+    const header = page.getByRole('banner');
+    // Issue 33, item 11: the organization and the way to one's account, in the header of a phone.
+    await header.getByRole('heading', { name: DEMO_ROOT, level: 2 }).waitFor();
+    expect(await header.getByRole('heading', { name: DEMO_ROOT, level: 2 }).isVisible()).toBe(true);
+    expect(await header.getByRole('link', { name: 'Account' }).isVisible()).toBe(true);
+    expect(await header.getByText(OWNER).isVisible()).toBe(false);
+    await screenshot(page, 'phone-header');
+    await page.getByRole('button', { name: 'Toggle navigation' }).click();
+    const menu = page.locator('#dashboard-navbar');
+    await menu.getByText('Signed in as').waitFor();
+    expect(await menu.getByText(OWNER).isVisible()).toBe(true);
+    expect(await menu.getByText('Owner', { exact: true }).isVisible()).toBe(true);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    await screenshot(page, 'phone-menu-signed-in-as');
+  });
 });

@@ -21,5 +21,18 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: false,
     chunkSizeWarningLimit: 600,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // zod and the line that turns off its compiled parsers (lib/zod-config.ts) in one chunk, zod-config
+          // last: every chunk that builds a schema imports it, so the setting holds before the first schema is
+          // built, however the other modules are split. Built before it, a schema probes `new Function`, which
+          // the CSP reports (issue 36: a new page moved domain/errors.ts into a chunk evaluated earlier).
+          groups: [
+            { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]lib[\\/]zod-config\.ts$/ },
+          ],
+        },
+      },
+    },
   },
 });

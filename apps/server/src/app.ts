@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { APP_MSG } from '@allot/domain/messages';
+import { type PublicConfig, UNPUBLISHED } from '@allot/domain/public-config';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -11,26 +12,26 @@ import { authRoutes } from './features/auth/routes';
 import { findSession } from './features/auth/sessions';
 import { NO_TWO_FACTOR_SETTINGS, type TwoFactorSettings } from './features/auth/two-factor-settings';
 import { creditRoutes } from './features/credits/routes';
-import { healthRoutes } from './features/health/routes';
-import { type InsightsJobOptions, type InsightsJobs, startInsightsJobs } from './features/insights/jobs';
+import { healthRoutes, type ProcessState } from './features/health/routes';
+import { type InsightsJobOptions, startInsightsJobs } from './features/insights/jobs';
 import { insightsRoutes } from './features/insights/routes';
 import { liveKeyLookup } from './features/integration/key-auth';
 import { integrationKeyRoutes } from './features/integration/key-routes';
 import { integrationRoutes } from './features/integration/routes';
 import { type InvoicePayment, NO_INVOICE_PAYMENT } from './features/invoices/invoice-payment';
 import { invoiceRoutes } from './features/invoices/routes';
-import {
-  type ExpiryReminderJob,
-  type ExpiryReminderJobOptions,
-  startExpiryReminderJob,
-} from './features/licenses/expiry-job';
+import { type ExpiryReminderJobOptions, startExpiryReminderJob } from './features/licenses/expiry-job';
 import { licenseRoutes } from './features/licenses/routes';
-import { type MailWorker, type MailWorkerOptions, startMailWorker } from './features/mail/mail-worker';
+import { type MailWorkerOptions, startMailWorker } from './features/mail/mail-worker';
 import type { MailTransport } from './features/mail/outbox';
 import { mailOutboxRoutes } from './features/mail/outbox-routes';
 import type { MailSettings } from './features/mail/public-links';
 import { logTransport, smtpTransport } from './features/mail/transports';
+import { metricsRoutes } from './features/metrics/routes';
 import { organizationRoutes } from './features/organizations/routes';
+import { type PruneJobOptions, startPruneJob } from './features/pruning/prune-job';
+import { publicConfigRoutes } from './features/public-config/routes';
+import { requestRoutes } from './features/requests/routes';
 import { accountRoutes } from './features/users/account-routes';
 import { userRoutes } from './features/users/routes';
 import { AccessLog } from './http/access-log';
@@ -38,8 +39,10 @@ import { registerAuthentication } from './http/authenticate';
 import { invalidPath, registerErrorHandler } from './http/error-handler';
 import { logSerializers } from './http/log-redaction';
 import { registerOpenApi } from './http/openapi';
+import { registerRequestMetrics } from './http/request-metrics';
 import { registerSecurityHeaders } from './http/security-headers';
 import { BackgroundWork } from './lib/background';
+import type { RepeatingJob } from './lib/repeating-job';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -82,6 +85,14 @@ export interface AppOptions {
    * asked for: API tests run them themselves.
    */
   insightsJobs?: InsightsJobOptions;
+  /** This process's pruning job (features/pruning). Off unless asked for: its tests call `pruneTables`. */
+  pruning?: PruneJobOptions;
+  /** Set by the process when it shuts down: readiness then answers `503` (features/health). */
+  processState?: ProcessState;
+  /** METRICS_TOKEN: `GET /api/metrics` answers only with this bearer token; off (`404`) without one. */
+  metricsToken?: string | undefined;
+  /** SUPPORT_EMAIL, TERMS_URL, PRIVACY_URL for the footer (GET /api/public-config); by default none. */
+  publicConfig?: PublicConfig;
 }
 
 /** CONTRACT §1: bodies at most 1 MB; the import calls allow 16 MB (their own `bodyLimit`). */
@@ -101,6 +112,10 @@ export async function buildApp({
   mail,
   expiryReminders,
   insightsJobs,
+  pruning,
+  processState = { stopping: false },
+  metricsToken,
+  publicConfig = UNPUBLISHED,
 }: AppOptions) {
   const app = Fastify({
     // The request log keeps no secret: URLs without tokens or emails, errors without query values.
@@ -122,11 +137,14 @@ export async function buildApp({
   app.addHook('onClose', () => background.settle());
   // Headers first: every answer carries them, a 401 of the authentication hook too.
   await registerSecurityHeaders(app);
+  registerRequestMetrics(app);
   registerAuthentication(app, (token) => findSession(db, token), liveKeyLookup(db));
 
   await registerOpenApi(app, publicUrl);
 
-  await app.register(healthRoutes(db));
+  await app.register(healthRoutes(db, processState));
+  await app.register(metricsRoutes(db, metricsToken));
+  await app.register(publicConfigRoutes(publicConfig));
   const mailSettings: MailSettings = {
     publicUrl,
     ...(invitationsPerDay ? { invitationsPerDay } : {}),
@@ -140,6 +158,7 @@ export async function buildApp({
   await app.register(creditRoutes(db));
   await app.register(licenseRoutes(db));
   await app.register(invoiceRoutes(db, mailSettings, invoicePayment));
+  await app.register(requestRoutes(db, mailSettings));
   await app.register(integrationKeyRoutes(db));
   await app.register(integrationRoutes(db, { rateLimitPerMinute: integrationRateLimitPerMinute }));
   await app.register(auditRoutes(db));
@@ -151,37 +170,27 @@ export async function buildApp({
   if (serveWeb) {
     await app.register(fastifyStatic, { root: webDistDir, wildcard: false, index: false });
   }
-  if (mail) {
-    let worker: MailWorker | undefined;
+  /** A job of this process: started when the app is ready, stopped (its run in progress awaited) on close. */
+  const runWhileOpen = (start: () => RepeatingJob) => {
+    let job: RepeatingJob | undefined;
     app.addHook('onReady', async () => {
-      const from = mail.from ?? `Allot <no-reply@${new URL(publicUrl).hostname}>`;
-      const transport =
-        mail.transport ?? (mail.smtpUrl ? smtpTransport(mail.smtpUrl, from) : logTransport(app.log));
-      worker = startMailWorker(db, transport, app.log, mail.worker);
-    });
-    app.addHook('onClose', async () => {
-      await worker?.stop();
-    });
-  }
-  if (expiryReminders) {
-    let job: ExpiryReminderJob | undefined;
-    app.addHook('onReady', async () => {
-      job = startExpiryReminderJob(db, mailSettings, app.log, expiryReminders);
+      job = start();
     });
     app.addHook('onClose', async () => {
       await job?.stop();
     });
-  }
-
-  if (insightsJobs) {
-    let jobs: InsightsJobs | undefined;
-    app.addHook('onReady', async () => {
-      jobs = startInsightsJobs(db, mailSettings, app.log, insightsJobs);
-    });
-    app.addHook('onClose', async () => {
-      await jobs?.stop();
+  };
+  if (mail) {
+    runWhileOpen(() => {
+      const from = mail.from ?? `Allot <no-reply@${new URL(publicUrl).hostname}>`;
+      const transport =
+        mail.transport ?? (mail.smtpUrl ? smtpTransport(mail.smtpUrl, from) : logTransport(app.log));
+      return startMailWorker(db, transport, app.log, mail.worker);
     });
   }
+  if (expiryReminders) runWhileOpen(() => startExpiryReminderJob(db, mailSettings, app.log, expiryReminders));
+  if (insightsJobs) runWhileOpen(() => startInsightsJobs(db, mailSettings, app.log, insightsJobs));
+  if (pruning) runWhileOpen(() => startPruneJob(db, app.log, pruning));
 
   app.setNotFoundHandler((request, reply) => {
     const wantsPage = request.method === 'GET' && !request.url.startsWith('/api/');

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { isWebAddress, type PublicConfig } from '@allot/domain/public-config';
+import { isEmail } from '@allot/domain/text';
 
 export interface Config {
   port: number;
@@ -36,7 +38,18 @@ export interface Config {
   requireSystemAdminMfa: boolean;
   /** MFA_ENCRYPTION_KEY: 32 bytes (base64 or 64 hex digits) that encrypt the TOTP secrets at rest. */
   mfaEncryptionKey: Buffer | undefined;
+  /**
+   * SHUTDOWN_TIMEOUT_SECONDS: on SIGTERM, how long a process waits for its requests in flight and its jobs'
+   * runs before it closes what is left (default 20).
+   */
+  shutdownTimeoutMs: number;
+  /** METRICS_TOKEN: the bearer token of `GET /api/metrics`; without it the metrics are off. */
+  metricsToken: string | undefined;
+  /** SUPPORT_EMAIL, TERMS_URL, PRIVACY_URL: the footer's Contact, Terms and Privacy (GET /api/public-config). */
+  publicConfig: PublicConfig;
 }
+
+const DEFAULT_SHUTDOWN_SECONDS = 20;
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 
@@ -71,6 +84,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     requireSystemAdminMfa: booleanSetting(env.REQUIRE_SYSTEM_ADMIN_MFA, 'REQUIRE_SYSTEM_ADMIN_MFA'),
     mfaEncryptionKey: encryptionKey(env.MFA_ENCRYPTION_KEY, 'MFA_ENCRYPTION_KEY'),
+    shutdownTimeoutMs:
+      (positiveInteger(env.SHUTDOWN_TIMEOUT_SECONDS, 'SHUTDOWN_TIMEOUT_SECONDS') ??
+        DEFAULT_SHUTDOWN_SECONDS) * 1000,
+    metricsToken: env.METRICS_TOKEN || undefined,
+    publicConfig: {
+      supportEmail: emailSetting(env.SUPPORT_EMAIL, 'SUPPORT_EMAIL'),
+      termsUrl: webAddress(env.TERMS_URL, 'TERMS_URL'),
+      privacyUrl: webAddress(env.PRIVACY_URL, 'PRIVACY_URL'),
+    },
   };
 }
 
@@ -82,6 +104,21 @@ function invoiceText(value: string | undefined, name: string, max: number): stri
   const text = value?.replaceAll('\\n', '\n').trim();
   if (!text) return undefined;
   if (text.length > max) throw new Error(`${name} is longer than ${max} characters`);
+  return text;
+}
+
+/** The footer's settings (issue 36): refused at start rather than published as a broken link. */
+function emailSetting(value: string | undefined, name: string): string | null {
+  const text = value?.trim() ?? '';
+  if (text === '') return null;
+  if (!isEmail(text)) throw new Error(`${name} must be an email address: ${value}`);
+  return text;
+}
+
+function webAddress(value: string | undefined, name: string): string | null {
+  const text = value?.trim() ?? '';
+  if (text === '') return null;
+  if (!isWebAddress(text)) throw new Error(`${name} must be an http:// or https:// address: ${value}`);
   return text;
 }
 

@@ -1,10 +1,13 @@
 import cluster from 'node:cluster';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp } from './app';
 import type { Config } from './config';
+import { markServing } from './db/backup';
 import { type Database, openDatabase } from './db/client';
 import { migrate } from './db/migrate';
 import { encryptPlainSecrets } from './features/auth/mfa-secrets';
 import { ensureSystemAdmin } from './features/system-admin/ensure-admin';
+import { answerClusterMetrics, serveClusterMetrics } from './lib/metrics';
 
 /** Migrates and makes sure a system admin exists: once per start, before any process serves. */
 async function prepareDatabase(database: Database, config: Config) {
@@ -38,8 +41,11 @@ function announce(config: Config, database: string) {
 /** One server process: the API and the web app on `config.port`. */
 export async function serve(config: Config, options: { prepare: boolean }) {
   const database = await openDatabase(config);
+  // `npm run backup` and `restore` wait for the embedded database to be free (db/backup.ts).
+  if (database.kind === 'pglite') markServing(config.dataDir);
   // Before the app: its mail worker reads tables the migrations make.
   if (options.prepare) await prepareDatabase(database, config);
+  const processState = { stopping: false };
   const app = await buildApp({
     db: database.db,
     webDistDir: config.webDistDir,
@@ -60,12 +66,19 @@ export async function serve(config: Config, options: { prepare: boolean }) {
     mail: { worker: {}, smtpUrl: config.smtpUrl, from: config.mailFrom },
     expiryReminders: {},
     insightsJobs: {},
+    pruning: {},
+    processState,
+    metricsToken: config.metricsToken,
+    publicConfig: config.publicConfig,
   });
+  answerClusterMetrics();
 
-  const shutdown = async () => {
-    await app.close();
-    await database.close();
-    process.exit(0);
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (processState.stopping) return;
+    processState.stopping = true;
+    void stopServing(app, database, config.shutdownTimeoutMs, signal).then((clean) =>
+      process.exit(clean ? 0 : 1),
+    );
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
@@ -74,6 +87,31 @@ export async function serve(config: Config, options: { prepare: boolean }) {
   if (cluster.isPrimary) {
     announce(config, database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL');
   }
+}
+
+/**
+ * A process asked to stop: it takes no new connection (Fastify answers `503` to a request that arrives on a
+ * connection already open, and closes idle ones), lets the requests in flight finish and its jobs end their
+ * run (`app.close()`), then closes its database pool. What is still running after `timeoutMs` is cut: its
+ * connections closed, a line in the log, and false (the exit code says the stop was not clean). A write cut
+ * that way is rolled back by PostgreSQL, or committed whole: never half.
+ */
+async function stopServing(
+  app: Awaited<ReturnType<typeof buildApp>>,
+  database: Database,
+  timeoutMs: number,
+  signal: string,
+): Promise<boolean> {
+  const closed = app.close().then(() => true);
+  const clean = await Promise.race([closed, sleep(timeoutMs, false, { ref: false })]);
+  if (!clean) {
+    console.error(
+      `  ${signal}: requests or jobs still running after ${timeoutMs / 1000} s; closing their connections`,
+    );
+    app.server.closeAllConnections();
+  }
+  await database.close().catch(() => undefined);
+  return clean;
 }
 
 /**
@@ -94,6 +132,7 @@ export async function superviseWorkers(config: Config, processes: number) {
   await prepareDatabase(database, config);
   await database.close();
 
+  serveClusterMetrics();
   let stopping = false;
   let listening = 0;
   cluster.on('listening', () => {

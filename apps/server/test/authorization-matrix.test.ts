@@ -160,6 +160,19 @@ const waitingSecrets = async (t: TestApp) => {
   return '';
 };
 const move = (extra: Record<string, unknown>) => ({ amount: 1, ...extra });
+/** An open request of a new leaf for 1 credit of Alpha School A, whose shared pool has 10; answers its id. */
+const openRequest = async (t: TestApp) => {
+  const leaf = await freshLeaf(t);
+  await fundedSchool(t);
+  const [request] = await rows<{ id: string }>(
+    t.db,
+    sql`insert into organization_requests (organization_id, parent_organization_id, kind, amount, pool, created_by)
+        values (${leaf}, ${t.world.orgs.schoolA}, 'credits', 1, 'shared', ${t.world.users.schoolAdmin.id})
+        returning id`,
+  );
+  if (!request) throw new Error('request insert failed');
+  return request.id;
+};
 /** A live integration key of an organization, stored as key management stores one (its hash only). */
 const insertKey = async (t: TestApp, organizationId: string) => {
   const key = `allot_sk_${randomBytes(32).toString('base64url')}`;
@@ -178,6 +191,12 @@ const keyCall = all(401);
 
 const MATRIX: Row[] = [
   { method: 'GET', path: '/api/health', url: () => '/api/health', expect: all(200) },
+  { method: 'GET', path: '/api/health/live', url: () => '/api/health/live', expect: all(200) },
+  { method: 'GET', path: '/api/health/ready', url: () => '/api/health/ready', expect: all(200) },
+  // Off without METRICS_TOKEN (the test app has none); with it, only that token (test/metrics).
+  { method: 'GET', path: '/api/metrics', url: () => '/api/metrics', expect: all(404) },
+  // Public: the sign-in screen's footer reads it (issue 36).
+  { method: 'GET', path: '/api/public-config', url: () => '/api/public-config', expect: all(200) },
   {
     method: 'POST',
     path: '/api/auth/login',
@@ -759,6 +778,50 @@ const MATRIX: Row[] = [
     url: (_w, invoice) => `/api/invoice/${invoice}/void`,
     prepare: openInvoice,
     expect: systemAdminOnly(200),
+  },
+  // Requests up the tree (CONTRACT §11, decision 017): a new leaf under Alpha School A asks the school.
+  {
+    method: 'POST',
+    path: '/api/organization/{id}/requests',
+    url: (_w, leaf) => `/api/organization/${leaf}/requests`,
+    body: () => ({ kind: 'credits', amount: 1 }),
+    prepare: freshLeaf,
+    expect: inAlpha(201),
+  },
+  {
+    method: 'GET',
+    path: '/api/organization/{id}/requests',
+    url: (w) => `/api/organization/${w.orgs.schoolA}/requests?direction=incoming`,
+    expect: inAlpha(200),
+  },
+  {
+    method: 'GET',
+    path: '/api/organization/{id}/above',
+    url: (w) => `/api/organization/${w.orgs.schoolA}/above`,
+    expect: inAlpha(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/request/{id}/approve',
+    url: (_w, request) => `/api/request/${request}/approve`,
+    body: () => ({}),
+    prepare: openRequest,
+    expect: inAlpha(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/request/{id}/decline',
+    url: (_w, request) => `/api/request/${request}/decline`,
+    body: () => ({ reason: 'Not this term.' }),
+    prepare: openRequest,
+    expect: inAlpha(200),
+  },
+  {
+    method: 'POST',
+    path: '/api/request/{id}/cancel',
+    url: (_w, request) => `/api/request/${request}/cancel`,
+    prepare: openRequest,
+    expect: inAlpha(200),
   },
   // Integration keys and the daily limit: `manage_org_integration`, an owner's and not an admin's.
   {

@@ -38,6 +38,45 @@ describe('server processes (WEB_CONCURRENCY)', () => {
   );
 
   it.runIf(onPostgres)(
+    'answers the metrics of every process, whichever one is asked',
+    async () => {
+      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await admin.connect();
+      const name = `allot_metrics_${process.pid}`;
+      await admin.query(`drop database if exists ${name}`);
+      await admin.query(`create database ${name}`);
+      cleanups.push(async () => {
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      });
+      const url = new URL(process.env.TEST_DATABASE_URL ?? '');
+      url.pathname = `/${name}`;
+      const started = await start({
+        DATABASE_URL: url.toString(),
+        WEB_CONCURRENCY: '2',
+        METRICS_TOKEN: 'scrape-me',
+      });
+      // A connection each, so both processes take some.
+      for (let i = 0; i < 20; i++) {
+        const answer = await fetch(`${started.url}/api/health`, { headers: { connection: 'close' } });
+        expect(answer.status).toBe(200);
+      }
+      const series = 'allot_http_requests_total{method="GET",route="/api/health",status="200"}';
+      for (let i = 0; i < 4; i++) {
+        const scrape = await fetch(`${started.url}/api/metrics`, {
+          headers: { authorization: 'Bearer scrape-me', connection: 'close' },
+        });
+        expect(scrape.status).toBe(200);
+        const text = await scrape.text();
+        expect(text).toMatch(/^allot_server_processes 2$/m);
+        expect(text).toContain(`${series} 20\n`);
+      }
+      expect((await fetch(`${started.url}/api/metrics`)).status).toBe(401);
+    },
+    120_000,
+  );
+
+  it.runIf(onPostgres)(
     'runs two processes on PostgreSQL, prepares the database once, replaces a dead one',
     async () => {
       const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });

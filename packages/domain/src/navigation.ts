@@ -7,6 +7,7 @@ export const NAV_ITEMS = [
   'licenses',
   'users',
   'sub_organizations',
+  'requests',
   'credit_log',
   'audit_log',
   'sign_out',
@@ -21,6 +22,8 @@ export const NAV_RULES: Record<NavItem, Rule> = {
   licenses: { all: ['manage_org_license'] },
   users: { all: ['manage_users'] },
   sub_organizations: { any: ['create_child_org', 'update_org', 'delete_org'] },
+  // Requests up the tree (CONTRACT §11): asked and decided by those who allocate credits or seats.
+  requests: { any: ['transfer_org_credits', 'manage_org_license'] },
   credit_log: { all: ['view_audit_logs'] },
   audit_log: { all: ['view_audit_logs'] },
   sign_out: { all: [] },

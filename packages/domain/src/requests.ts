@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { CREDIT_POOLS, creditAmountSchema } from './credits';
+import { CREDIT_POOLS, type CreditPool, creditAmountSchema } from './credits';
 import { personInLogSchema } from './log-people';
 import { MSG } from './messages';
-import { LICENSE_TYPES } from './organizations';
+import { LICENSE_TYPE_LABEL, LICENSE_TYPES, type LicenseType } from './organizations';
 import { intParam, MAX_PAGE_SIZE, pageOf, type paginationSchema } from './pagination';
-import { dateTimeOut, freeText, uuidOut } from './text';
+import type { Permission } from './roles';
+import { dateTimeOut, emailOut, freeText, uuidOut } from './text';
 
 /**
  * Requests up the tree (CONTRACT §11): an organization's admins ask the organization directly above for credits
@@ -33,6 +34,15 @@ export const REQUESTS_PER_DAY = 10;
 export const REQUEST_NOTE_MAX = 500;
 /** Seats one request may ask for (an invoice's own bound). */
 export const MAX_REQUEST_SEATS = 100_000;
+
+/**
+ * What asking and deciding a request of each kind needs, on the asking organization and on the one above: the
+ * permission of the allocation it asks for (credits: `assign/organizations`; seats: `license/assign/organizations`).
+ */
+export const REQUEST_PERMISSION: Record<RequestKind, Permission> = {
+  credits: 'transfer_org_credits',
+  seats: 'manage_org_license',
+};
 
 export const REQUEST_MSG = {
   tooMany: `An organization may open at most ${REQUESTS_PER_DAY} requests a day. Try again tomorrow.`,
@@ -122,3 +132,53 @@ export type RequestListQuery = z.infer<typeof requestListQuerySchema>;
 
 export const requestPageSchema = pageOf(requestSchema, 'RequestPage');
 export type RequestPage = { data: UpTreeRequest[]; pagination: z.infer<typeof paginationSchema> };
+
+/** What a request asks, in words: "500 credits (shared pool)", "20 TLE Teacher seats" (audit labels, mails, web). */
+export function describeRequest(
+  r: { kind: RequestKind; pool: CreditPool | null; licenseType: LicenseType | null },
+  amount: number,
+): string {
+  const n = amount.toLocaleString('en-US');
+  if (r.kind === 'credits') return `${n} ${amount === 1 ? 'credit' : 'credits'} (${r.pool ?? 'shared'} pool)`;
+  const type = r.licenseType ? `${LICENSE_TYPE_LABEL[r.licenseType]} ` : '';
+  return `${n} ${type}${amount === 1 ? 'seat' : 'seats'}`;
+}
+
+/**
+ * GET /api/organization/{id}/above (an addition to CONTRACT §11, decision 017): what the asking side needs to
+ * know of the organization it would ask, for those who manage `{id}`.
+ */
+export const organizationAboveSchema = z
+  .object({
+    parent: z
+      .object({ id: uuidOut(), name: z.string() })
+      .nullable()
+      .describe('The organization directly above; null for a top-level organization (nobody to ask)'),
+    managers: z
+      .array(
+        z.object({
+          name: z.string(),
+          email: emailOut(),
+          role: z.enum(['organization_owner', 'organization_admin']),
+        }),
+      )
+      .describe(
+        'Who decides: the owners and admins of the parent (of the nearest organization above it that has some, when it has none itself)',
+      ),
+    freeSeats: z
+      .object(
+        Object.fromEntries(LICENSE_TYPES.map((type) => [type, z.boolean()])) as Record<
+          LicenseType,
+          z.ZodBoolean
+        >,
+      )
+      .describe('Per licence type: whether the parent holds at least one free seat of it'),
+    openRequests: z
+      .number()
+      .int()
+      .describe(
+        'Open requests asked of `{id}` itself (by the organizations directly below it), for a caller who decides them there; 0 for others',
+      ),
+  })
+  .meta({ id: 'OrganizationAbove' });
+export type OrganizationAbove = z.infer<typeof organizationAboveSchema>;

@@ -79,6 +79,7 @@ describe('menu visibility (spec §6)', () => {
       'licenses',
       'users',
       'sub_organizations',
+      'requests',
       'credit_log',
       'sign_out',
     ] as const) {
@@ -93,6 +94,12 @@ describe('menu visibility (spec §6)', () => {
     expect(isNavItemVisible('users', onlyDelete)).toBe(false);
   });
 
+  it('shows requests to those who allocate credits or seats (CONTRACT §11)', () => {
+    expect(isNavItemVisible('requests', { role: null, permissions: ['manage_org_license'] })).toBe(true);
+    expect(isNavItemVisible('requests', { role: null, permissions: ['transfer_org_credits'] })).toBe(true);
+    expect(isNavItemVisible('requests', { role: null, permissions: ['delete_org'] })).toBe(false);
+  });
+
   it('shows a permission-less caller only home, general information and sign out', () => {
     const none = { role: 'user' as const, permissions: [] };
     const visible = (
@@ -102,6 +109,7 @@ describe('menu visibility (spec §6)', () => {
         'licenses',
         'users',
         'sub_organizations',
+        'requests',
         'credit_log',
         'sign_out',
       ] as const

@@ -17,7 +17,7 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
   /** PGlite only: the whole data dir as a tarball (test templates). */
-  dumpDataDir?: () => Promise<Blob>;
+  dumpDataDir?: (compression?: 'none' | 'gzip') => Promise<Blob>;
 }
 
 export async function openPostgres(url: string, max = 20): Promise<Database> {
@@ -100,7 +100,7 @@ export function wrapPglite(client: PGlite): Database {
     db,
     kind: 'pglite',
     close: () => client.close(),
-    dumpDataDir: () => client.dumpDataDir('none'),
+    dumpDataDir: (compression = 'none') => client.dumpDataDir(compression),
   };
 }
 

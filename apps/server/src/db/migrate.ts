@@ -34,3 +34,20 @@ export async function migrate(database: Database): Promise<string[]> {
   });
   return applied;
 }
+
+let bundled: Promise<string[]> | undefined;
+
+/** The migrations of this build not applied to the database yet (none on a database `migrate` has run on). */
+export async function pendingMigrations(db: Database['db']): Promise<string[]> {
+  bundled ??= readdir(MIGRATIONS_DIR).then((names) => names.filter((f) => f.endsWith('.sql')));
+  const files = await bundled;
+  const done = await rows<{ name: string }>(
+    db,
+    sql`select name from schema_migrations where name in ${sql`(${sql.join(
+      files.map((f) => sql`${f}`),
+      sql`, `,
+    )})`}`,
+  );
+  const applied = new Set(done.map((r) => r.name));
+  return files.filter((f) => !applied.has(f)).sort();
+}

@@ -280,7 +280,11 @@ export const sessions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('sessions_token_hash_key').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('sessions_token_hash_key').on(t.tokenHash),
+    index('sessions_user_idx').on(t.userId),
+    index('sessions_expires_idx').on(t.expiresAt),
+  ],
 );
 
 /**
@@ -336,11 +340,15 @@ export const mfaChallenges = pgTable(
 );
 
 /** Fixed-window counters shared by every server process (login, code guessing). */
-export const rateLimits = pgTable('rate_limits', {
-  key: text('key').primaryKey(),
-  windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
-  count: integer('count').notNull(),
-});
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [index('rate_limits_window_idx').on(t.windowStartedAt)],
+);
 
 /**
  * Credit balances: two pools per organization (and its `consumed` account), one per membership (kind `user`:
@@ -525,6 +533,7 @@ export const mailOutbox = pgTable(
   },
   (t) => [
     index('mail_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('mail_outbox_sent_idx').on(t.sentAt).where(sql`${t.sentAt} is not null`),
     check('mail_outbox_status_check', sql`${t.status} in ('pending','sent','logged')`),
   ],
 );
@@ -868,3 +877,76 @@ export const creditAlertEvents = pgTable('credit_alert_events', {
   balance: bigint('balance', { mode: 'number' }).notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Requests up the tree (CONTRACT §11, decision 017): an organization asks the organization directly above it
+ * (kept as it was when asked) for credits into one of its pools or for seats of a licence type. The admins above
+ * approve (the allocation goes through the credit journal or the licence ledger in the same transaction),
+ * decline with a reason, or the asker cancels; each once, from `open`.
+ */
+export const organizationRequests = pgTable(
+  'organization_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The asking organization. */
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    /** The organization asked: the asker's parent when the request was made. */
+    parentOrganizationId: uuid('parent_organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    kind: text('kind').notNull(),
+    amount: integer('amount').notNull(),
+    /** credits: the pool they should land in. */
+    pool: text('pool'),
+    /** seats: the licence type. */
+    licenseType: text('license_type'),
+    note: text('note'),
+    status: text('status').notNull().default('open'),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Who approved, declined or cancelled it, and when. */
+    decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    approvedAmount: integer('approved_amount'),
+    /** declined: why. */
+    reason: text('reason'),
+  },
+  (t) => [
+    // Incoming (the parent's list, newest first) and outgoing (the asker's list; the day's count of the limit).
+    index('organization_requests_incoming_idx').on(t.parentOrganizationId, t.createdAt.desc()),
+    index('organization_requests_outgoing_idx').on(t.organizationId, t.createdAt.desc()),
+    // The open ones asked of an organization: its badge, and the list of those still to decide.
+    index('organization_requests_open_incoming_idx')
+      .on(t.parentOrganizationId, t.createdAt.desc())
+      .where(sql`${t.status} = 'open'`),
+    check('organization_requests_kind_check', sql`${t.kind} in ('credits','seats')`),
+    check(
+      'organization_requests_status_check',
+      sql`${t.status} in ('open','approved','declined','cancelled')`,
+    ),
+    check('organization_requests_pool_check', sql`${t.pool} is null or ${t.pool} in ('shared','protected')`),
+    check(
+      'organization_requests_license_type_check',
+      sql`${t.licenseType} is null or ${t.licenseType} in ('chorus','tle_creator','tle_teacher','chorus_optoma')`,
+    ),
+    check(
+      'organization_requests_what_check',
+      sql`(${t.kind} = 'credits' and ${t.pool} is not null and ${t.licenseType} is null)
+        or (${t.kind} = 'seats' and ${t.licenseType} is not null and ${t.pool} is null)`,
+    ),
+    check('organization_requests_amount_check', sql`${t.amount} > 0`),
+    check(
+      'organization_requests_approved_check',
+      sql`(${t.status} = 'approved') = (${t.approvedAmount} is not null)
+        and (${t.approvedAmount} is null or (${t.approvedAmount} > 0 and ${t.approvedAmount} <= ${t.amount}))`,
+    ),
+    check(
+      'organization_requests_declined_check',
+      sql`(${t.status} = 'declined') = (${t.reason} is not null)`,
+    ),
+    check('organization_requests_decided_check', sql`(${t.status} = 'open') = (${t.decidedAt} is null)`),
+    check('organization_requests_parent_check', sql`${t.parentOrganizationId} <> ${t.organizationId}`),
+  ],
+);

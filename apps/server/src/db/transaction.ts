@@ -81,24 +81,55 @@ export async function writeTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>):
   const readsOutcome = onPostgres(db);
   for (let attempt = 1; ; attempt++) {
     let done: { result: T; xid: string | null } | undefined;
+    const hooks: (() => void)[] = [];
     try {
-      return await db.transaction(async (tx) => {
+      const result = await db.transaction(async (tx) => {
+        commitHooks.set(tx, hooks);
         const result = await work(tx);
         done = { result, xid: readsOutcome ? (knownIds.get(tx) ?? (await transactionId(tx))) : null };
         return result;
       });
+      runHooks(hooks);
+      return result;
     } catch (error) {
       const lost = isDatabaseUnavailable(error);
       if (lost && done) {
         // Lost at COMMIT. Without an id the transaction wrote nothing: committed or not, the result holds.
         const outcome = done.xid === null ? 'committed' : await commitOutcome(db, done.xid);
-        if (outcome === 'committed') return done.result;
+        if (outcome === 'committed') {
+          runHooks(hooks);
+          return done.result;
+        }
         if (outcome === 'unknown') throw new CommitOutcomeUnknown(error);
       }
       const conflict = !lost && isConcurrencyConflict(error);
       if (conflict) countConflict(error);
       if (attempt >= WRITE_ATTEMPTS || !(lost || conflict)) throw error;
       await sleep(Math.random() * 10 * 2 ** attempt);
+    }
+  }
+}
+
+/** What runs once a write transaction has committed (`afterCommit`), by transaction. */
+const commitHooks = new WeakMap<Tx, (() => void)[]>();
+
+/**
+ * Runs `hook` once the transaction commits: never for an attempt rolled back (a retried deadlock counts once).
+ * Outside `writeTransaction` (a plain handle, a test's own transaction) it runs at once. For what only counts
+ * (metrics), never for what the change needs.
+ */
+export function afterCommit(tx: Tx, hook: () => void): void {
+  const hooks = commitHooks.get(tx);
+  if (hooks) hooks.push(hook);
+  else hook();
+}
+
+function runHooks(hooks: readonly (() => void)[]) {
+  for (const hook of hooks) {
+    try {
+      hook();
+    } catch {
+      // A hook only counts: its failure must not turn a committed change into an error.
     }
   }
 }

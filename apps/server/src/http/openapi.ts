@@ -26,6 +26,11 @@ const TAGS = [
     description: 'AI credits: moves between pools, organizations and people, and the credit log',
   },
   {
+    name: 'requests',
+    description:
+      'Requests up the tree: an organization asks the one above it for credits or seats, the admins there approve or decline',
+  },
+  {
     name: 'integration',
     description:
       'The classroom product’s side: integration keys and the daily limit (panel calls), and the entitlement and consumption calls that take an integration key',
@@ -35,6 +40,10 @@ const TAGS = [
     description: 'Credit use over time and its forecast, seat use, low-balance alert thresholds',
   },
   { name: 'health', description: 'Liveness' },
+  {
+    name: 'public-config',
+    description: 'What the operator publishes: the support address, terms and privacy',
+  },
 ];
 
 /** An OpenAPI Example Object: what the documentation page shows under the example's summary. */

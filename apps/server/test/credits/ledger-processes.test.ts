@@ -253,6 +253,87 @@ async function killedMidLoad(prepare: () => Promise<Prepared>) {
   expect(conservation).toEqual([]);
 }
 
+/**
+ * A server asked to stop (SIGTERM) in the middle of a load (issue 35): it stops cleanly (exit code 0), every
+ * request it was working on when told to stop was answered in full, and nothing was applied without its
+ * answer: the journal holds exactly the moves answered as applied. A request sent after it stopped taking
+ * connections fails to connect, or is answered `503` on a connection still open, and changed nothing.
+ */
+async function stoppedMidLoad(prepare: () => Promise<Prepared>) {
+  const { env, world, keys, withDb } = await prepare();
+  const { startingSeq, modelAtStart } = await withDb(async (db) => ({
+    startingSeq: Math.max(0, ...(await journalSince(db, 0)).map((t) => t.seq)),
+    modelAtStart: new LedgerModel(await balancesByKey(db)),
+  }));
+  const server = await started(env);
+  const send = httpSend(() => server.url, await signIn(server.url, world, keys));
+  const random = seededRandom(35);
+  const requests = Array.from({ length: 600 }, (_, i) => ({
+    ...randomMove(random, world, { consumption: true }),
+    key: `stop-${i}`,
+  }));
+  const answers = new Map<string, Answer | 'unanswered'>();
+  const inFlight = new Set<string>();
+  let next = 0;
+  const worker = async () => {
+    while (next < requests.length) {
+      const r = requests[next++] as (typeof requests)[number];
+      inFlight.add(r.key);
+      try {
+        answers.set(r.key, await send(r.who, r.request, r.key));
+      } catch {
+        answers.set(r.key, 'unanswered');
+      }
+      inFlight.delete(r.key);
+    }
+  };
+  const load = Promise.all(Array.from({ length: 16 }, worker));
+  while (answers.size < 150) await new Promise((r) => setTimeout(r, 20));
+  process.kill(server.pid, 'SIGTERM');
+  const atStop = [...inFlight];
+  expect(await server.exited).toBe(0);
+  await load;
+  // The requests the server was working on when told to stop: each finished, with its full answer.
+  expect(atStop.length).toBeGreaterThan(0);
+  for (const key of atStop)
+    expect({ key, answer: answers.get(key) }).toMatchObject({ key, answer: { status: expect.any(Number) } });
+  expect(atStop.filter((key) => (answers.get(key) as Answer).status === 503)).toEqual([]);
+  const answered = requests.filter((r) => {
+    const answer = answers.get(r.key);
+    return answer !== 'unanswered' && answer?.status !== 503;
+  });
+  expect(answered.length).toBeGreaterThanOrEqual(150);
+  expect(answered.length).toBeLessThan(requests.length);
+  // Every full answer is one the calls give; a 503 is the stopping server's "try another" and changed nothing.
+  for (const r of answered)
+    expect([200, 400, 403, 404, 409, 422]).toContain((answers.get(r.key) as Answer).status);
+
+  const byTransaction = new Map<string, MoveRequest>();
+  for (const r of answered) {
+    for (const one of oneByOne(r.request, answers.get(r.key) as Answer)) {
+      const applied = answeredKey(one.request, one.answer);
+      if (applied) byTransaction.set(applied, one.request);
+    }
+  }
+  const { journal, balances, violations, conservation } = await withDb(async (db) => ({
+    journal: await journalSince(db, startingSeq),
+    balances: await balancesByKey(db),
+    violations: await ledgerViolations(db),
+    conservation: await conservationViolations(db),
+  }));
+  expect(journal.length).toBe(byTransaction.size);
+  for (const entry of journal) {
+    const request = byTransaction.get(journalKey(entry));
+    expect(request, `journal transaction ${entry.id} was answered`).toBeDefined();
+    const expected = modelAtStart.linesOf(request as MoveRequest);
+    expect(expected, `the model accepts ${JSON.stringify(request)}`).not.toBeNull();
+    modelAtStart.apply(expected ?? []);
+  }
+  expect(nonZero(balances)).toEqual(nonZero(modelAtStart.balances));
+  expect(violations).toEqual([]);
+  expect(conservation).toEqual([]);
+}
+
 describe.runIf(onPostgres)('the credit ledger across server processes', () => {
   it('the randomized workload, consumptions (single and batches) among the moves, against two server processes at once, without a deadlock', async () => {
     const { url, db, world, keys, deadlocks } = await preparedDatabase('ledger_two');
@@ -286,12 +367,24 @@ describe.runIf(onPostgres)('the credit ledger across server processes', () => {
     () => killedMidLoad(() => preparedPostgres('ledger_kill')),
     240_000,
   );
+
+  it(
+    'a server process stopped with SIGTERM mid-load: it finishes what it took, every move applied was answered',
+    () => stoppedMidLoad(() => preparedPostgres('ledger_stop')),
+    240_000,
+  );
 });
 
 describe.runIf(!onPostgres)('the credit ledger of the embedded PGlite, its data on disk', () => {
   it(
     'a server killed with SIGKILL mid-load: every move whole or absent, every key applied once',
     () => killedMidLoad(preparedPglite),
+    240_000,
+  );
+
+  it(
+    'a server stopped with SIGTERM mid-load: it finishes what it took, every move applied was answered',
+    () => stoppedMidLoad(preparedPglite),
     240_000,
   );
 });

@@ -1,6 +1,8 @@
 import { Writable } from 'node:stream';
+import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rows } from '../../src/db/rows';
 import { insertIntegrationKey } from '../support/integration';
 import { bearer, createTestApp, type TestApp } from '../support/test-app';
 import { sessionFor } from '../support/world';
@@ -38,8 +40,23 @@ beforeAll(async () => {
   operations = await operationsOf(t.app);
   alphaKey = (await insertIntegrationKey(t.db, t.world.orgs.alpha, 'Fuzz key')).key;
   const { orgs, users, alphaLicenseId } = t.world;
+  // Requests up the tree (CONTRACT §11) for the request calls to decide: open ones, of credits and of seats.
+  const requests = await rows<{ id: string }>(
+    t.db,
+    sql`insert into organization_requests
+        (organization_id, parent_organization_id, kind, amount, pool, license_type, created_by)
+      values (${orgs.schoolA}, ${orgs.alpha}, 'credits', 5, 'shared', null, ${users.schoolAdmin.id}),
+        (${orgs.schoolB}, ${orgs.alpha}, 'seats', 2, null, 'chorus', ${users.admin.id}),
+        (${orgs.annex}, ${orgs.schoolA}, 'credits', 1, 'protected', null, ${users.schoolAdmin.id})
+      returning id`,
+  );
   known = {
-    ids: [...Object.values(orgs), ...Object.values(users).map((u) => u.id), alphaLicenseId],
+    ids: [
+      ...Object.values(orgs),
+      ...Object.values(users).map((u) => u.id),
+      alphaLicenseId,
+      ...requests.map((r) => r.id),
+    ],
     emails: Object.values(users).map((u) => u.email),
   };
 });

@@ -38,6 +38,7 @@ const BODIES: Record<string, (id: string) => object> = {
   'POST /api/organization/{id}/integration-settings': () => ({ dailyConsumptionLimit: 100 }),
   'PUT /api/organization/{id}/credit-alerts': () => ({ thresholds: [{ kind: 'credits', value: 100 }] }),
   'POST /api/organization/{id}/security': () => ({ requireMfa: false }),
+  'POST /api/organization/{id}/requests': () => ({ kind: 'credits', amount: 1 }),
 };
 
 async function organizationCalls() {
@@ -91,7 +92,9 @@ describe('a school admin and its sibling school', () => {
         call.path.endsWith('/delete') ||
         call.path.endsWith('/security') ||
         /\/integration-(keys|settings)/.test(call.path);
-      const expected = ownersOnly ? 403 : call.path.endsWith('/create') ? 201 : 200;
+      const creates =
+        call.path.endsWith('/create') || (call.method === 'POST' && call.path.endsWith('/requests'));
+      const expected = ownersOnly ? 403 : creates ? 201 : 200;
       expect({ call: `${call.method} ${call.path}`, status: response.statusCode }).toEqual({
         call: `${call.method} ${call.path}`,
         status: expected,

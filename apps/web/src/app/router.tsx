@@ -65,6 +65,43 @@ export const router = createBrowserRouter([
                 .ConfirmEmailScreen,
             }),
           },
+          // The footer's pages (issue 36): signed in or not.
+          {
+            path: 'help',
+            lazy: async () => ({
+              Component: (await import('../features/help/components/help-screen')).HelpScreen,
+            }),
+          },
+          {
+            path: 'faq',
+            lazy: async () => ({
+              Component: (await import('../features/help/components/faq-screen')).FaqScreen,
+            }),
+          },
+          {
+            path: 'cookies',
+            lazy: async () => ({
+              Component: (await import('../features/help/components/cookies-screen')).CookiesScreen,
+            }),
+          },
+          {
+            path: 'contact',
+            lazy: async () => ({
+              Component: (await import('../features/public-config/components/published-page')).ContactPage,
+            }),
+          },
+          {
+            path: 'terms',
+            lazy: async () => ({
+              Component: (await import('../features/public-config/components/published-page')).TermsPage,
+            }),
+          },
+          {
+            path: 'privacy',
+            lazy: async () => ({
+              Component: (await import('../features/public-config/components/published-page')).PrivacyPage,
+            }),
+          },
           {
             id: 'protected-public',
             loader: requireAuthLoader,
@@ -152,6 +189,12 @@ export const router = createBrowserRouter([
                 path: 'sub-organizations',
                 lazy: async () => ({
                   Component: (await import('./routes/sub-organizations-screen')).SubOrganizationsScreen,
+                }),
+              },
+              {
+                path: 'requests',
+                lazy: async () => ({
+                  Component: (await import('../features/requests/components/requests-screen')).RequestsScreen,
                 }),
               },
               {

@@ -1,4 +1,5 @@
 import {
+  Badge,
   createTheme,
   DEFAULT_THEME,
   Drawer,
@@ -6,6 +7,7 @@ import {
   type MantineThemeColors,
   Modal,
   Notification,
+  rem,
 } from '@mantine/core';
 
 /*
@@ -108,6 +110,13 @@ export const theme = createTheme({
   cursorType: 'pointer',
   components: {
     Card: { defaultProps: { withBorder: true, radius: 'md', padding: 'lg' } },
+    // Badges are labels people read (roles, statuses, "Invitation pending"): Mantine's default size writes them
+    // at 11 px, too small on a phone (issue 33). 12 px from the default size up; the smaller sizes stay for
+    // counts and tags chosen small on purpose.
+    Badge: Badge.extend({
+      vars: (_theme, props) =>
+        props.size === undefined || props.size === 'md' ? { root: { '--badge-fz': rem(12) } } : { root: {} },
+    }),
     Paper: { defaultProps: { radius: 'md' } },
     Tooltip: { defaultProps: { withArrow: true } },
     // Mantine puts an empty role="presentation" element first in a menu to take the focus on opening; a

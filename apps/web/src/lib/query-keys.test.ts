@@ -11,8 +11,9 @@ import {
   summaryViewsOf,
 } from './query-keys';
 
-const { organizations, users, creditLog, invoices, priceList, insights } = queryKeys;
+const { organizations, users, creditLog, invoices, priceList, insights, requests } = queryKeys;
 const page: ListQuery = { page: 1, limit: 10, search: '', key: 'name', order: 'asc' };
+const requestsQuery = { direction: 'incoming', status: 'open', page: 1, limit: 20 } as const;
 
 /** One cached query of every kind, for two organizations (a district and its school). */
 const cached = {
@@ -78,6 +79,8 @@ describe('query keys', () => {
       [invoices.lists(), [invoices.listOf('a')]],
       [invoices.listOf('a'), [invoices.page('a', page)]],
       [invoices.details(), [invoices.detail('i')]],
+      [requests.all(), [requests.above('a'), requests.page('a', requestsQuery)]],
+      [requests.of('a'), [requests.above('a'), requests.page('a', requestsQuery)]],
     ];
     for (const [group, members] of groups) {
       for (const member of members)
@@ -89,6 +92,7 @@ describe('query keys', () => {
     ).toBe(false);
     expect(partialMatchKey(users.membersPage('ab', page), users.membersOf('a'))).toBe(false);
     expect(partialMatchKey(invoices.page('b', page), invoices.listOf('a'))).toBe(false);
+    expect(partialMatchKey(requests.above('b'), requests.of('a'))).toBe(false);
   });
 
   it('a credit move marks every view with a balance stale, and only those', async () => {

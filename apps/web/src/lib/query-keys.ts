@@ -151,6 +151,11 @@ const priceList = {
   all: () => ['price-list'] as const,
 };
 
+const publicConfig = {
+  /** GET /public-config: the operator's support address, terms and privacy (read once a page load). */
+  all: () => ['public-config'] as const,
+};
+
 const integration = {
   /** Every integration query below. */
   all: () => ['integration'] as const,
@@ -158,6 +163,29 @@ const integration = {
   keysOf: (organizationId: string) => ['integration', organizationId, 'keys'] as const,
   /** GET /organization/{id}/integration-settings: the daily limit and today's consumption. */
   settingsOf: (organizationId: string) => ['integration', organizationId, 'settings'] as const,
+};
+
+/** What a requests list is filtered on (CONTRACT §11): whose requests, which status (empty: every status). */
+export interface RequestListQuery {
+  readonly direction: 'incoming' | 'outgoing';
+  readonly status: string;
+  readonly page: number;
+  readonly limit: number;
+}
+
+const requests = {
+  /** Every request query below. */
+  all: () => ['requests'] as const,
+  /** Every requests query of one organization: its lists and what is above it. */
+  of: (organizationId: string) => ['requests', organizationId] as const,
+  /** GET /organization/{id}/requests: one direction, status and page. */
+  page: (organizationId: string, query: RequestListQuery) =>
+    ['requests', organizationId, 'list', query] as const,
+  /**
+   * GET /organization/{id}/above: the organization above, its owners and admins, whether it holds free seats,
+   * and the open requests waiting for this organization's answer (the menu's count).
+   */
+  above: (organizationId: string) => ['requests', organizationId, 'above'] as const,
 };
 
 const account = {
@@ -178,6 +206,8 @@ export const queryKeys = {
   invoices,
   priceList,
   integration,
+  publicConfig,
+  requests,
 };
 
 /**

@@ -107,8 +107,6 @@ export async function idempotentWrite<T>(
     };
   }
   const { key, hash } = idempotency;
-  // Expired keys are cleared now and then by the requests that add keys; none answers after its 24 hours.
-  if (Math.random() < 0.01) await purgeIdempotencyKeys(db);
   for (let attempt = 1; ; attempt++) {
     try {
       return await writeTransaction(db, async (tx) => {
@@ -195,13 +193,6 @@ async function keep(
   const kept = await preparedRows<{ answer: string }>(tx, keepStatement(callerId, idempotency, answer));
   rememberTransactionId(tx, kept[0]?.answer);
   return kept.length > 0;
-}
-
-/** Keys past their 24 hours answer nothing any more; this removes them. */
-export async function purgeIdempotencyKeys(db: Tx): Promise<void> {
-  await db.execute(
-    sql`delete from idempotency_keys where created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS})`,
-  );
 }
 
 /**

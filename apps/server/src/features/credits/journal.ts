@@ -5,8 +5,9 @@ import type { Tx } from '../../db/client';
 import { jsonParam } from '../../db/json-params';
 import { preparedRows } from '../../db/prepared-rows';
 import { rows } from '../../db/rows';
-import { rememberTransactionId, sqlState } from '../../db/transaction';
+import { afterCommit, rememberTransactionId, sqlState } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
+import { ledgerPostings } from '../../lib/metrics';
 
 export interface JournalLine {
   accountId: string;
@@ -125,6 +126,9 @@ export async function postCreditTransactionsReporting(
     );
     if (!row) throw new Error('post_credit_transactions returned no row');
     rememberTransactionId(tx, row.xid);
+    afterCommit(tx, () => {
+      for (const p of postings) ledgerPostings.inc({ action: p.action });
+    });
     return {
       ids: row.posted.ids,
       balances: new Map(Object.entries(row.posted.balances).map(([k, v]) => [k, Number(v)])),

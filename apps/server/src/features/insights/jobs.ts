@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
+import { type RepeatingJob, startRepeatingJob } from '../../lib/repeating-job';
 import type { MailSettings } from '../mail/public-links';
 import { deliverCreditAlerts } from './alert-delivery';
 import { rollUpCreditUsage } from './usage-rollup';
@@ -7,11 +8,6 @@ import { rollUpCreditUsage } from './usage-rollup';
 export interface InsightsJobOptions {
   /** How often the credit usage roll-up and the low-balance alert worker run (default: every 5 seconds). */
   intervalMs?: number;
-}
-
-export interface InsightsJobs {
-  /** Stops the timer and waits for a run in progress. */
-  stop(): Promise<void>;
 }
 
 /**
@@ -23,38 +19,14 @@ export function startInsightsJobs(
   settings: MailSettings,
   log: FastifyBaseLogger,
   { intervalMs = 5_000 }: InsightsJobOptions = {},
-): InsightsJobs {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | null = null;
-
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(run, intervalMs);
-    timer.unref();
-  };
-
-  function run() {
+): RepeatingJob {
+  return startRepeatingJob('credit usage roll-up and alerts', log, { intervalMs }, async (signal) => {
     // Each on its own: a failed roll-up must not hold back the alerts, nor the other way round.
     const each = (label: string, work: () => Promise<unknown>) =>
       work().catch((error: unknown) => {
-        if (!stopped) log.error({ err: error }, `${label} failed`);
+        if (!signal.aborted) log.error({ err: error }, `${label} failed`);
       });
-    running = each('credit usage roll-up', () => rollUpCreditUsage(db))
-      .then(() => each('low-balance alert delivery', () => deliverCreditAlerts(db, settings)))
-      .then(() => undefined)
-      .finally(() => {
-        running = null;
-        schedule();
-      });
-  }
-
-  schedule();
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
+    await each('credit usage roll-up', () => rollUpCreditUsage(db));
+    await each('low-balance alert delivery', () => deliverCreditAlerts(db, settings));
+  });
 }

@@ -49,18 +49,29 @@ export const KEY_COPY_MS = 1000;
  */
 export function liveKeyLookup(db: Tx): (token: string) => Promise<IntegrationCaller | null> {
   const copies = new Map<string, { caller: IntegrationCaller; until: number }>();
+  // Calls that arrive together when the copy has run out share one read: one statement, not one each.
+  const reading = new Map<string, Promise<IntegrationCaller | null>>();
+  const read = (hash: string, token: string) => {
+    let pending = reading.get(hash);
+    if (!pending) {
+      const started = performance.now();
+      pending = findIntegrationKey(db, token)
+        .then((caller) => {
+          if (caller) copies.set(hash, { caller, until: started + KEY_COPY_MS });
+          else copies.delete(hash);
+          return caller;
+        })
+        .finally(() => reading.delete(hash));
+      reading.set(hash, pending);
+    }
+    return pending;
+  };
   return async (token) => {
     const hash = hashIntegrationKey(token);
     const copy = copies.get(hash);
-    const now = performance.now();
-    if (copy && copy.until > now) return { ...copy.caller, confirmed: false };
-    const caller = await findIntegrationKey(db, token);
-    if (!caller) {
-      copies.delete(hash);
-      return null;
-    }
-    copies.set(hash, { caller, until: now + KEY_COPY_MS });
-    return { ...caller, confirmed: true };
+    if (copy && copy.until > performance.now()) return { ...copy.caller, confirmed: false };
+    const caller = await read(hash, token);
+    return caller ? { ...caller, confirmed: true } : null;
   };
 }
 

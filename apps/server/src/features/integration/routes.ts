@@ -1,5 +1,6 @@
 import { errorBodySchema } from '@allot/domain/errors';
 import {
+  type ConsumeBatchResponse,
   consumeBatchRequestSchema,
   consumeBatchResponseSchema,
   consumeRequestSchema,
@@ -17,7 +18,14 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../http/app-error';
 import { authOf, integrationOf } from '../../http/authenticate';
 import { answerError } from '../../http/error-handler';
-import { type IdempotencyRequest, idempotencyOf, idempotentWrite, replyAnswer } from '../credits/idempotency';
+import { consumptions } from '../../lib/metrics';
+import {
+  type Answer,
+  type IdempotencyRequest,
+  idempotencyOf,
+  idempotentWrite,
+  replyAnswer,
+} from '../credits/idempotency';
 import { consumeBatch } from './consume-batch';
 import { CONSUME_BATCH_EXAMPLES } from './consume-batch-examples';
 import { consumeCredits } from './consume-service';
@@ -61,6 +69,18 @@ export interface IntegrationRouteOptions {
 const RATE_LIMIT_NOTE = ` Each key may make a limited number of calls a minute (all processes together; \`INTEGRATION_RATE_LIMIT_PER_MINUTE\`, default 6,000): above it \`429 rate_limited\` with \`Retry-After\` (seconds). The count is kept in blocks per server process (a fiftieth of the limit, 1 to 1,000 calls: ${integrationRateLimitBlock(DEFAULT_INTEGRATION_RATE_LIMIT_PER_MINUTE)} by default), so the limit holds to within one block per running process.`;
 
 /** The classroom product's calls (CONTRACT §9): entitlement and consumption, with an integration key. */
+/** The metrics' count of consumptions by outcome (lib/metrics.ts), from an answer given now, not replayed. */
+function countConsumptions(answer: Answer) {
+  if (answer.replayed) return;
+  const body = answer.body as Partial<ConsumeBatchResponse> & { error?: string };
+  if (Array.isArray(body.results)) {
+    for (const r of body.results)
+      consumptions.inc({ outcome: r.status === 'consumed' ? 'consumed' : r.error });
+  } else {
+    consumptions.inc({ outcome: answer.status === 200 ? 'consumed' : (body.error ?? String(answer.status)) });
+  }
+}
+
 export function integrationRoutes(db: Db, options: IntegrationRouteOptions = {}): FastifyPluginAsyncZod {
   const perMinute = options.rateLimitPerMinute ?? DEFAULT_INTEGRATION_RATE_LIMIT_PER_MINUTE;
   // This process's share of every key's count (one per app: two apps on one database count as two processes).
@@ -126,12 +146,11 @@ export function integrationRoutes(db: Db, options: IntegrationRouteOptions = {})
       },
       async (request, reply) => {
         const caller = integrationOf(request);
-        return replyAnswer(
-          reply,
-          await idempotentWrite(db, caller.keyId, requireIdempotency(request), (tx, key) =>
-            consumeCredits(tx, caller, request.body, key),
-          ),
+        const answer = await idempotentWrite(db, caller.keyId, requireIdempotency(request), (tx, key) =>
+          consumeCredits(tx, caller, request.body, key),
         );
+        countConsumptions(answer);
+        return replyAnswer(reply, answer);
       },
     );
 
@@ -153,12 +172,11 @@ export function integrationRoutes(db: Db, options: IntegrationRouteOptions = {})
       },
       async (request, reply) => {
         const caller = integrationOf(request);
-        return replyAnswer(
-          reply,
-          await idempotentWrite(db, caller.keyId, requireIdempotency(request), (tx, key) =>
-            consumeBatch(tx, caller, request.body.items, key),
-          ),
+        const answer = await idempotentWrite(db, caller.keyId, requireIdempotency(request), (tx, key) =>
+          consumeBatch(tx, caller, request.body.items, key),
         );
+        countConsumptions(answer);
+        return replyAnswer(reply, answer);
       },
     );
 

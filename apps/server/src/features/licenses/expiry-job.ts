@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client';
+import { type RepeatingJob, startRepeatingJob } from '../../lib/repeating-job';
 import type { MailSettings } from '../mail/public-links';
 import { sendDueExpiryReminders } from './expiry-reminders';
 
@@ -7,11 +8,6 @@ export interface ExpiryReminderJobOptions {
   intervalMs?: number;
   /** The first run after the start (default: a minute, so a start is not slowed by it). */
   firstRunMs?: number;
-}
-
-export interface ExpiryReminderJob {
-  /** Stops the timer and waits for a run in progress. */
-  stop(): Promise<void>;
 }
 
 interface JobLog {
@@ -29,38 +25,9 @@ export function startExpiryReminderJob(
   settings: MailSettings,
   log: JobLog,
   { intervalMs = 60 * 60_000, firstRunMs = 60_000 }: ExpiryReminderJobOptions = {},
-): ExpiryReminderJob {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | null = null;
-
-  const schedule = (delay: number) => {
-    if (stopped) return;
-    timer = setTimeout(run, delay);
-    // A waiting timer never keeps the process alive on its own.
-    timer.unref();
-  };
-
-  function run() {
-    running = sendDueExpiryReminders(db, settings)
-      .then((result) => {
-        if (result.reminders > 0) log.info(result, 'licence expiry reminders queued');
-      })
-      .catch((error: unknown) => {
-        if (!stopped) log.error({ err: error }, 'licence expiry reminders failed');
-      })
-      .finally(() => {
-        running = null;
-        schedule(intervalMs);
-      });
-  }
-
-  schedule(firstRunMs);
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+): RepeatingJob {
+  return startRepeatingJob('licence expiry reminders', log, { intervalMs, firstRunMs }, async () => {
+    const result = await sendDueExpiryReminders(db, settings);
+    if (result.reminders > 0) log.info(result, 'licence expiry reminders queued');
+  });
 }

@@ -98,3 +98,16 @@ export function allocateSeats(
   }
   return seats;
 }
+
+/**
+ * The licence types of which an organization has at least one free seat now (a live licence with seats nobody
+ * holds): what requests up the tree show the organizations below (decision 017). Not locked: a hint, not a hold.
+ */
+export async function freeSeatTypesOf(db: Tx, organizationId: string): Promise<Set<LicenseType>> {
+  const found = await rows<{ license_type: LicenseType }>(
+    db,
+    sql`select l.license_type from licenses l
+      where l.organization_id = ${organizationId} and l.expire_at > now() and l.max_users > ${usedSeatsSql}`,
+  );
+  return new Set(found.map((l) => l.license_type));
+}

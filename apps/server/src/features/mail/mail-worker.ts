@@ -1,14 +1,10 @@
 import type { Db } from '../../db/client';
+import { type RepeatingJob, startRepeatingJob } from '../../lib/repeating-job';
 import { type MailTransport, type ProcessOutboxOptions, processOutbox } from './outbox';
 
 export interface MailWorkerOptions extends Pick<ProcessOutboxOptions, 'retryDelay' | 'leaseMs'> {
   /** How often the outbox is asked for due mail. */
   pollMs?: number;
-}
-
-export interface MailWorker {
-  /** Stops polling and waits for the send in progress (bounded by the SMTP timeouts); the rest stays queued. */
-  stop(): Promise<void>;
 }
 
 interface WorkerLog {
@@ -25,45 +21,22 @@ export function startMailWorker(
   transport: MailTransport,
   log: WorkerLog,
   { pollMs = 1000, ...options }: MailWorkerOptions = {},
-): MailWorker {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let round: Promise<void> | null = null;
-  const stopping = new AbortController();
-
-  const schedule = (delay: number) => {
-    if (stopped) return;
-    clearTimeout(timer);
-    timer = setTimeout(run, delay);
-  };
-
-  function run() {
-    round = processOutbox(db, transport, {
+): RepeatingJob {
+  const job = startRepeatingJob('mail outbox round', log, { intervalMs: pollMs, firstRunMs: 0 }, (signal) =>
+    processOutbox(db, transport, {
       ...options,
-      signal: stopping.signal,
+      signal,
       onError: (mail, error) =>
         log.warn(
           { mailId: mail.id, kind: mail.kind, attempts: mail.attempts, err: error },
           'mail not sent, will retry',
         ),
-    })
-      .then(() => undefined)
-      .catch((error: unknown) => {
-        if (!stopped) log.error({ err: error }, 'mail outbox round failed');
-      })
-      .finally(() => {
-        round = null;
-        schedule(pollMs);
-      });
-  }
-
-  schedule(0);
+    }),
+  );
   return {
+    /** Stops polling and waits for the send in progress (bounded by the SMTP timeouts); the rest stays queued. */
     async stop() {
-      stopped = true;
-      stopping.abort();
-      clearTimeout(timer);
-      await round;
+      await job.stop();
       transport.close();
     },
   };

@@ -5,6 +5,8 @@ import { AppError } from '../../http/app-error';
 
 /*
  * The lock order of every write transaction (docs/ARCHITECTURE.md, "Locks"):
+ *   0. a request up the tree being decided (requests/request-access.ts), and the open requests of an organization
+ *      being deleted: before anything else, since an approval then posts through the journal;
  *   1. credit accounts, in id order (the journal, removals, deletes);
  *   2. organization rows, root first: by depth, then id (creates and deletes lock the whole chain, since
  *      the counters of every ancestor move; the journal locks the rows whose credit figures move);

@@ -17,6 +17,7 @@ import { returnLicensesToParent } from '../licenses/ledger';
 import type { MailSettings } from '../mail/public-links';
 import { requireOrganizationAccess } from '../organization-access/access';
 import { type LockedOrganization, lockOrganizationChain } from '../organization-access/locks';
+import { cancelOpenRequestsOf, holdOpenRequestsOf } from '../requests/cancel-request';
 import { applyMemberPlan, planMembers } from '../users/add-members';
 import { getOrganization } from './service';
 import { insertOrganization, renameInTree } from './tree';
@@ -118,6 +119,8 @@ export async function updateOrganization(
 export async function deleteOrganization(db: Db, user: AuthUser, id: string) {
   await requireOrganizationAccess(db, user, id, ['delete_org']);
   await writeTransaction(db, async (tx) => {
+    // Its open requests first, as an approval locks a request before the accounts it moves (decision 017).
+    await holdOpenRequestsOf(tx, id);
     // In the lock order of locks.ts: the credit accounts of the organization (its pools, its members'
     // balances) and where the journal moves them below, its parent's pools or, for a root, the system
     // account, then the chain root first, the organization itself for update.
@@ -193,6 +196,7 @@ export async function deleteOrganization(db: Db, user: AuthUser, id: string) {
     await tx.execute(sql`delete from membership_invitations where organization_id = ${id}`);
     await returnLicensesToParent(tx, { id, name: org.name, parentId: org.parentId }, user.userId);
     await voidOpenInvoicesOf(tx, id, user.userId);
+    await cancelOpenRequestsOf(tx, id, user.userId);
     // The pools below each ancestor are counted by the roll-up from the closure rows (decision 016): every
     // line of this organization's pools, its delete's own included, is counted before they go.
     await rollUpCreditUsage(tx);

@@ -1,10 +1,11 @@
 import { isNavItemVisible, type NavItem } from '@allot/domain/navigation';
-import { NavLink, Stack } from '@mantine/core';
+import { Badge, NavLink, Stack } from '@mantine/core';
 import {
   IconBuildingCommunity,
   IconCertificate,
   IconHistory,
   IconHome,
+  IconInbox,
   IconInfoCircle,
   IconListDetails,
   IconLogout,
@@ -14,6 +15,7 @@ import {
 import type { ComponentType } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useSignOut } from '../../features/auth/hooks/use-sign-out';
+import { useAbove } from '../../features/requests/api/get-above';
 import { PICKER_STATE } from '../../lib/home-link';
 import { useSession } from '../../lib/session';
 
@@ -36,6 +38,7 @@ const LINKS: readonly LinkItem[] = [
     path: 'sub-organizations',
     icon: IconBuildingCommunity,
   },
+  { item: 'requests', label: 'Requests', path: 'requests', icon: IconInbox },
   { item: 'credit_log', label: 'Credit log', path: 'credit-log', icon: IconListDetails },
   { item: 'audit_log', label: 'Audit log', path: 'audit-log', icon: IconHistory },
 ];
@@ -57,6 +60,10 @@ export function DashboardNav({
   const { signOut, pending } = useSignOut();
   const base = `/${encodeURIComponent(organizationId)}`;
   const current = trimSlash(pathname);
+  // The open requests of the organizations below, waiting for an answer here (CONTRACT §11): on the menu, so
+  // that an admin above sees there is something to decide from any screen; asked again every minute.
+  const { data: above } = useAbove(organizationId, isNavItemVisible('requests', session), true);
+  const openRequests = above?.openRequests ?? 0;
 
   return (
     <Stack component="nav" aria-label="Main" gap={4}>
@@ -65,6 +72,7 @@ export function DashboardNav({
         const active =
           link.path === null ? false : link.path === '' ? current === base : current.startsWith(to);
         const Icon = link.icon;
+        const count = link.item === 'requests' ? openRequests : 0;
         return (
           <NavLink
             key={link.item}
@@ -72,7 +80,15 @@ export function DashboardNav({
             to={to}
             state={link.path === null ? PICKER_STATE : undefined}
             label={link.label}
+            aria-label={count > 0 ? `${link.label}, ${count} open` : undefined}
             leftSection={<Icon size={18} stroke={1.6} />}
+            rightSection={
+              count > 0 ? (
+                <Badge size="sm" color="red" variant="filled" aria-hidden="true">
+                  {count > 99 ? '99+' : count}
+                </Badge>
+              ) : undefined
+            }
             active={active}
             aria-current={active ? 'page' : undefined}
             onClick={onNavigate}

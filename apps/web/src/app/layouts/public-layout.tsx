@@ -1,11 +1,11 @@
 import { Box, Container, Group } from '@mantine/core';
 import { Link, Outlet } from 'react-router';
-import { AppFooter } from '../../components/app-footer';
 import { Brand } from '../../components/brand';
 import { AccountLink } from '../../features/auth/components/account-link';
 import { SignOutButton } from '../../features/auth/components/sign-out-button';
 import { MailNotSentBanner } from '../../features/mail/components/mail-not-sent-banner';
 import { PriceListLink } from '../../features/price-list/components/price-list-link';
+import { AppFooter } from '../../features/public-config/components/app-footer';
 import { useSession } from '../../lib/session';
 import classes from './public-layout.module.css';
 import { MAIN_CONTENT_ID, SkipLink } from './skip-link';

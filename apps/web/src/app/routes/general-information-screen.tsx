@@ -13,6 +13,7 @@ import {
 } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { PermissionNote } from '../../components/permission-note';
 import { ReasonedButton } from '../../components/reasoned-button';
 import { useTwoFactorStatus } from '../../features/auth/api/get-two-factor-status';
 import { AllocateSystemCreditsModal } from '../../features/credits/components/allocate-system-credits-modal';
@@ -30,6 +31,7 @@ import { EditOrganizationModal } from '../../features/organizations/components/e
 import { SignInSecurityCard } from '../../features/organizations/components/sign-in-security-card';
 import { deleteBlocked } from '../../features/organizations/delete-blocked';
 import { useOrganizationPermissions } from '../../features/organizations/hooks/use-organization-permissions';
+import { ManagedAboveCard } from '../../features/requests/components/managed-above-card';
 import { PICKER_STATE } from '../../lib/home-link';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -182,6 +184,8 @@ export function GeneralInformationScreen() {
         </SimpleGrid>
       </Card>
 
+      <ManagedAboveCard organization={organization} />
+
       <Stack gap="sm" component="section" aria-labelledby="credits-heading">
         <Group justify="space-between" align="center">
           <Title order={2} fz="h4" id="credits-heading">
@@ -244,12 +248,22 @@ export function GeneralInformationScreen() {
         </>
       )}
 
-      {can('manage_org_integration') && (
+      {can('manage_org_integration') ? (
         <IntegrationsSection organization={{ id: organization.id, name: organization.name }} />
+      ) : (
+        <PermissionNote label="Integrations">
+          Integrations: only an owner can manage the classroom product's keys and the daily limit of{' '}
+          {organization.name}.
+        </PermissionNote>
       )}
 
       <SignInSecurityCard organization={organization} role={role} ownTwoFactorOn={twoFactor?.enabled} />
 
+      {!can('delete_org') && (
+        <PermissionNote label="Delete organization">
+          {isRoot ? APP_MSG.rootDeleteSystemAdminOnly : `Only an owner can delete ${organization.name}.`}
+        </PermissionNote>
+      )}
       {can('delete_org') && (
         <DangerZone
           organization={organization}

@@ -17,6 +17,9 @@ import { ProductAccessModal } from '../../features/integration/components/produc
 import { type AccessViewer, defaultLicenseType } from '../../features/integration/product-access';
 import { useCurrentOrganization } from '../../features/organizations/api/use-current-organization';
 import { useOrganizationPermissions } from '../../features/organizations/hooks/use-organization-permissions';
+import { useAbove } from '../../features/requests/api/get-above';
+import { AskAboveButton } from '../../features/requests/components/ask-above-button';
+import { useRequestRights } from '../../features/requests/hooks/use-request-rights';
 import {
   type OrganizationUserSortKey,
   useOrganizationUsers,
@@ -59,6 +62,12 @@ export function UsersScreen() {
   // CONTRACT §6: with licences, a new user takes a free seat of one of them; none free is a 402. Say it first.
   const seatsFull = licenses.length > 0 && licenses.every((license) => freeSeats(license) === 0);
   const mayBuySeats = can('manage_org_license');
+  // The organization above holds a free seat of a full licence: the banner offers to ask it (CONTRACT §11).
+  const { mayAsk } = useRequestRights(organization);
+  const { data: above } = useAbove(organization.id, seatsFull && mayAsk);
+  const askableType = mayAsk
+    ? licenses.find((license) => above?.freeSeats[license.licenseType] === true)?.licenseType
+    : undefined;
   const addBlocked = seatsFull
     ? `Every licence seat of ${organization.name} is used. ${mayBuySeats ? 'Buy seats on the Licenses screen first.' : 'Ask an owner to add seats.'}`
     : undefined;
@@ -176,7 +185,18 @@ export function UsersScreen() {
               Every seat of {organization.name}'s licences is used, so no user can be added until seats are
               added or members are removed.
             </Text>
-            <MoreSeatsLink organizationId={organization.id} canBuySeats={mayBuySeats} label="Buy seats" />
+            <Group gap="xs">
+              {askableType && (
+                <AskAboveButton
+                  organization={organization}
+                  preset={{ kind: 'seats', licenseType: askableType }}
+                  label={(parent) => `Ask ${parent} for seats`}
+                  size="xs"
+                  color="orange"
+                />
+              )}
+              <MoreSeatsLink organizationId={organization.id} canBuySeats={mayBuySeats} label="Buy seats" />
+            </Group>
           </Group>
         </Alert>
       )}

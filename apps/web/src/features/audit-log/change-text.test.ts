@@ -22,6 +22,10 @@ describe('an audit entry in words', () => {
     ).toEqual(['status: Open → Fulfilled', 'fulfilment method: — → Paid another way']);
   });
 
+  it("says a request's status as the Requests screen does", () => {
+    expect(changeLines({ status: 'open' }, { status: 'declined' })).toEqual(['status: Open → Declined']);
+  });
+
   it('lists what a creation made and what a removal took', () => {
     expect(changeLines(null, { name: 'Maple', credits: 20 })).toEqual(['name: Maple', 'credits: 20']);
     expect(changeLines({ name: 'Maple' }, null)).toEqual(['name: Maple → —']);

@@ -6,6 +6,7 @@ import {
   INVOICE_STATUS_LABEL,
   type InvoiceStatus,
 } from '@allot/domain/invoices';
+import { REQUEST_STATUS_LABEL, type RequestStatus } from '@allot/domain/requests';
 import { ROLE_LABEL, type Role } from '@allot/domain/roles';
 import { formatCount } from '../../lib/format';
 
@@ -40,7 +41,10 @@ const labelled = <T extends string>(labels: Record<T, string>, value: unknown) =
  */
 function fieldText(key: string, value: unknown, entry: Record<string, unknown>): string {
   if (key === 'role') return labelled<Role>(ROLE_LABEL, value);
-  if (key === 'status') return labelled<InvoiceStatus>(INVOICE_STATUS_LABEL, value);
+  if (key === 'status')
+    return typeof value === 'string' && value in REQUEST_STATUS_LABEL && !(value in INVOICE_STATUS_LABEL)
+      ? labelled<RequestStatus>(REQUEST_STATUS_LABEL, value)
+      : labelled<InvoiceStatus>(INVOICE_STATUS_LABEL, value);
   if (key === 'fulfilmentMethod') return labelled<FulfilmentMethod>(FULFILMENT_LABEL, value);
   if (key === 'creditPool') return labelled<CreditPool>(CREDIT_POOL_LABEL, value);
   if (key === 'amount' && typeof value === 'number' && typeof entry.currency === 'string') {
