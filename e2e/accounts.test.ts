@@ -393,3 +393,61 @@ describe('an email change applies with the code mailed to the new address (CONTR
     expect(unexpectedErrors()).toEqual([]);
   });
 });
+
+describe('a teacher’s invitation (issue 33, item 1)', () => {
+  test('a new teacher reads a teacher’s mail, verifies, and is done: no panel sign-in', async () => {
+    const owner = await api('/auth/login', { email: OWNER, password: DEMO_PASSWORD });
+    const token = String(owner.body.secToken);
+    const mine = await fetch(`${baseUrl}/api/organization`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    const riverside = ((await mine.json()) as { id: string; name: string }[]).find(
+      (o) => o.name === 'Riverside District',
+    );
+    const email = uniqueEmail('new-teacher');
+    const added = await api(
+      '/user/create',
+      { email, name: 'Tomas Teacher', organizationId: riverside?.id, role: 'user' },
+      token,
+    );
+    expect(added.status).toBe(201);
+    const mail = await smtp.waitFor(email, (m) => m.subject.startsWith('You are invited'));
+    expect(mail.text).toContain('Riverside District added you as a teacher.');
+    expect(mail.text).toContain('You sign in to the classroom product as usual, not to Allot');
+    expect(mail.text).not.toContain('the panel');
+    const link = linkIn(mail.text);
+    expect(link).toBe(`${baseUrl}/register/verify?email=${encodeURIComponent(email)}&for=teacher`);
+
+    const { page, unexpectedErrors } = await newPage();
+    try {
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.goto(link);
+      await page.getByText('It is all a teacher needs to do here.').waitFor();
+      await page.getByLabel('Verification code').fill(codeIn(mail.text));
+      await page.getByRole('button', { name: 'Verify' }).click();
+      await page.getByRole('heading', { name: 'Choose your password', level: 1 }).waitFor();
+      await page.getByLabel('New password', { exact: true }).fill('tomas-password-2026');
+      await page.getByLabel('Repeat new password').fill('tomas-password-2026');
+      await page.getByRole('button', { name: 'Set password', exact: true }).click();
+
+      // Done: verified, told where to sign in, and offered no sign-in to a panel that would refuse him.
+      await page.getByRole('heading', { name: 'You are all set', level: 1 }).waitFor();
+      await page.getByText(`Your email ${email} is verified.`).waitFor();
+      await page.getByText('sign in to the classroom product as usual', { exact: false }).waitFor();
+      expect(await page.getByRole('link', { name: 'Sign in' }).count()).toBe(0);
+      expect((await readSession(page))?.signedIn ?? false).toBe(false);
+      await screenshot(page, 'register-verify-teacher-done');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await screenshot(page, 'phone-register-verify-teacher-done');
+      // No sign-in was tried: no 403 in the console (the 400 is the code step asking for a password).
+      expect(unexpectedErrors(failedResource(400))).toEqual([]);
+    } finally {
+      const members = await fetch(
+        `${baseUrl}/api/organization/${riverside?.id}/users?search=${encodeURIComponent(email)}`,
+        { headers: { Authorization: `Bearer ${token}` } },
+      );
+      const ids = ((await members.json()) as { data: { id: string }[] }).data.map((u) => u.id);
+      if (ids.length > 0) await api('/user/remove', { organizationId: riverside?.id, userIds: ids }, token);
+    }
+  });
+});

@@ -111,6 +111,7 @@ describe('the mail outbox (issue 33)', () => {
       const body = await response.json();
       await route.fulfill({ response, json: { ...body, delivery: 'log' } });
     });
+    await page.route('**/api/mail/delivery', (route) => route.fulfill({ json: { delivery: 'log' } }));
     await page.goto('/');
     const banner = page.getByRole('alert', { name: 'Mail is not sent' });
     await banner.getByRole('link', { name: 'mail outbox' }).waitFor();

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import './support/context';
+import { E2E_INVOICE_PAYEE, E2E_INVOICE_PAYMENT_INSTRUCTIONS } from './support/invoice-payment';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const OUTPUT_DIR = join(ROOT, 'e2e/.output');
@@ -98,6 +99,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ADMIN_PASSWORD,
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    // Whom invoices are paid to and how (issue 33): as an operator writes them in an env file, `\n` a break.
+    INVOICE_PAYEE: E2E_INVOICE_PAYEE,
+    INVOICE_PAYMENT_INSTRUCTIONS: E2E_INVOICE_PAYMENT_INSTRUCTIONS.replaceAll('\n', '\\n'),
   };
 
   run(TSX, ['apps/server/src/seed/demo.ts'], env, 'Seeding the demo data');

@@ -56,18 +56,27 @@ describe('a teacher of one school is invited to another (issue 14, checked by)',
       await screenshot(owner, 'invite-existing-teacher-pending');
 
       // Leo reads the mail and accepts on /invitation with its code.
+      // A teacher's mail (issue 33): what Allot is to a teacher, and that they sign in to the classroom product.
       const mail = await smtp.waitFor(LEO.email, (m) => m.subject === `Join ${NORTHSIDE} on Allot`);
+      expect(mail.text).toContain(`invited you to join ${NORTHSIDE} as a teacher`);
+      expect(mail.text).toContain('You sign in to the classroom product as usual, not to Allot');
       const link = linkIn(mail.text);
       expect(link).toBe(
-        `${baseUrl}/invitation?email=${encodeURIComponent(LEO.email)}&organization=${northsideId}`,
+        `${baseUrl}/invitation?email=${encodeURIComponent(LEO.email)}&organization=${northsideId}&for=teacher`,
       );
       const { page: leo, unexpectedErrors: leoErrors } = await newPage();
+      await leo.setViewportSize({ width: 1440, height: 900 });
       await leo.goto(link);
       await leo.getByRole('heading', { name: 'Accept your invitation', level: 1 }).waitFor();
       await leo.getByLabel('Invitation code').fill(codeIn(mail.text));
       await leo.getByRole('button', { name: 'Join the organization' }).click();
+      // The end of a teacher's invitation: done, and no panel sign-in that would refuse him.
       await leo.getByRole('heading', { name: 'You joined the organization', level: 1 }).waitFor();
+      await leo.getByText('sign in to the classroom product as usual', { exact: false }).waitFor();
+      expect(await leo.getByRole('link', { name: 'Sign in' }).count()).toBe(0);
       await screenshot(leo, 'invite-existing-teacher-accepted');
+      await leo.setViewportSize({ width: 390, height: 844 });
+      await screenshot(leo, 'phone-invite-existing-teacher-accepted');
 
       // The owner's user search shows Leo in both schools; the Northside row is no longer pending.
       await owner.reload();

@@ -97,13 +97,14 @@ export async function waitForSignedIn(page: Page): Promise<void> {
   await page.waitForURL((url) => url.pathname !== '/login', { timeout: 20_000 });
 }
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** A picture of the whole page; `{ fullPage: false }` for what the window shows (a dialog on a long phone page). */
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   // Let loading buttons and transitions settle so the picture shows what the person sees.
   await page.locator('button[data-loading]').first().waitFor({ state: 'detached', timeout: 5_000 });
   await page.waitForTimeout(250);
   const path = join(SCREENSHOT_DIR, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage });
   return path;
 }
 

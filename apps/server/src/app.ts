@@ -18,6 +18,7 @@ import { insightsRoutes } from './features/insights/routes';
 import { liveKeyLookup } from './features/integration/key-auth';
 import { integrationKeyRoutes } from './features/integration/key-routes';
 import { integrationRoutes } from './features/integration/routes';
+import { type InvoicePayment, NO_INVOICE_PAYMENT } from './features/invoices/invoice-payment';
 import { invoiceRoutes } from './features/invoices/routes';
 import { type ExpiryReminderJobOptions, startExpiryReminderJob } from './features/licenses/expiry-job';
 import { licenseRoutes } from './features/licenses/routes';
@@ -63,6 +64,8 @@ export interface AppOptions {
   invitationsPerDay?: number | undefined;
   /** Invoice mails one organization may send in a day to addresses outside it (INVOICE_MAILS_PER_DAY). */
   invoiceMailsPerDay?: number | undefined;
+  /** Whom invoices are paid to and how (INVOICE_PAYEE, INVOICE_PAYMENT_INSTRUCTIONS); none by default. */
+  invoicePayment?: InvoicePayment;
   /** Calls one integration key may make in a minute, all processes together (INTEGRATION_RATE_LIMIT_PER_MINUTE). */
   integrationRateLimitPerMinute?: number | undefined;
   /** REQUIRE_SYSTEM_ADMIN_MFA and MFA_ENCRYPTION_KEY (decision 015); by default neither. */
@@ -103,6 +106,7 @@ export async function buildApp({
   publicUrl = 'http://localhost:3000',
   invitationsPerDay,
   invoiceMailsPerDay,
+  invoicePayment = NO_INVOICE_PAYMENT,
   integrationRateLimitPerMinute,
   twoFactor = NO_TWO_FACTOR_SETTINGS,
   mail,
@@ -153,7 +157,7 @@ export async function buildApp({
   await app.register(accountRoutes(db, mailSettings));
   await app.register(creditRoutes(db));
   await app.register(licenseRoutes(db));
-  await app.register(invoiceRoutes(db, mailSettings));
+  await app.register(invoiceRoutes(db, mailSettings, invoicePayment));
   await app.register(requestRoutes(db, mailSettings));
   await app.register(integrationKeyRoutes(db));
   await app.register(integrationRoutes(db, { rateLimitPerMinute: integrationRateLimitPerMinute }));

@@ -28,6 +28,12 @@ export interface Config {
    * (a default when unset: features/integration/key-rate-limit.ts).
    */
   integrationRateLimitPerMinute: number | undefined;
+  /**
+   * INVOICE_PAYEE and INVOICE_PAYMENT_INSTRUCTIONS: who invoices are paid to and how (a bank transfer's details),
+   * printed on every invoice and its mail; none when unset (features/invoices/invoice-payment.ts).
+   */
+  invoicePayee: string | undefined;
+  invoicePaymentInstructions: string | undefined;
   /** REQUIRE_SYSTEM_ADMIN_MFA=true: system admins sign in with two-factor (decision 015). */
   requireSystemAdminMfa: boolean;
   /** MFA_ENCRYPTION_KEY: 32 bytes (base64 or 64 hex digits) that encrypt the TOTP secrets at rest. */
@@ -70,6 +76,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.INTEGRATION_RATE_LIMIT_PER_MINUTE,
       'INTEGRATION_RATE_LIMIT_PER_MINUTE',
     ),
+    invoicePayee: invoiceText(env.INVOICE_PAYEE, 'INVOICE_PAYEE', 200),
+    invoicePaymentInstructions: invoiceText(
+      env.INVOICE_PAYMENT_INSTRUCTIONS,
+      'INVOICE_PAYMENT_INSTRUCTIONS',
+      2000,
+    ),
     requireSystemAdminMfa: booleanSetting(env.REQUIRE_SYSTEM_ADMIN_MFA, 'REQUIRE_SYSTEM_ADMIN_MFA'),
     mfaEncryptionKey: encryptionKey(env.MFA_ENCRYPTION_KEY, 'MFA_ENCRYPTION_KEY'),
     shutdownTimeoutMs:
@@ -82,6 +94,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       privacyUrl: webAddress(env.PRIVACY_URL, 'PRIVACY_URL'),
     },
   };
+}
+
+/**
+ * A text printed on invoices: trimmed, `\n` (a backslash and an n, as one line of an env file writes it) a line
+ * break; empty is none. Too long is a mistake worth stopping the start for.
+ */
+function invoiceText(value: string | undefined, name: string, max: number): string | undefined {
+  const text = value?.replaceAll('\\n', '\n').trim();
+  if (!text) return undefined;
+  if (text.length > max) throw new Error(`${name} is longer than ${max} characters`);
+  return text;
 }
 
 /** The footer's settings (issue 36): refused at start rather than published as a broken link. */

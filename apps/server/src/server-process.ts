@@ -54,6 +54,10 @@ export async function serve(config: Config, options: { prepare: boolean }) {
     publicUrl: config.publicUrl,
     invitationsPerDay: config.invitationsPerDay,
     invoiceMailsPerDay: config.invoiceMailsPerDay,
+    invoicePayment: {
+      payee: config.invoicePayee ?? null,
+      instructions: config.invoicePaymentInstructions ?? null,
+    },
     integrationRateLimitPerMinute: config.integrationRateLimitPerMinute,
     twoFactor: {
       requireSystemAdmins: config.requireSystemAdminMfa,

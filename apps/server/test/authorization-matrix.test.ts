@@ -739,6 +739,13 @@ const MATRIX: Row[] = [
   },
   {
     method: 'GET',
+    path: '/api/mail/delivery',
+    url: () => '/api/mail/delivery',
+    // Whether mail goes out at all (issue 33): every screen that says a mail was sent asks, signed in or not.
+    expect: all(200),
+  },
+  {
+    method: 'GET',
     path: '/api/invoices',
     url: () => '/api/invoices',
     // The billing queue (CONTRACT §7): every organization's invoices, system admins only.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CREDIT_POOLS, type CreditPool } from './credits';
 import { MSG } from './messages';
 import { LICENSE_TYPE_LABEL, LICENSE_TYPES, type LicenseType } from './organizations';
 import { pageOf, paginationQuerySchema } from './pagination';
@@ -37,8 +38,13 @@ export const FULFILMENT_LABEL: Record<FulfilmentMethod, string> = {
   free: 'Fulfil for free',
 };
 
-/** Bought credits land in the protected pool: the organization's admins decide where they go (decision 010). */
-export const PURCHASED_CREDITS_POOL = 'protected' as const;
+/**
+ * Bought credits land in the pool the buyer chose (issue 33), the shared one unless they choose otherwise: that is
+ * where teachers draw from and what the low-balance alerts watch (decision 010).
+ */
+export const DEFAULT_PURCHASE_POOL: CreditPool = 'shared';
+/** Credits invoices made before the buyer chose a pool go to the protected pool, as they said they would. */
+export const EARLIER_PURCHASES_POOL: CreditPool = 'protected';
 
 /** Days from creation to the due date. */
 export const INVOICE_DUE_DAYS = 30;
@@ -131,12 +137,21 @@ export const createInvoiceRequestSchema = z
       .max(PURCHASE_ORDER_MAX, `At most ${PURCHASE_ORDER_MAX} characters.`)
       .optional()
       .describe('The buyer’s purchase-order number, shown on the invoice'),
+    creditPool: z
+      .enum(CREDIT_POOLS, { error: 'Choose the shared or the protected pool.' })
+      .optional()
+      .describe(
+        'credits only: the pool of the organization the credits go to once the invoice is fulfilled; `shared` (teachers draw on it) when left out',
+      ),
   })
   .superRefine((input, ctx) => {
     for (const field of INVOICE_KIND_FIELDS[input.kind]) {
       if (input[field as keyof typeof input] === undefined) {
         ctx.addIssue({ code: 'custom', path: [field], message: MSG.required });
       }
+    }
+    if (input.creditPool !== undefined && input.kind !== 'credits') {
+      ctx.addIssue({ code: 'custom', path: ['creditPool'], message: INVOICE_MSG.poolOnlyForCredits });
     }
   })
   .meta({ id: 'CreateInvoice' });
@@ -171,6 +186,12 @@ export const invoiceSchema = z
     description: z.string().describe('What the invoice buys, in words'),
     customerEmail: emailOut(),
     purchaseOrder: z.string().nullable().describe('The buyer’s purchase-order number; null without one'),
+    creditPool: z
+      .enum(CREDIT_POOLS)
+      .nullable()
+      .describe(
+        'A credits invoice: the pool its credits go to when it is fulfilled, as the buyer chose (`protected` for invoices made before the choice existed); null for the other kinds',
+      ),
     mailed: z
       .boolean()
       .describe(
@@ -191,6 +212,18 @@ export const invoiceSchema = z
     fulfilledAt: dateTimeOut().nullable(),
     voidedAt: dateTimeOut().nullable(),
     createdBy: z.object({ id: uuidOut(), name: z.string(), email: emailOut() }).nullable(),
+    payee: z
+      .string()
+      .nullable()
+      .describe(
+        'Who the invoice is paid to: the installation’s INVOICE_PAYEE as it is set when the invoice is read (the same on every invoice); null when it is not set',
+      ),
+    paymentInstructions: z
+      .string()
+      .nullable()
+      .describe(
+        'How to pay (a bank transfer’s details, lines separated by line breaks): the installation’s INVOICE_PAYMENT_INSTRUCTIONS as it is set when the invoice is read; null when it is not set',
+      ),
   })
   .meta({ id: 'Invoice' });
 export type Invoice = z.infer<typeof invoiceSchema>;
@@ -235,6 +268,7 @@ export const INVOICE_MSG = {
       priced ? `it priced the seats until ${dayOf(priced)}` : 'the expiry it priced is not known'
     }, the licence now runs until ${dayOf(now)}): void it and create a new one.`,
   organizationGone: 'The organization of this invoice was deleted: void the invoice.',
+  poolOnlyForCredits: 'Only a credits invoice goes to a pool.',
   licenseExistsNow: (type: LicenseType) =>
     `This organization has a ${LICENSE_TYPE_LABEL[type]} licence now: void this invoice and create one that extends it or adds seats.`,
 } as const;

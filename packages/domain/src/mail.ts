@@ -36,3 +36,16 @@ export const mailOutboxPageSchema = z
   })
   .meta({ id: 'MailOutboxPage' });
 export type MailOutboxPage = z.infer<typeof mailOutboxPageSchema>;
+
+/**
+ * GET /api/mail/delivery (issue 33): whether this installation delivers mail, for every screen that says a mail
+ * went out (public: the sign-in, code and reset screens say it too). One source for "sent" or "queued".
+ */
+export const mailDeliveryAnswerSchema = z
+  .object({
+    delivery: z
+      .enum(MAIL_DELIVERIES)
+      .describe('smtp: mail goes out through SMTP_URL; log: nothing is delivered, mail waits in the outbox'),
+  })
+  .meta({ id: 'MailDeliveryAnswer' });
+export type MailDeliveryAnswer = z.infer<typeof mailDeliveryAnswerSchema>;

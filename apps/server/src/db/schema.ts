@@ -494,7 +494,8 @@ export const oneTimeCodes = pgTable(
     tokenHash: text('token_hash'),
     /**
      * What the code is for, beyond its purpose: the organization of a membership invitation, the new
-     * address of an email change. A user has one live code per purpose and subject.
+     * address of an email change. An email change or a reset has one live code per user; verifications and
+     * invitations keep the earlier ones of a subject alive until they expire (features/auth/one-time-codes.ts).
      */
     subject: text('subject'),
     failedAttempts: integer('failed_attempts').notNull().default(0),
@@ -623,6 +624,11 @@ export const invoices = pgTable(
     customerEmail: text('customer_email').notNull(),
     /** The buyer's purchase-order number (CONTRACT §7), shown on the invoice; null without one. */
     purchaseOrder: text('purchase_order'),
+    /**
+     * A credits invoice: the pool of the organization its credits go to, as the buyer chose (issue 33). Null for
+     * the other kinds, and for credits invoices made before the choice, which go to the protected pool.
+     */
+    creditPool: text('credit_pool'),
     amount: bigint('amount', { mode: 'number' }).notNull(),
     currency: text('currency').notNull(),
     licenseExpirationDays: integer('license_expiration_days'),
@@ -664,6 +670,10 @@ export const invoices = pgTable(
         and (${t.licenseEventId} is not null or ${t.creditTransactionId} is not null))`,
     ),
     check('invoices_void_check', sql`(${t.status} = 'void') = (${t.voidedAt} is not null)`),
+    check(
+      'invoices_credit_pool_check',
+      sql`${t.creditPool} is null or (${t.kind} = 'credits' and ${t.creditPool} in ('shared','protected'))`,
+    ),
   ],
 );
 

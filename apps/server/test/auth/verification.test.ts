@@ -3,6 +3,8 @@ import { APP_MSG, MSG } from '@allot/domain/messages';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/rows';
+import { writeTransaction } from '../../src/db/transaction';
+import { issueCode, LIVE_CODES_MAX } from '../../src/features/auth/one-time-codes';
 import { queueInvitation } from '../../src/features/auth/verification-service';
 import { codeIn, lastMailTo, linkIn, mailsTo } from '../support/outbox';
 import { bearer, createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/test-app';
@@ -192,7 +194,7 @@ describe('POST /api/auth/verify/resend', () => {
     }
   });
 
-  it('sends a new 30-minute code to an invitee and the old one stops working', async () => {
+  it('sends a new 30-minute code to an invitee; the old one works on until one of them is used', async () => {
     const email = 'tom@school.test';
     await inviteOwner(email, 'Tom New');
     const first = codeIn((await lastMailTo(t.db, email)).text_body);
@@ -202,14 +204,38 @@ describe('POST /api/auth/verify/resend', () => {
     expect(mail.text_body).toContain('choose the password');
     expect(mail.text_body).toContain(`${TEST_PUBLIC_URL}/register/verify?email=tom%40school.test`);
     const second = codeIn(mail.text_body);
-    const [stored] = await rows<{ minutes: number }>(
+    const stored = await rows<{ minutes: number }>(
       t.db,
       sql`select extract(epoch from c.expires_at - now()) / 60 as minutes from one_time_codes c
-          join users u on u.id = c.user_id where u.email = ${email}`,
+          join users u on u.id = c.user_id where u.email = ${email} order by c.created_at desc`,
     );
-    expect(Number(stored?.minutes)).toBeLessThanOrEqual(CODE_MINUTES);
+    expect(stored).toHaveLength(2);
+    expect(Number(stored[0]?.minutes)).toBeLessThanOrEqual(CODE_MINUTES);
+    // A wrong code counts against both; the first mail's code still verifies, and then neither is left.
+    const wrong = ['000000', '111111', '222222'].find((c) => c !== first && c !== second) ?? '333333';
+    expect((await verify({ email, code: wrong, password: 'toms-password-12' })).statusCode).toBe(400);
+    expect((await verify({ email, code: first, password: 'toms-password-12' })).statusCode).toBe(200);
+    const left = await rows(
+      t.db,
+      sql`select 1 from one_time_codes c join users u on u.id = c.user_id where u.email = ${email}`,
+    );
+    expect(left).toEqual([]);
     if (first !== second)
-      expect((await verify({ email, code: first, password: 'toms-password-12' })).statusCode).toBe(400);
-    expect((await verify({ email, code: second, password: 'toms-password-12' })).statusCode).toBe(200);
+      expect((await verify({ email, code: second, password: 'toms-password-12' })).statusCode).toBe(400);
+  });
+
+  it(`keeps at most ${LIVE_CODES_MAX} live codes of an account, the newest`, async () => {
+    await forgetRateLimits();
+    const email = 'tess@school.test';
+    await inviteOwner(email, 'Tess New');
+    const user = await rows<{ id: string }>(t.db, sql`select id from users where email = ${email}`);
+    const userId = user[0]?.id ?? '';
+    await writeTransaction(t.db, async (tx) => {
+      for (let i = 0; i < LIVE_CODES_MAX + 2; i++) {
+        await issueCode(tx, { userId, purpose: 'email_verification', lifetimeMinutes: CODE_MINUTES });
+      }
+    });
+    const live = await rows(t.db, sql`select 1 from one_time_codes where user_id = ${userId}`);
+    expect(live).toHaveLength(LIVE_CODES_MAX);
   });
 });

@@ -165,6 +165,7 @@ describe.runIf(onPostgres)('writes that lock the same rows take them in one orde
       organizationId: alpha,
       kind: 'credits',
       credits: 1000,
+      creditPool: 'protected',
     });
     expect(invoice.statusCode, invoice.body).toBe(201);
     // The purchase posts to the system account and Alpha's protected pool, in id order: the test holds the

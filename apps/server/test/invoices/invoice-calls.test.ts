@@ -31,12 +31,25 @@ async function licence(organizationId: string, type: string) {
     : null;
 }
 
-async function protectedPool(organizationId: string): Promise<number> {
+async function pool(organizationId: string, kind: 'shared' | 'protected'): Promise<number> {
   const [row] = await rows<{ balance: string }>(
     t.db,
-    sql`select balance::text from credit_accounts where organization_id = ${organizationId} and kind = 'protected'`,
+    sql`select balance::text from credit_accounts where organization_id = ${organizationId} and kind = ${kind}`,
   );
   return Number(row?.balance);
+}
+
+const protectedPool = (organizationId: string) => pool(organizationId, 'protected');
+
+/** The SQLSTATE a statement is refused with (IN001: the invoice trigger), or 'accepted'. */
+async function refusal(statement: ReturnType<typeof sql>): Promise<string | undefined> {
+  try {
+    await t.db.execute(statement);
+    return 'accepted';
+  } catch (error) {
+    const cause = error as { cause?: { code?: string }; code?: string };
+    return cause.cause?.code ?? cause.code;
+  }
 }
 
 const create = (who: Parameters<typeof api.post>[0], body: object) =>
@@ -398,18 +411,71 @@ describe('POST /api/invoice/{id}/fulfil and void', () => {
     expect(link?.id).toBe(log.data[0].id);
   });
 
-  it('adds bought credits to the protected pool with a purchase entry naming the invoice', async () => {
-    const before = await protectedPool(t.world.orgs.alpha);
+  it('adds bought credits to the pool the buyer chose, the shared one by default, with a purchase entry naming the invoice', async () => {
+    const before = {
+      shared: await pool(t.world.orgs.alpha, 'shared'),
+      protected: await protectedPool(t.world.orgs.alpha),
+    };
+    const chosen = await created({ kind: 'credits', credits: 1000, creditPool: 'protected' });
+    expect(chosen.creditPool).toBe('protected');
+    await api.post('systemAdmin', `/api/invoice/${chosen.id}/fulfil`, { method: 'payment' });
+    expect(await protectedPool(t.world.orgs.alpha)).toBe(before.protected + 1000);
+
     const invoice = await created({ kind: 'credits', credits: 5000 });
-    expect(invoice).toMatchObject({ amount: 4500, credits: 5000, description: '5,000 AI credits' });
+    expect(invoice).toMatchObject({
+      amount: 4500,
+      credits: 5000,
+      description: '5,000 AI credits',
+      creditPool: 'shared',
+    });
     const done = await api.post('systemAdmin', `/api/invoice/${invoice.id}/fulfil`, { method: 'payment' });
     expect(done.statusCode, done.body).toBe(200);
-    expect(await protectedPool(t.world.orgs.alpha)).toBe(before + 5000);
+    expect(done.json().creditPool).toBe('shared');
+    expect(await pool(t.world.orgs.alpha, 'shared')).toBe(before.shared + 5000);
+    expect(await protectedPool(t.world.orgs.alpha)).toBe(before.protected + 1000);
     const log = (await api.get('owner', `/api/organization/${t.world.orgs.alpha}/credit-log?limit=1`)).json();
     expect(log.data[0]).toMatchObject({
       action: 'purchase',
       credits: 5000,
       description: `Invoice ${invoice.number} (fulfil): 5,000 AI credits`,
+    });
+  });
+
+  it('fulfils a credits invoice made before the buyer chose a pool into the protected pool, as it said', async () => {
+    const invoice = await created({ kind: 'credits', credits: 1000 });
+    // As migration 0039 leaves the invoices before it: no pool kept. IN001 refuses the change (the pool is part of
+    // what an invoice sold), so the test writes it with the triggers off, as the old code wrote it.
+    await t.db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(sql`update invoices set credit_pool = null where id = ${invoice.id}`);
+    });
+    expect(await refusal(sql`update invoices set credit_pool = 'shared' where id = ${invoice.id}`)).toBe(
+      'IN001',
+    );
+    const read = (await api.get('owner', `/api/invoice/${invoice.id}`)).json() as Invoice;
+    expect(read.creditPool).toBe('protected');
+    const before = await protectedPool(t.world.orgs.alpha);
+    expect(
+      (await api.post('systemAdmin', `/api/invoice/${invoice.id}/fulfil`, { method: 'free' })).statusCode,
+    ).toBe(200);
+    expect(await protectedPool(t.world.orgs.alpha)).toBe(before + 1000);
+    const seats = await created({ kind: 'add_users', licenseId: t.world.alphaLicenseId, usersQuantity: 1 });
+    expect(seats.creditPool).toBeNull();
+    await api.post('systemAdmin', `/api/invoice/${seats.id}/void`, {});
+  });
+
+  it('refuses a pool on an invoice that buys no credits, on that field', async () => {
+    const answer = await create('owner', {
+      kind: 'add_users',
+      licenseId: t.world.alphaLicenseId,
+      usersQuantity: 1,
+      creditPool: 'shared',
+    });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json()).toMatchObject({
+      error: 'invalid_input',
+      message: MSG.invoiceInvalid,
+      details: { fields: { creditPool: INVOICE_MSG.poolOnlyForCredits } },
     });
   });
 
@@ -498,15 +564,6 @@ describe('POST /api/invoice/{id}/fulfil and void', () => {
   it('the database keeps a fulfilled invoice as it is, whatever code tries', async () => {
     const invoice = await created({ kind: 'credits', credits: 1000 });
     await api.post('systemAdmin', `/api/invoice/${invoice.id}/fulfil`, { method: 'free' });
-    const refusal = async (statement: ReturnType<typeof sql>) => {
-      try {
-        await t.db.execute(statement);
-        return 'accepted';
-      } catch (error) {
-        const cause = error as { cause?: { code?: string }; code?: string };
-        return cause.cause?.code ?? cause.code;
-      }
-    };
     expect(await refusal(sql`update invoices set status = 'open' where id = ${invoice.id}`)).toBe('IN001');
     expect(await refusal(sql`update invoices set amount = 1 where id = ${invoice.id}`)).toBe('IN001');
     expect(await refusal(sql`delete from invoices where id = ${invoice.id}`)).toBe('IN001');

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/rows';
 import { createInvoice } from '../../src/features/invoices/create-invoice';
 import { nextInvoiceNumber } from '../../src/features/invoices/invoice-numbers';
+import { NO_INVOICE_PAYMENT } from '../../src/features/invoices/invoice-payment';
 import type { AuthUser } from '../../src/http/authenticate';
 import { signedInCalls } from '../support/calls';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/test-app';
@@ -73,7 +74,8 @@ describe('invoice numbers', () => {
     let taken = '';
     await expect(
       t.db.transaction(async (tx) => {
-        taken = (await createInvoice(tx, owner, input, { publicUrl: TEST_PUBLIC_URL })).number;
+        taken = (await createInvoice(tx, owner, input, { publicUrl: TEST_PUBLIC_URL }, NO_INVOICE_PAYMENT))
+          .number;
         throw new Error('the request failed after the invoice was written');
       }),
     ).rejects.toThrow('the request failed');

@@ -182,11 +182,11 @@ describe('invoices outlive their organization', () => {
       const after = (await api.get('owner', `/api/invoice/${open.id}`)).json() as Invoice;
       if (fulfilled.statusCode === 200) {
         expect(after.status).toBe('fulfilled');
-        // The credits arrived, then went up with the delete.
+        // The credits arrived (in the shared pool, the buyer's default), then went up with the delete.
         const [moved] = await rows<{ n: string }>(
           t.db,
           sql`select count(*)::text as n from credit_transactions where action = 'organization_deleted'
-              and description = ${`Race School ${round} was deleted: its protected pool went back`}`,
+              and description = ${`Race School ${round} was deleted: its shared pool went back`}`,
         );
         expect(moved?.n).toBe('1');
       } else {

@@ -51,3 +51,22 @@ describe('the mail outbox', () => {
     }
   });
 });
+
+describe('GET /api/mail/delivery', () => {
+  it('tells anyone, signed in or not, whether mail is delivered', async () => {
+    const anonymous = await t.app.inject({ method: 'GET', url: '/api/mail/delivery' });
+    expect(anonymous.statusCode, anonymous.body).toBe(200);
+    expect(anonymous.json()).toEqual({ delivery: 'log' });
+    expect((await api.get('owner', '/api/mail/delivery')).json()).toEqual({ delivery: 'log' });
+    const app = await buildApp({
+      db: t.db,
+      mail: { worker: {}, transport: { delivers: 'sent', send: async () => {}, close: () => {} } },
+    });
+    try {
+      const answer = await app.inject({ method: 'GET', url: '/api/mail/delivery' });
+      expect(answer.json()).toEqual({ delivery: 'smtp' });
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -243,7 +243,7 @@ describe('row 3: creating a sub-organization for another tenant’s owner attach
     expect(again.statusCode).toBe(400);
   });
 
-  it('a new code replaces the old one; a cancelled invitation cannot be accepted and frees its seat', async () => {
+  it('a new code works beside the old one; a cancelled invitation cannot be accepted with either and frees its seat', async () => {
     const owner = await tokenOf('owner');
     const invite = await call('POST', '/api/user/create', owner, {
       email: 'owner@beta.test',
@@ -282,11 +282,6 @@ describe('row 3: creating a sub-organization for another tenant’s owner attach
     await t.app.background.settle();
     const second = codeIn((await lastMailTo(t.db, 'owner@beta.test')).text_body);
     const body = { email: 'owner@beta.test', organizationId: t.world.orgs.alpha };
-    if (first !== second) {
-      expect(
-        (await call('POST', '/api/auth/invitation/accept', null, { ...body, code: first })).statusCode,
-      ).toBe(400);
-    }
     const cancelled = await call('POST', '/api/user/remove', owner, {
       organizationId: t.world.orgs.alpha,
       userIds: [invite.json().id],
@@ -294,9 +289,13 @@ describe('row 3: creating a sub-organization for another tenant’s owner attach
     expect(cancelled.statusCode).toBe(200);
     expect(cancelled.json()).toEqual({ removed: [invite.json().id], creditsReturned: 0 });
     expect(await seats()).toBe(held - 1);
-    expect(
-      (await call('POST', '/api/auth/invitation/accept', null, { ...body, code: second })).statusCode,
-    ).toBe(400);
+    // Cancelled, the invitation takes every code mailed for it along: the first one too, which a resend
+    // leaves alive until it expires.
+    for (const code of [first, second]) {
+      expect((await call('POST', '/api/auth/invitation/accept', null, { ...body, code })).statusCode).toBe(
+        400,
+      );
+    }
   });
 });
 

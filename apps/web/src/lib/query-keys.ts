@@ -140,6 +140,8 @@ const invoices = {
 };
 
 const mail = {
+  /** GET /mail/delivery: whether this installation delivers mail at all (a setting of the server). */
+  delivery: () => ['mail', 'delivery'] as const,
   /** GET /mail/outbox: what the installation mailed or keeps (system admins). */
   outbox: (page: number, limit: number) => ['mail', 'outbox', page, limit] as const,
 };

@@ -19,14 +19,41 @@ export function passwordResetMail(input: { to: string; name: string; code: strin
   });
 }
 
+/**
+ * What a teacher is told Allot is to them (issue 33): where their school keeps their licence for the classroom
+ * product and the AI credits they spend in it, and that they sign in there, never here (CONTRACT §2: teachers
+ * have no panel access).
+ */
+const TEACHER_SIGN_IN =
+  'You sign in to the classroom product as usual, not to Allot: Allot’s pages are for your school’s admins, and there is nothing there for you to sign in to.';
+
 export function invitationMail(input: {
   to: string;
   name: string;
   code: string;
   link: string;
   organizationName: string | null;
+  /** The account holds only teacher roles: the mail is written for a teacher, not for an admin of the panel. */
+  forTeacher: boolean;
 }): Mail {
   const where = input.organizationName ? ` for ${input.organizationName}` : '';
+  if (input.forTeacher) {
+    const school = input.organizationName ?? 'Your school';
+    return mail('invitation', input.to, `You are invited to Allot${where}`, {
+      greeting: `Hello ${input.name},`,
+      intro: [
+        `${school} added you as a teacher. It uses Allot to give its teachers a licence for the classroom product and the AI credits they spend in it; yours are kept for you there.`,
+        'To receive them, verify your email with the code below on the page the link opens (you also choose a password for your Allot account). That is all you need to do.',
+      ],
+      code: { label: 'Your verification code', value: input.code },
+      action: { label: 'Open this link to enter the code', url: input.link },
+      outro: [
+        TEACHER_SIGN_IN,
+        `The code expires in ${CODE_MINUTES} minutes. When it has expired, the same page sends you a new one.`,
+        'If you did not expect this, you can ignore this email.',
+      ],
+    });
+  }
   return mail('invitation', input.to, `You are invited to Allot${where}`, {
     greeting: `Hello ${input.name},`,
     intro: [
@@ -48,17 +75,24 @@ export function verificationMail(input: {
   code: string;
   link: string;
   needsPassword: boolean;
+  /** The account holds only teacher roles. */
+  forTeacher: boolean;
 }): Mail {
+  const verify = input.needsPassword
+    ? 'Here is a new code to verify your email and choose the password of your Allot account.'
+    : 'Here is a new code to verify the email of your Allot account.';
   return mail('verification', input.to, 'Your Allot verification code', {
     greeting: `Hello ${input.name},`,
-    intro: [
-      input.needsPassword
-        ? 'Here is a new code to verify your email and choose the password of your Allot account.'
-        : 'Here is a new code to verify the email of your Allot account.',
-    ],
+    intro: input.forTeacher
+      ? [
+          verify,
+          'Once it is verified, your school’s licence for the classroom product and your AI credits reach you there.',
+        ]
+      : [verify],
     code: { label: 'Your verification code', value: input.code },
     action: { label: 'Open this link to enter the code', url: input.link },
     outro: [
+      ...(input.forTeacher ? [TEACHER_SIGN_IN] : []),
       `The code expires in ${CODE_MINUTES} minutes.`,
       'If you did not ask for this, you can ignore this email.',
     ],
@@ -74,16 +108,24 @@ export function membershipInvitationMail(input: {
   roleLabel: string;
   code: string;
   link: string;
+  /** Invited as a teacher by an account that holds only teacher roles. */
+  forTeacher: boolean;
 }): Mail {
   return mail('membership_invitation', input.to, `Join ${input.organizationName} on Allot`, {
     greeting: `Hello ${input.name},`,
-    intro: [
-      `${input.inviterName} invited your Allot account to join ${input.organizationName} as ${input.roleLabel}.`,
-      'Nothing changes until you accept: enter the code below on the page the link opens.',
-    ],
+    intro: input.forTeacher
+      ? [
+          `${input.inviterName} invited you to join ${input.organizationName} as a teacher. ${input.organizationName} uses Allot to give its teachers a licence for the classroom product and the AI credits they spend in it.`,
+          'Nothing changes until you accept: enter the code below on the page the link opens. That is all you need to do.',
+        ]
+      : [
+          `${input.inviterName} invited your Allot account to join ${input.organizationName} as ${input.roleLabel}.`,
+          'Nothing changes until you accept: enter the code below on the page the link opens.',
+        ],
     code: { label: 'Your invitation code', value: input.code },
     action: { label: 'Open this link to accept the invitation', url: input.link },
     outro: [
+      ...(input.forTeacher ? [TEACHER_SIGN_IN] : []),
       `The code expires in ${CODE_MINUTES} minutes; the same page sends you a new one. The invitation itself stays open until you accept it or it is cancelled.`,
       'If you do not know this organization, ignore this email: you will not be added.',
     ],

@@ -13,14 +13,43 @@ export type CodePurpose = 'password_reset' | 'email_verification' | 'membership_
 
 /**
  * Purposes whose codes live one per subject: an account may hold invitations of several organizations at
- * once, each mail with its own code. For the others a new code replaces every earlier one (a second email
- * change replaces the first, whatever address it named).
+ * once, each mail with its own code. For the others the subject plays no part.
  */
 const ONE_PER_SUBJECT: ReadonlySet<CodePurpose> = new Set(['membership_invitation']);
 
-/** The earlier codes a new one replaces. */
-function replacedBy(purpose: CodePurpose, subject: string | null) {
+/**
+ * Purposes whose earlier codes stay valid when a new one is mailed, until they expire or one of them is used
+ * (issue 33): an invitation or verification sent again must not turn the first mail into "could not be
+ * completed" for the person who opens that one. A password reset and an email change keep only the newest:
+ * the first changes a credential, the second may name another address.
+ */
+const KEEPS_EARLIER: ReadonlySet<CodePurpose> = new Set(['email_verification', 'membership_invitation']);
+
+/** At most this many live codes of one purpose (and subject) per account: the oldest go first. */
+export const LIVE_CODES_MAX = 5;
+
+/** The codes of one account and purpose that belong together: of the same subject where that counts. */
+function siblingsOf(purpose: CodePurpose, subject: string | null) {
   return ONE_PER_SUBJECT.has(purpose) ? sql`and subject is not distinct from ${subject}` : sql``;
+}
+
+/** The earlier codes a new one replaces: all of them, or for KEEPS_EARLIER only the dead ones. */
+function replacedBy(purpose: CodePurpose, subject: string | null) {
+  const dead = KEEPS_EARLIER.has(purpose)
+    ? sql`and (expires_at <= now() or failed_attempts >= ${CODE_MAX_FAILURES})`
+    : sql``;
+  return sql`${siblingsOf(purpose, subject)} ${dead}`;
+}
+
+/** Keeps the LIVE_CODES_MAX newest codes of each of these accounts for the purpose (and subject). */
+async function dropOldest(tx: Tx, userIds: readonly string[], purpose: CodePurpose, subject: string | null) {
+  if (!KEEPS_EARLIER.has(purpose)) return;
+  await tx.execute(sql`delete from one_time_codes where id in (
+    select id from (
+      select id, row_number() over (partition by user_id order by created_at desc, id desc) as n
+      from one_time_codes where purpose = ${purpose} and user_id in ${uuidsIn(userIds)}
+        ${siblingsOf(purpose, subject)}) ranked
+    where n > ${LIVE_CODES_MAX})`);
 }
 
 /** Wrong guesses after which a code is dead whatever its expiry (a 6-digit code must not be walked). */
@@ -31,8 +60,9 @@ function hashCode(userId: string, purpose: CodePurpose, code: string): Buffer {
 }
 
 /**
- * Issues a fresh 6-digit code (and for a reset link a 256-bit token), replacing any earlier code of the
- * same purpose: only the newest mail works. Only hashes are stored.
+ * Issues a fresh 6-digit code (and for a reset link a 256-bit token). An earlier code of the same purpose
+ * stops working, except for KEEPS_EARLIER purposes, where it works on until it expires or a code is used.
+ * Only hashes are stored.
  */
 export async function issueCode(
   tx: Tx,
@@ -55,6 +85,7 @@ export async function issueCode(
     insert into one_time_codes (user_id, purpose, code_hash, token_hash, subject, expires_at)
     values (${input.userId}, ${input.purpose}, ${hashCode(input.userId, input.purpose, code).toString('hex')},
       ${token ? hashToken(token) : null}, ${subject}, now() + make_interval(mins => ${input.lifetimeMinutes}))`);
+  await dropOldest(tx, [input.userId], input.purpose, subject);
   return { code, token };
 }
 
@@ -77,14 +108,16 @@ export async function issueCodes(
     insert into one_time_codes (user_id, purpose, code_hash, subject, expires_at)
     select user_id, ${input.purpose}, code_hash, ${subject}, now() + make_interval(mins => ${input.lifetimeMinutes})
     from json_to_recordset(${jsonParam(records)}) as x(user_id uuid, code_hash text)`);
+  await dropOldest(tx, [...codes.keys()], input.purpose, subject);
   return codes;
 }
 
 /**
- * Is this the live code (and token) of the user? Answers the code's subject when it is, null when not. A
- * wrong code counts against the code. `consume` deletes a right one: call it in the transaction of the
- * change the code allows, so it is used once. `subject`, when given, names which of the user's codes of
- * this purpose is meant (the organization of an invitation).
+ * Is this a live code (and token) of the user? Answers the code's subject when it is, null when not. A wrong
+ * code counts against every live code it was compared with. `consume` deletes a right one, and the codes of
+ * the same purpose (and subject) mailed beside it: call it in the transaction of the change the code allows,
+ * so that it is used once and the mails sent with it end with it. `subject`, when given, names which of the
+ * user's codes of this purpose is meant (the organization of an invitation).
  */
 export async function verifyCode(
   tx: Tx,
@@ -98,26 +131,33 @@ export async function verifyCode(
   },
 ): Promise<{ subject: string | null } | null> {
   if (!isUuid(input.userId) || !/^\d{6}$/.test(input.code)) return null;
-  const [row] = await rows<{ id: string; code_hash: string; subject: string | null }>(
+  const live = await rows<{ id: string; code_hash: string; subject: string | null }>(
     tx,
     sql`select id, code_hash, subject from one_time_codes
         where user_id = ${input.userId} and purpose = ${input.purpose}
           and expires_at > now() and failed_attempts < ${CODE_MAX_FAILURES}
           ${input.token === undefined ? sql`` : sql`and token_hash = ${hashToken(input.token)}`}
           ${input.subject === undefined ? sql`` : sql`and subject = ${input.subject}`}
-        order by created_at desc limit 1
+        order by created_at desc, id desc limit ${LIVE_CODES_MAX}
         ${input.consume ? sql`for update` : sql``}`,
   );
-  if (!row) return null;
-  const expected = Buffer.from(row.code_hash, 'hex');
+  if (live.length === 0) return null;
   const given = hashCode(input.userId, input.purpose, input.code);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-    await tx.execute(
-      sql`update one_time_codes set failed_attempts = failed_attempts + 1 where id = ${row.id}`,
-    );
+  // Every candidate is compared, so that the time taken does not tell which one matched.
+  const matches = live.map((row) => {
+    const expected = Buffer.from(row.code_hash, 'hex');
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  });
+  const row = live[matches.indexOf(true)];
+  if (!row) {
+    await tx.execute(sql`update one_time_codes set failed_attempts = failed_attempts + 1
+      where id in ${uuidsIn(live.map((r) => r.id))}`);
     return null;
   }
-  if (input.consume) await tx.execute(sql`delete from one_time_codes where id = ${row.id}`);
+  if (input.consume) {
+    await tx.execute(sql`delete from one_time_codes where user_id = ${input.userId}
+      and purpose = ${input.purpose} ${siblingsOf(input.purpose, row.subject)}`);
+  }
   return { subject: row.subject };
 }
 

@@ -3,6 +3,7 @@ import { APP_MSG } from '@allot/domain/messages';
 import { hasPanelAccess, isRole, strongestRole } from '@allot/domain/roles';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
+import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import { strongestRoleAnywhere } from '../organization-access/access';
@@ -34,4 +35,19 @@ export async function requirePanelRole(db: Tx, account: { userId: string; isSyst
   if (!hasPanelAccess(await strongestRoleAnywhere(db, account.userId))) {
     throw AppError.of('no_panel_access', APP_MSG.noPanelAccess);
   }
+}
+
+/**
+ * Which of these accounts sign in would refuse (`no_panel_access`: a teacher wherever they are a member, or a
+ * member nowhere, and no system admin). Their mail is written for a teacher (issue 33): they use the classroom
+ * product, never the panel.
+ */
+export async function withoutPanelAccess(tx: Tx, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const found = await rows<{ id: string }>(
+    tx,
+    sql`select u.id from users u where u.id in ${uuidsIn(userIds)} and not u.is_system_admin
+        and not exists (select 1 from memberships m where m.user_id = u.id and m.role <> 'user')`,
+  );
+  return new Set(found.map((r) => r.id));
 }

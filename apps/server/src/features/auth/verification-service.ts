@@ -10,17 +10,28 @@ import { queueMail, queueMails } from '../mail/outbox';
 import { type MailSettings, publicLink } from '../mail/public-links';
 import { invitationMail, verificationMail } from './account-mails';
 import { issueCode, issueCodes, mayRequestMail } from './one-time-codes';
+import { withoutPanelAccess } from './panel-session';
 import { redeemCode } from './redeem-code';
 
 const PURPOSE = 'email_verification';
 
 /**
- * `new=1`: the account has no password yet, so the page asks for one with the code instead of first sending the
- * code alone to be told `password_required` (a 400 in every new account's console, issue 33). Only the
- * mailbox's owner sees the link, so it tells nobody else whether the account has a password.
+ * The page of the code. `needsPassword` (`new=1`): the account has no password yet, so the page asks for one with
+ * the code instead of first sending the code alone to be told `password_required` (a 400 in every new account's
+ * console, issue 33); only the mailbox's owner sees the link, so it tells nobody else whether the account has a
+ * password. `forTeacher` (`for=teacher`): the page speaks to a teacher and ends on "you are done", not on a
+ * sign-in.
  */
-const verifyLink = (settings: MailSettings, email: string, needsPassword: boolean) =>
-  publicLink(settings, '/register/verify', needsPassword ? { email, new: '1' } : { email });
+const verifyLink = (
+  settings: MailSettings,
+  email: string,
+  { needsPassword, forTeacher }: { needsPassword: boolean; forTeacher: boolean },
+) =>
+  publicLink(settings, '/register/verify', {
+    email,
+    ...(needsPassword ? { new: '1' } : {}),
+    ...(forTeacher ? { for: 'teacher' } : {}),
+  });
 
 /**
  * The invitation of an account an admin created: a verification code (CONTRACT §3: 30 minutes; once it has
@@ -56,6 +67,10 @@ export async function queueInvitations(
     purpose: PURPOSE,
     lifetimeMinutes: CODE_MINUTES,
   });
+  const teachers = await withoutPanelAccess(
+    tx,
+    people.map((p) => p.id),
+  );
   await queueMails(
     tx,
     people.map((person) =>
@@ -64,8 +79,12 @@ export async function queueInvitations(
         name: person.name,
         code: codes.get(person.id) ?? '',
         // An account an admin created has no password until its invitation is taken up.
-        link: verifyLink(settings, person.email, true),
+        link: verifyLink(settings, person.email, {
+          needsPassword: true,
+          forTeacher: teachers.has(person.id),
+        }),
         organizationName: organization?.name ?? null,
+        forTeacher: teachers.has(person.id),
       }),
     ),
   );
@@ -120,7 +139,7 @@ export async function markVerified(tx: Tx, userId: string, passwordHash: string 
 
 /**
  * POST /api/auth/verify/resend: the same answer whatever the email. An account that is not verified
- * yet gets a new code (the old one stops working) in a mail that says whether to choose a password.
+ * yet gets a new code (an earlier one works on until it expires) in a mail that says whether to choose a password.
  */
 export async function resendVerification(
   db: Db,
@@ -140,7 +159,7 @@ export async function resendVerification(
 }
 
 /**
- * A new verification code for an account that is not verified yet (the old one stops working), in a mail
+ * A new verification code for an account that is not verified yet (an earlier one works on until it expires), in a mail
  * that says whether to choose a password. In the caller's transaction.
  */
 export async function queueVerification(
@@ -153,14 +172,16 @@ export async function queueVerification(
     purpose: PURPOSE,
     lifetimeMinutes: CODE_MINUTES,
   });
+  const forTeacher = (await withoutPanelAccess(tx, [user.id])).has(user.id);
   await queueMail(
     tx,
     verificationMail({
       to: user.email,
       name: user.name,
       code,
-      link: verifyLink(settings, user.email, !user.has_password),
+      link: verifyLink(settings, user.email, { needsPassword: !user.has_password, forTeacher }),
       needsPassword: !user.has_password,
+      forTeacher,
     }),
   );
 }

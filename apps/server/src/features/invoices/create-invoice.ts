@@ -1,6 +1,7 @@
 import {
   addMonths,
   type CreateInvoiceRequest,
+  DEFAULT_PURCHASE_POOL,
   daysBetween,
   INVOICE_DUE_DAYS,
   INVOICE_MSG,
@@ -27,6 +28,7 @@ import type { MailSettings } from '../mail/public-links';
 import { requireOrganizationAccess } from '../organization-access/access';
 import { invoiceMail, longDate } from './invoice-mail';
 import { nextInvoiceNumber } from './invoice-numbers';
+import { type InvoicePayment, withPayment } from './invoice-payment';
 import { selectInvoice } from './invoice-queries';
 import { mayMailInvoice } from './invoice-recipients';
 import { readPriceList } from './price-list';
@@ -187,30 +189,35 @@ export async function createInvoice(
   user: AuthUser,
   input: CreateInvoiceRequest,
   mail: MailSettings,
+  payment: InvoicePayment,
 ): Promise<Invoice> {
   const org = await requireBuyer(tx, user, input);
   const now = new Date();
   const list = await readPriceList(tx);
   const purchase = await purchaseOf(tx, input, list, now);
   const mailed = await mayMailInvoice(tx, org.id, input.customerEmail, mail);
+  // Credits land in the pool the buyer chose, the shared one by default (issue 33).
+  const creditPool = input.kind === 'credits' ? (input.creditPool ?? DEFAULT_PURCHASE_POOL) : null;
   // Taken last: the organization's series row is held from here to the commit.
   const number = await nextInvoiceNumber(tx, org.id);
   const [row] = await rows<{ id: string }>(
     tx,
     sql`insert into invoices (number, organization_id, kind, license_type, license_id, period, credits,
-        description, customer_email, purchase_order, mailed, amount, currency, license_expiration_days,
+        description, customer_email, purchase_order, credit_pool, mailed, amount, currency, license_expiration_days,
         extend_users_quantity, new_users_quantity, license_expire_at, created_at, created_by, due_date)
       values (${number}, ${org.id}, ${input.kind}, ${purchase.licenseType}, ${purchase.licenseId},
         ${input.kind === 'new_license' || input.kind === 'extend_license' ? (input.period ?? null) : null},
         ${input.kind === 'credits' ? (input.credits ?? null) : null}, ${purchase.description},
-        ${input.customerEmail}, ${input.purchaseOrder || null}, ${mailed}, ${purchase.amount}, ${list.currency},
+        ${input.customerEmail}, ${input.purchaseOrder || null}, ${creditPool}, ${mailed}, ${purchase.amount},
+        ${list.currency},
         ${purchase.licenseExpirationDays}, ${purchase.extendUsersQuantity}, ${purchase.newUsersQuantity},
         ${purchase.licenseExpireAt}, ${now.toISOString()}, ${user.userId},
         ${new Date(now.getTime() + INVOICE_DUE_DAYS * 86_400_000).toISOString()})
       returning id`,
   );
-  const invoice = row && (await selectInvoice(tx, row.id));
-  if (!invoice) throw new Error('invoice insert returned no row');
+  const record = row && (await selectInvoice(tx, row.id));
+  if (!record) throw new Error('invoice insert returned no row');
+  const invoice = withPayment(record, payment);
   await recordAudit(tx, {
     organizationId: org.id,
     actorId: user.userId,
@@ -222,6 +229,7 @@ export async function createInvoice(
       currency: list.currency,
       customerEmail: input.customerEmail,
       mailed,
+      ...(creditPool ? { creditPool } : {}),
     },
   });
   if (mailed) await queueMail(tx, invoiceMail(invoice, mail));

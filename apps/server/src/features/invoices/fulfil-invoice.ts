@@ -1,11 +1,10 @@
 import {
   addMonths,
+  EARLIER_PURCHASES_POOL,
   FULFILMENT_LABEL,
   type FulfilmentMethod,
   INVOICE_MSG,
-  type Invoice,
   PERIOD_MONTHS,
-  PURCHASED_CREDITS_POOL,
 } from '@allot/domain/invoices';
 import type { LicenseType } from '@allot/domain/organizations';
 import { sql } from 'drizzle-orm';
@@ -19,7 +18,7 @@ import { recordAudit } from '../audit/record';
 import { organizationPoolAccountId, postCreditTransaction, systemAccountId } from '../credits/journal';
 import { changeExpiry, changeLicense, type LicenseEntry, openLicense } from '../licenses/ledger';
 import { requireOrganizationAccess } from '../organization-access/access';
-import { selectInvoice } from './invoice-queries';
+import { type InvoiceRecord, selectInvoice } from './invoice-queries';
 import { requireExpiryAsPriced, requireSeatsAsPriced } from './priced-licence';
 
 /**
@@ -45,7 +44,7 @@ async function lockOpenInvoice(
 
 type Locked = { id: string; license_type: LicenseType; expire_at: Date | string };
 
-async function lockInvoiceLicence(tx: Tx, invoice: Invoice): Promise<Locked> {
+async function lockInvoiceLicence(tx: Tx, invoice: InvoiceRecord): Promise<Locked> {
   const [licence] = await rows<Locked>(
     tx,
     sql`select id, license_type, expire_at from licenses
@@ -58,7 +57,7 @@ async function lockInvoiceLicence(tx: Tx, invoice: Invoice): Promise<Locked> {
 /** Applies what the invoice bought; answers the licence log entry or the credit transaction that did it. */
 async function applyPurchase(
   tx: Tx,
-  invoice: Invoice,
+  invoice: InvoiceRecord,
   entry: LicenseEntry,
 ): Promise<{ licenseEventId: string | null; creditTransactionId: string | null }> {
   const now = new Date();
@@ -103,7 +102,12 @@ async function applyPurchase(
         lines: [
           { accountId: await systemAccountId(tx), amount: -credits },
           {
-            accountId: await organizationPoolAccountId(tx, invoice.organizationId, PURCHASED_CREDITS_POOL),
+            // The pool the buyer chose (issue 33); the protected one for invoices made before the choice.
+            accountId: await organizationPoolAccountId(
+              tx,
+              invoice.organizationId,
+              invoice.creditPool ?? EARLIER_PURCHASES_POOL,
+            ),
             amount: credits,
           },
         ],
@@ -123,7 +127,7 @@ export async function fulfilInvoice(
   user: AuthUser,
   id: string,
   method: FulfilmentMethod,
-): Promise<Invoice> {
+): Promise<InvoiceRecord> {
   return writeTransaction(db, async (tx) => {
     if (isUuid(id)) {
       // The lock order of organization-access/locks.ts. First the credit accounts a credits invoice posts to
@@ -133,7 +137,8 @@ export async function fulfilInvoice(
       // lets a credit move of the organization through: with `share`, a move that held the pool waited for
       // it while this waited for the pool (issue 31).
       await tx.execute(sql`select a.id from invoices i join credit_accounts a
-          on a.kind = 'system' or (a.organization_id = i.organization_id and a.kind = ${PURCHASED_CREDITS_POOL})
+          on a.kind = 'system' or (a.organization_id = i.organization_id
+            and a.kind = coalesce(i.credit_pool, ${EARLIER_PURCHASES_POOL}))
         where i.id = ${id} and i.kind = 'credits' order by a.id for no key update of a`);
       await tx.execute(sql`select o.id from invoices i join organizations o on o.id = i.organization_id
         where i.id = ${id} for key share of o`);
@@ -165,12 +170,12 @@ export async function fulfilInvoice(
       after: { status: 'fulfilled', fulfilmentMethod: method },
       creditTransactionId: applied.creditTransactionId,
     });
-    return (await selectInvoice(tx, invoice.id)) as Invoice;
+    return (await selectInvoice(tx, invoice.id)) as InvoiceRecord;
   });
 }
 
 /** POST /api/invoice/{id}/void: a system admin cancels an open invoice; a fulfilled one stays as it is. */
-export async function voidInvoice(db: Db, user: AuthUser, id: string): Promise<Invoice> {
+export async function voidInvoice(db: Db, user: AuthUser, id: string): Promise<InvoiceRecord> {
   return writeTransaction(db, async (tx) => {
     const invoice = await lockOpenInvoice(tx, user, id, {
       fulfilled: INVOICE_MSG.voidFulfilled,
@@ -186,6 +191,6 @@ export async function voidInvoice(db: Db, user: AuthUser, id: string): Promise<I
       before: { status: 'open' },
       after: { status: 'void' },
     });
-    return (await selectInvoice(tx, invoice.id)) as Invoice;
+    return (await selectInvoice(tx, invoice.id)) as InvoiceRecord;
   });
 }

@@ -1,12 +1,14 @@
-import type {
-  BillingQueueQuery,
-  FulfilmentMethod,
-  Invoice,
-  InvoiceKind,
-  InvoicePage,
-  InvoicePeriod,
-  InvoiceSortKey,
-  InvoiceStatus,
+import type { CreditPool } from '@allot/domain/credits';
+import {
+  type BillingQueueQuery,
+  EARLIER_PURCHASES_POOL,
+  type FulfilmentMethod,
+  type Invoice,
+  type InvoiceKind,
+  type InvoicePage,
+  type InvoicePeriod,
+  type InvoiceSortKey,
+  type InvoiceStatus,
 } from '@allot/domain/invoices';
 import type { LicenseType } from '@allot/domain/organizations';
 import { buildPagination, type PaginationQuery } from '@allot/domain/pagination';
@@ -19,6 +21,8 @@ import { isUuid } from '../../lib/ids';
 import { requireOrganizationAccess } from '../organization-access/access';
 
 type Stamp = Date | string;
+export type InvoiceRecordPage = Omit<InvoicePage, 'data'> & { data: InvoiceRecord[] };
+
 export type InvoiceRow = {
   id: string;
   number: string;
@@ -34,6 +38,7 @@ export type InvoiceRow = {
   description: string;
   customer_email: string;
   purchase_order: string | null;
+  credit_pool: CreditPool | null;
   mailed: boolean;
   amount: string | number;
   currency: string;
@@ -50,10 +55,13 @@ export type InvoiceRow = {
   creator_email: string | null;
 };
 
+/** An invoice as the database keeps it; the answers add the installation's payment settings (invoice-payment.ts). */
+export type InvoiceRecord = Omit<Invoice, 'payee' | 'paymentInstructions'>;
+
 const iso = (value: Stamp) => new Date(value).toISOString();
 const intOrNull = (value: number | null) => (value === null ? null : Number(value));
 
-export function toInvoice(r: InvoiceRow): Invoice {
+export function toInvoice(r: InvoiceRow): InvoiceRecord {
   return {
     id: r.id,
     number: r.number,
@@ -69,6 +77,7 @@ export function toInvoice(r: InvoiceRow): Invoice {
     description: r.description,
     customerEmail: r.customer_email,
     purchaseOrder: r.purchase_order,
+    creditPool: r.credit_pool,
     mailed: r.mailed,
     amount: Number(r.amount),
     currency: r.currency,
@@ -89,14 +98,16 @@ export function toInvoice(r: InvoiceRow): Invoice {
 /** Every column of `toInvoice`, from invoices `i`. */
 const invoiceColumns = sql`i.id, i.number, i.organization_id, o.name as organization_name,
   o.deleted_at is not null as organization_deleted, i.status, i.kind, i.license_type, i.license_id, i.period,
-  i.credits, i.description, i.customer_email, i.purchase_order, i.mailed, i.amount, i.currency,
+  i.credits, i.description, i.customer_email, i.purchase_order,
+  case when i.kind = 'credits' then coalesce(i.credit_pool, ${EARLIER_PURCHASES_POOL}) end as credit_pool,
+  i.mailed, i.amount, i.currency,
   i.created_at, i.due_date, i.license_expiration_days, i.extend_users_quantity, i.new_users_quantity,
   i.fulfilment_method, i.fulfilled_at, i.voided_at, i.created_by, u.name as creator_name, u.email as creator_email`;
 const invoiceFrom = sql`from invoices i join organizations o on o.id = i.organization_id
   left join users u on u.id = i.created_by`;
 
 /** One invoice as the API shows it; `lock` takes its row for the rest of the transaction. */
-export async function selectInvoice(tx: Tx, id: string, lock = false): Promise<Invoice | null> {
+export async function selectInvoice(tx: Tx, id: string, lock = false): Promise<InvoiceRecord | null> {
   if (!isUuid(id)) return null;
   const [row] = await rows<InvoiceRow>(
     tx,
@@ -130,7 +141,7 @@ export async function requireInvoiceReader(db: Tx, user: AuthUser, organizationI
 }
 
 /** GET /api/invoice/{id}: whoever reads its organization's invoices (`requireInvoiceReader`). */
-export async function readInvoice(db: Db, user: AuthUser, id: string): Promise<Invoice> {
+export async function readInvoice(db: Db, user: AuthUser, id: string): Promise<InvoiceRecord> {
   const invoice = await selectInvoice(db, id);
   if (!invoice) throw AppError.notFound();
   await requireInvoiceReader(db, user, invoice.organizationId);
@@ -163,7 +174,7 @@ export async function listAllInvoices(
   db: Db,
   user: AuthUser,
   query: BillingQueueQuery,
-): Promise<InvoicePage> {
+): Promise<InvoiceRecordPage> {
   if (!user.isSystemAdmin) throw AppError.forbidden();
   return invoicePage(db, query, query.status ? sql`i.status = ${query.status}` : sql`true`);
 }
@@ -178,13 +189,17 @@ export async function listInvoices(
   user: AuthUser,
   organizationId: string,
   query: PaginationQuery<InvoiceSortKey>,
-): Promise<InvoicePage> {
+): Promise<InvoiceRecordPage> {
   await requireInvoiceReader(db, user, organizationId);
   return invoicePage(db, query, sql`i.organization_id in (${listedOrganizations(organizationId)})`);
 }
 
 /** A page of the invoices `scope` selects, searched and sorted as the lists ask. */
-async function invoicePage(db: Db, query: PaginationQuery<InvoiceSortKey>, scope: SQL): Promise<InvoicePage> {
+async function invoicePage(
+  db: Db,
+  query: PaginationQuery<InvoiceSortKey>,
+  scope: SQL,
+): Promise<InvoiceRecordPage> {
   const term = query.search.trim().toLowerCase();
   const like = `${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const where = sql`${scope} ${

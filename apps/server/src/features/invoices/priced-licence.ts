@@ -1,8 +1,9 @@
-import { INVOICE_MSG, type Invoice } from '@allot/domain/invoices';
+import { INVOICE_MSG } from '@allot/domain/invoices';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
+import type { InvoiceRecord } from './invoice-queries';
 
 /**
  * An extension applies to the seats it priced (CONTRACT §7, decision 010): the licence's own and those handed
@@ -10,7 +11,7 @@ import { AppError } from '../../http/app-error';
  * takes them), in a statement after the locks, so no seat is added or taken below while it is counted. Another
  * count than the invoice's `extendUsersQuantity`: `409`, nothing changes.
  */
-export async function requireSeatsAsPriced(tx: Tx, invoice: Invoice, licenseId: string): Promise<void> {
+export async function requireSeatsAsPriced(tx: Tx, invoice: InvoiceRecord, licenseId: string): Promise<void> {
   const tree = sql`with recursive below as (
       select id from licenses where source_license_id = ${licenseId}
       union select l.id from licenses l join below b on l.source_license_id = b.id)`;
@@ -33,7 +34,7 @@ export async function requireSeatsAsPriced(tx: Tx, invoice: Invoice, licenseId: 
  */
 export async function requireExpiryAsPriced(
   tx: Tx,
-  invoice: Invoice,
+  invoice: InvoiceRecord,
   licenceExpiry: Date | string,
 ): Promise<void> {
   const [row] = await rows<{ license_expire_at: Date | string | null }>(

@@ -19,15 +19,18 @@ import { idempotencyHeader, replyIdempotently } from '../credits/idempotency';
 import type { MailSettings } from '../mail/public-links';
 import { createInvoice } from './create-invoice';
 import { fulfilInvoice, voidInvoice } from './fulfil-invoice';
-import { listAllInvoices, listInvoices, readInvoice } from './invoice-queries';
+import { type InvoicePayment, withPayment } from './invoice-payment';
+import { type InvoiceRecordPage, listAllInvoices, listInvoices, readInvoice } from './invoice-queries';
 import { readPriceList, updatePriceList } from './price-list';
 
 const tags = ['invoices'];
 const invoiceIdParams = z.object({ id: idSchema });
 const SYSTEM_ADMIN = 'Permission: system admins only (`403` for anyone else who sees the organization).';
 
-/** The price list and invoices (CONTRACT §7, decision 010). */
-export function invoiceRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
+/** The price list and invoices (CONTRACT §7, decision 010); every invoice answered with the payment settings. */
+export function invoiceRoutes(db: Db, mail: MailSettings, payment: InvoicePayment): FastifyPluginAsyncZod {
+  const paid = (record: Parameters<typeof withPayment>[0]) => withPayment(record, payment);
+  const paidPage = (page: InvoiceRecordPage) => ({ ...page, data: page.data.map(paid) });
   return async (app) => {
     app.get(
       '/api/invoice/products',
@@ -74,14 +77,20 @@ export function invoiceRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
           tags,
           summary: 'Create an invoice',
           description:
-            'For a new licence (`licenseType`, `period`, `usersQuantity`), an extension (`licenseId`, `period`), more seats (`licenseId`, `usersQuantity`) or a credit pack (`credits`). The server computes the amount from the price list: seats × months × price per seat per month; an extension pays for every seat it extends (those handed down included), added seats pay for the months left on the licence. Numbered per organization, `INV-{its code}-{0001}`, without gaps; due in 30 days. Mailed to `customerEmail` when that is one of the organization’s owners and admins, or else at most `INVOICE_MAILS_PER_DAY` (20) times a day per organization: beyond that the invoice is still created, with `mailed: false`, and no mail goes out. With an `Idempotency-Key`, a repeat answers the first answer and creates nothing (header `Idempotent-Replayed: true`). Permission: `manage_org_license` (licences) or `transfer_org_credits` (credits) on the organization; `403` (not `404`) for an organization the caller may not buy for, seen or not.',
+            'For a new licence (`licenseType`, `period`, `usersQuantity`), an extension (`licenseId`, `period`), more seats (`licenseId`, `usersQuantity`) or a credit pack (`credits`, with `creditPool`: the pool the credits go to, `shared` when left out; `400` on `creditPool` for any other kind). The server computes the amount from the price list: seats × months × price per seat per month; an extension pays for every seat it extends (those handed down included), added seats pay for the months left on the licence. Numbered per organization, `INV-{its code}-{0001}`, without gaps; due in 30 days. Mailed to `customerEmail` when that is one of the organization’s owners and admins, or else at most `INVOICE_MAILS_PER_DAY` (20) times a day per organization: beyond that the invoice is still created, with `mailed: false`, and no mail goes out. With an `Idempotency-Key`, a repeat answers the first answer and creates nothing (header `Idempotent-Replayed: true`). Permission: `manage_org_license` (licences) or `transfer_org_credits` (credits) on the organization; `403` (not `404`) for an organization the caller may not buy for, seen or not.',
           body: createInvoiceRequestSchema,
           headers: idempotencyHeader,
           response: { 201: invoiceSchema, 403: errorBodySchema, 500: errorBodySchema },
         },
       },
       async (request, reply) =>
-        replyIdempotently(db, request, reply, (tx, user) => createInvoice(tx, user, request.body, mail), 201),
+        replyIdempotently(
+          db,
+          request,
+          reply,
+          (tx, user) => createInvoice(tx, user, request.body, mail, payment),
+          201,
+        ),
     );
 
     app.get(
@@ -97,7 +106,7 @@ export function invoiceRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
           response: { 200: invoicePageSchema, 403: errorBodySchema },
         },
       },
-      async (request) => listAllInvoices(db, authOf(request), request.query),
+      async (request) => paidPage(await listAllInvoices(db, authOf(request), request.query)),
     );
 
     app.get(
@@ -114,7 +123,7 @@ export function invoiceRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
           response: { 200: invoicePageSchema, 403: errorBodySchema, 404: errorBodySchema },
         },
       },
-      async (request) => listInvoices(db, authOf(request), request.params.id, request.query),
+      async (request) => paidPage(await listInvoices(db, authOf(request), request.params.id, request.query)),
     );
 
     app.get(
@@ -130,7 +139,7 @@ export function invoiceRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
           response: { 200: invoiceSchema, 403: errorBodySchema, 404: errorBodySchema },
         },
       },
-      async (request) => readInvoice(db, authOf(request), request.params.id),
+      async (request) => paid(await readInvoice(db, authOf(request), request.params.id)),
     );
 
     app.post(
@@ -140,13 +149,14 @@ export function invoiceRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
           operationId: 'fulfilInvoice',
           tags,
           summary: 'Fulfil an invoice',
-          description: `Applies the purchase once (a licence created, extended or given seats; or credits into the protected pool), in the same transaction, with a log entry naming the invoice; then the invoice is \`fulfilled\`. A fulfilled or void invoice is \`409\` and nothing changes; so is an extension whose licence no longer has the seats it priced, and added seats whose licence no longer has the expiry they were priced up to (void it and create a new one). ${SYSTEM_ADMIN}`,
+          description: `Applies the purchase once (a licence created, extended or given seats; or credits into the pool the invoice names, \`creditPool\`: the buyer's choice, the protected pool for invoices made before there was one), in the same transaction, with a log entry naming the invoice; then the invoice is \`fulfilled\`. A fulfilled or void invoice is \`409\` and nothing changes; so is an extension whose licence no longer has the seats it priced, and added seats whose licence no longer has the expiry they were priced up to (void it and create a new one). ${SYSTEM_ADMIN}`,
           params: invoiceIdParams,
           body: fulfilInvoiceRequestSchema,
           response: { 200: invoiceSchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
         },
       },
-      async (request) => fulfilInvoice(db, authOf(request), request.params.id, request.body.method),
+      async (request) =>
+        paid(await fulfilInvoice(db, authOf(request), request.params.id, request.body.method)),
     );
 
     app.post(
@@ -161,7 +171,7 @@ export function invoiceRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
           response: { 200: invoiceSchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
         },
       },
-      async (request) => voidInvoice(db, authOf(request), request.params.id),
+      async (request) => paid(await voidInvoice(db, authOf(request), request.params.id)),
     );
   };
 }

@@ -1,7 +1,9 @@
 import { errorBodySchema } from '@allot/domain/errors';
 import {
   type MailDelivery,
+  type MailDeliveryAnswer,
   type MailOutboxPage,
+  mailDeliveryAnswerSchema,
   mailOutboxPageSchema,
   mailOutboxQuerySchema,
   type OutboxMail,
@@ -32,6 +34,22 @@ type Row = {
  */
 export function mailOutboxRoutes(db: Db, delivery: MailDelivery): FastifyPluginAsyncZod {
   return async (app) => {
+    app.get(
+      '/api/mail/delivery',
+      {
+        config: { public: true },
+        schema: {
+          operationId: 'readMailDelivery',
+          tags: ['mail'],
+          summary: 'Whether mail is delivered',
+          description:
+            '`smtp` when this installation sends mail through `SMTP_URL`, `log` when it sends none (each mail waits in the outbox, which system admins read, and goes to the server’s log). The screens say a mail was “sent” only with `smtp`, else that it is queued. Public: needs no token (the code and reset screens say it too); it tells nothing about any account.',
+          response: { 200: mailDeliveryAnswerSchema },
+        },
+      },
+      async (): Promise<MailDeliveryAnswer> => ({ delivery }),
+    );
+
     app.get(
       '/api/mail/outbox',
       {

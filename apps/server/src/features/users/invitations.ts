@@ -12,6 +12,7 @@ import { isUuid } from '../../lib/ids';
 import { hitRateLimit, rateLimitKey } from '../../lib/rate-limit';
 import { membershipInvitationMail } from '../auth/account-mails';
 import { issueCodes, mayRequestMail } from '../auth/one-time-codes';
+import { withoutPanelAccess } from '../auth/panel-session';
 import { redeemCode } from '../auth/redeem-code';
 import { accountByEmail, markVerified } from '../auth/verification-service';
 import { lockOrganizationSeats } from '../licenses/seats';
@@ -42,8 +43,13 @@ export async function countInvitations(
   if (used > limit) throw AppError.of('rate_limited', APP_MSG.tooManyInvitations(limit));
 }
 
-const invitationLink = (settings: MailSettings, email: string, organizationId: string) =>
-  publicLink(settings, '/invitation', { email, organization: organizationId });
+/** The page of the code; a teacher's says so (`for=teacher`), and ends on "you are done", not on a sign-in. */
+const invitationLink = (settings: MailSettings, email: string, organizationId: string, forTeacher: boolean) =>
+  publicLink(settings, '/invitation', {
+    email,
+    organization: organizationId,
+    ...(forTeacher ? { for: 'teacher' } : {}),
+  });
 
 /**
  * Mails each invited account a code for its invitation to the organization (a fresh code per account, one
@@ -76,6 +82,11 @@ export async function queueMembershipInvitations(
     lifetimeMinutes: CODE_MINUTES,
     subject: organizationId,
   });
+  // Invited as a teacher, by an account that is a teacher wherever it is a member: a teacher's mail.
+  const teachers = await withoutPanelAccess(
+    tx,
+    invited.filter((p) => p.role === 'user').map((p) => p.id),
+  );
   await queueMails(
     tx,
     invited.map((person) =>
@@ -86,7 +97,8 @@ export async function queueMembershipInvitations(
         organizationName: person.organization,
         roleLabel: ROLE_LABEL[person.role as Role],
         code: codes.get(person.id) ?? '',
-        link: invitationLink(settings, person.email, organizationId),
+        link: invitationLink(settings, person.email, organizationId, teachers.has(person.id)),
+        forTeacher: teachers.has(person.id),
       }),
     ),
   );
@@ -152,7 +164,7 @@ export async function acceptInvitation(
 
 /**
  * POST /api/auth/invitation/resend: a new code for an open invitation of that account to that organization
- * (the old code stops working). The same answer whatever the email, and limited like the other mails.
+ * (an earlier code works on until it expires). The same answer whatever the email, and limited like the other mails.
  */
 export async function resendInvitation(
   db: Db,

@@ -21,7 +21,7 @@ const RESEND_WINDOW_SECONDS = 15 * 60;
 
 /**
  * POST /api/organization/{id}/users/{userId}/invitation/resend: mails a pending person of the organization
- * again, with a new code (the code of the earlier mail stops working):
+ * again, with a new code (the code of the earlier mail works on until it expires; using either ends both):
  * - a new account that has not set itself up: the invitation to set it up (or, when it already has a
  *   password, the verification mail), as when it was added;
  * - an account that existed and was invited to join: a new invitation mail with the code to join.

@@ -16,6 +16,7 @@ describe('an audit entry in words', () => {
     expect(
       changeLines(null, { kind: 'credits', amount: 192000, currency: 'USD', customerEmail: 'a@b.test' }),
     ).toEqual(['kind: credits', 'amount: $1,920.00', 'customer email: a@b.test']);
+    expect(changeLines(null, { creditPool: 'shared' })).toEqual(['credit pool: Shared pool']);
     expect(
       changeLines({ status: 'open' }, { status: 'fulfilled', fulfilmentMethod: 'paid_out_of_band' }),
     ).toEqual(['status: Open → Fulfilled', 'fulfilment method: — → Paid another way']);

@@ -1,3 +1,4 @@
+import { CREDIT_POOL_LABEL, type CreditPool } from '@allot/domain/credits';
 import {
   FULFILMENT_LABEL,
   type FulfilmentMethod,
@@ -45,6 +46,7 @@ function fieldText(key: string, value: unknown, entry: Record<string, unknown>):
       ? labelled<RequestStatus>(REQUEST_STATUS_LABEL, value)
       : labelled<InvoiceStatus>(INVOICE_STATUS_LABEL, value);
   if (key === 'fulfilmentMethod') return labelled<FulfilmentMethod>(FULFILMENT_LABEL, value);
+  if (key === 'creditPool') return labelled<CreditPool>(CREDIT_POOL_LABEL, value);
   if (key === 'amount' && typeof value === 'number' && typeof entry.currency === 'string') {
     try {
       return formatMoney(value, entry.currency);

@@ -12,18 +12,21 @@ import { useSignInWithNewPassword } from '../hooks/use-complete-sign-in';
 import { CodeSteps } from './code-steps';
 import { DoneCard } from './done-card';
 import { ResendCode } from './resend-code';
+import { TeacherDoneCard } from './teacher-done-card';
 
 /**
  * /invitation?email=…&organization=…: an account that already existed was invited to an organization
  * (CONTRACT §3) and joins it with the code of the mail. Signed in or not: the link comes from a mail. An
  * account without a password yet chooses one and is signed in; one signed in as the invited address goes
- * straight into the organization.
+ * straight into the organization. A teacher's mail says `for=teacher` (issue 33): the page ends on "you are
+ * done", never on a panel sign-in that would refuse them (so does a sign-in that answers no panel access).
  */
 export function AcceptInvitationScreen() {
   const [params] = useSearchParams();
   const email = params.get('email')?.trim() ?? '';
   const organizationId = params.get('organization')?.trim() ?? '';
-  const [done, setDone] = useState<{ message: string | null } | null>(null);
+  const teacherLink = params.get('for') === 'teacher';
+  const [done, setDone] = useState<{ message: string | null; teacher: boolean } | null>(null);
   const navigate = useNavigate();
   const signInWith = useSignInWithNewPassword();
   useDocumentTitle('Accept your invitation · Allot');
@@ -42,13 +45,22 @@ export function AcceptInvitationScreen() {
   async function afterJoining(password: string | undefined) {
     // Every query, not a key of lib/query-keys.ts: a membership changes the picker, roles, members and seats.
     await queryClient.invalidateQueries();
+    if (teacherLink) {
+      setDone({ message: null, teacher: true });
+      return;
+    }
     const session = getSession();
     if (session.signedIn && session.userEmail?.toLowerCase() === email.toLowerCase()) {
       await navigate(`/${encodeURIComponent(organizationId)}`, { replace: true });
       return;
     }
     const refused = password ? await signInWith(email, password) : null;
-    if (!password || refused) setDone({ message: refused });
+    if (!password || refused)
+      setDone({ message: refused?.message ?? null, teacher: refused?.teacher ?? false });
+  }
+
+  if (done?.teacher) {
+    return <TeacherDoneCard title="You joined the organization" done={`${email} is a teacher there now.`} />;
   }
 
   if (done) {
@@ -68,7 +80,7 @@ export function AcceptInvitationScreen() {
       failureTitle="The invitation was not accepted"
       failureText={APP_MSG.invitationNotAccepted}
       email={email}
-      passwordSubmitLabel="Set password and sign in"
+      passwordSubmitLabel={teacherLink ? 'Set password' : 'Set password and sign in'}
       submit={async (code, password) => {
         await acceptInvitation({ email, organizationId, code, ...(password ? { password } : {}) });
       }}

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { AuthCard } from './auth-card';
 
-/** The last step of a flow from a mail: what happened, and the one way on. */
+/** The last step of a flow from a mail: what happened, and the one way on (none where the flow ends here). */
 export function DoneCard({
   title,
   children,
@@ -11,15 +11,17 @@ export function DoneCard({
 }: {
   title: string;
   children: ReactNode;
-  action: { label: string; to: string };
+  action?: { label: string; to: string };
 }) {
   return (
     <AuthCard title={title}>
       <Stack gap="md">
-        <Text size="sm">{children}</Text>
-        <Button component={Link} to={action.to} fullWidth>
-          {action.label}
-        </Button>
+        {typeof children === 'string' ? <Text size="sm">{children}</Text> : children}
+        {action && (
+          <Button component={Link} to={action.to} fullWidth>
+            {action.label}
+          </Button>
+        )}
       </Stack>
     </AuthCard>
   );

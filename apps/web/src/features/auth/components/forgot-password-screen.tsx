@@ -8,6 +8,7 @@ import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { FormAlert } from '../../../components/form-alert';
 import { isApiError } from '../../../lib/api-error';
+import { useMailWords } from '../../mail/mail-words';
 import { forgotPassword } from '../api/forgot-password';
 import { AuthCard } from './auth-card';
 
@@ -15,6 +16,7 @@ import { AuthCard } from './auth-card';
 export function ForgotPasswordScreen() {
   useDocumentTitle('Reset your password · Allot');
   const [sentTo, setSentTo] = useState<string | null>(null);
+  const { resetAsked } = useMailWords();
   const [error, setError] = useState<string | null>(null);
   const {
     register,
@@ -37,14 +39,14 @@ export function ForgotPasswordScreen() {
 
   if (sentTo) {
     return (
-      <AuthCard title="Check your email">
+      <AuthCard title={resetAsked.title}>
         <Stack gap="md">
           <Text size="sm">
-            If an account exists for <strong>{sentTo}</strong>, we sent it a 6-digit code and a link to choose
-            a new password. The code expires in 30 minutes.
+            {resetAsked.lead} <strong>{sentTo}</strong>
+            {resetAsked.rest}
           </Text>
           <Text size="sm" c="dimmed">
-            Nothing arrived? Check the spam folder, or ask again in a few minutes.
+            {resetAsked.after}
           </Text>
           <Button component={Link} to="/login" variant="default" fullWidth>
             Back to sign in

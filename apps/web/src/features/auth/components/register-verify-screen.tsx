@@ -9,18 +9,23 @@ import { useSignInWithNewPassword } from '../hooks/use-complete-sign-in';
 import { CodeSteps } from './code-steps';
 import { DoneCard } from './done-card';
 import { ResendVerification } from './resend-verification';
+import { TeacherDoneCard } from './teacher-done-card';
 
 /**
- * /register/verify?email=…[&new=1]: the code of an invitation or verification mail; an invited account then
- * chooses its password and is signed in.
+ * /register/verify?email=…[&new=1][&for=teacher]: the code of an invitation or verification mail; an invited
+ * account then chooses its password and is signed in. `new=1`: the account has no password yet, so the page
+ * asks for it with the code. A teacher's mail says `for=teacher` (issue 33): the page speaks to a teacher and
+ * ends on "you are done", never on a panel sign-in that would refuse them; a teacher who came by an older link
+ * gets the same end once the sign-in says they have no panel access.
  */
 export function RegisterVerifyScreen() {
   const [params] = useSearchParams();
   const fromLink = params.get('email')?.trim() ?? '';
+  const teacherLink = params.get('for') === 'teacher';
   const [email, setEmail] = useState(fromLink);
   const [emailError, setEmailError] = useState<string | null>(null);
-  /** Verified; `message` when signing in afterwards was refused (e.g. a teacher has no panel access). */
-  const [done, setDone] = useState<{ message: string | null } | null>(null);
+  /** Verified; `message` when signing in afterwards was refused; `teacher`: their invitation ends here. */
+  const [done, setDone] = useState<{ message: string | null; teacher: boolean } | null>(null);
   const signInWith = useSignInWithNewPassword();
   useDocumentTitle('Verify your email · Allot');
   const validEmail = emailSchema.safeParse(email).success;
@@ -34,8 +39,17 @@ export function RegisterVerifyScreen() {
   }
 
   async function signInAfterwards(password: string | undefined) {
+    if (teacherLink) {
+      setDone({ message: null, teacher: true });
+      return;
+    }
     const refused = password ? await signInWith(email.trim(), password) : null;
-    if (!password || refused) setDone({ message: refused });
+    if (!password || refused)
+      setDone({ message: refused?.message ?? null, teacher: refused?.teacher ?? false });
+  }
+
+  if (done?.teacher) {
+    return <TeacherDoneCard title="You are all set" done={`Your email ${email.trim()} is verified.`} />;
   }
 
   if (done) {
@@ -49,13 +63,17 @@ export function RegisterVerifyScreen() {
   return (
     <CodeSteps
       title="Verify your email"
-      description="Enter the 6-digit code from your invitation or verification email."
+      description={
+        teacherLink
+          ? 'Enter the 6-digit code from your email. It is all a teacher needs to do here.'
+          : 'Enter the 6-digit code from your invitation or verification email.'
+      }
       codeLabel="Verification code"
       submitLabel="Verify"
       failureTitle="Verification failed"
       failureText={MSG.verificationFailed}
       email={email.trim()}
-      passwordSubmitLabel="Set password and sign in"
+      passwordSubmitLabel={teacherLink ? 'Set password' : 'Set password and sign in'}
       ready={emailIsValid}
       // The invitation of a new account says so (`new=1`): its password is chosen with the code.
       passwordFirst={params.get('new') === '1'}

@@ -1,6 +1,7 @@
 import { MSG } from '@allot/domain/messages';
 import { Button, Text } from '@mantine/core';
 import { useState } from 'react';
+import { useMailWords } from '../../mail/mail-words';
 
 interface ResendCodeProps {
   email: string;
@@ -9,9 +10,13 @@ interface ResendCodeProps {
   label?: string;
 }
 
-/** "Send a new code" for a code mailed to `email`: a sent state, or the failure, in place of the button. */
+/**
+ * "Send a new code" for a code mailed to `email` (verification, invitation): a sent (or queued) state, or the
+ * failure, in place of the button. The earlier code works on until it expires (decision 003).
+ */
 export function ResendCode({ email, send, label = 'Send a new code' }: ResendCodeProps) {
   const [state, setState] = useState<'idle' | 'sending' | 'sent' | 'failed'>('idle');
+  const { newCode } = useMailWords();
 
   async function resend() {
     setState('sending');
@@ -26,7 +31,7 @@ export function ResendCode({ email, send, label = 'Send a new code' }: ResendCod
   if (state === 'sent') {
     return (
       <Text size="sm" role="status">
-        A new code is on its way to <strong>{email}</strong>. It expires in 30 minutes.
+        {newCode.lead} <strong>{email}</strong>. {newCode.rest}
       </Text>
     );
   }

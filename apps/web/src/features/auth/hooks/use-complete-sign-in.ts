@@ -6,7 +6,7 @@ import { setSession } from '../../../lib/session';
 import { returnAfterSignIn } from '../../../lib/session-end';
 import { organizationsQueryOptions } from '../../organizations/api/get-organizations';
 import { login } from '../api/login';
-import { signInErrorMessage } from '../components/sign-in-error';
+import { isNoPanelAccess, signInErrorMessage } from '../components/sign-in-error';
 import { twoFactorStepOf } from '../two-factor-step';
 
 /**
@@ -44,6 +44,13 @@ export function useCompleteSignIn() {
   );
 }
 
+/** Why a sign-in after an invitation was refused: its text, and whether the person is a teacher. */
+export interface SignInRefusal {
+  message: string;
+  /** `no_panel_access`: a teacher, whose invitation ends there (they sign in to the classroom product). */
+  teacher: boolean;
+}
+
 /**
  * Signs in with a password the person has just chosen (an invitation finished). Answers null when in, else
  * why sign in was refused (a teacher has no panel access), for the screen to show. A sign-in that asks for a
@@ -53,7 +60,7 @@ export function useSignInWithNewPassword() {
   const completeSignIn = useCompleteSignIn();
   const navigate = useNavigate();
   return useCallback(
-    async (email: string, password: string): Promise<string | null> => {
+    async (email: string, password: string): Promise<SignInRefusal | null> => {
       try {
         await completeSignIn(await login({ email, password }));
         return null;
@@ -63,7 +70,7 @@ export function useSignInWithNewPassword() {
           await navigate('/login', { state: { twoFactor } });
           return null;
         }
-        return signInErrorMessage(cause);
+        return { message: signInErrorMessage(cause), teacher: isNoPanelAccess(cause) };
       }
     },
     [completeSignIn, navigate],

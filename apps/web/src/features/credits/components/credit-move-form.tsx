@@ -34,6 +34,8 @@ interface CreditMoveFormProps<Input extends FieldValues, Output extends FieldVal
   /** A reclaim: the alert says the credits were not reclaimed. */
   reclaim?: boolean;
   submitLabel?: string;
+  /** Nothing to send (e.g. nobody holds anything to reclaim). */
+  submitDisabled?: boolean;
   onCancel: () => void;
   children: ReactNode;
 }
@@ -45,6 +47,7 @@ export function CreditMoveForm<Input extends FieldValues, Output extends FieldVa
   onSubmit,
   reclaim,
   submitLabel = label,
+  submitDisabled,
   onCancel,
   children,
 }: CreditMoveFormProps<Input, Output>) {
@@ -53,7 +56,12 @@ export function CreditMoveForm<Input extends FieldValues, Output extends FieldVa
       <Stack gap="sm">
         {form.failure && <CreditMoveAlert reclaim={reclaim} message={form.failure} />}
         {children}
-        <DialogActions onCancel={onCancel} busy={form.formState.isSubmitting} submitLabel={submitLabel} />
+        <DialogActions
+          onCancel={onCancel}
+          busy={form.formState.isSubmitting}
+          submitLabel={submitLabel}
+          submitDisabled={submitDisabled}
+        />
       </Stack>
     </form>
   );

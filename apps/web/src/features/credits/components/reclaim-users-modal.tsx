@@ -1,6 +1,7 @@
 import { CREDIT_POOLS } from '@allot/domain/credits';
+import { Radio, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useMemo } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { formatCount } from '../../../lib/format';
@@ -12,6 +13,7 @@ import { AmountInput } from './amount-input';
 import { CreditModal, CreditMoveForm } from './credit-move-form';
 import { MoveSummary } from './move-summary';
 import { PoolField } from './pool-field';
+import { ReclaimAllForm } from './reclaim-all-form';
 import { SelectedParties } from './selected-parties';
 
 interface ReclaimUsersModalProps {
@@ -23,9 +25,10 @@ interface ReclaimUsersModalProps {
 }
 
 /**
- * "Reclaim credits" from the selected users into a pool of the organization (POST /api/credit/reclaim/users).
- * Each must hold the amount: checked before sending against the balances shown, and by the server, which names
- * the first one short (the balances may have changed since).
+ * "Reclaim credits" from the selected users into a pool of the organization (POST /api/credit/reclaim/users):
+ * the same amount from each, or everything each holds (issue 33, `ReclaimAllForm`). The same amount: each must
+ * hold it, checked before sending against the balances shown, and by the server, which names the first one short
+ * (the balances may have changed since).
  */
 export function ReclaimUsersModal(props: ReclaimUsersModalProps) {
   return (
@@ -35,12 +38,37 @@ export function ReclaimUsersModal(props: ReclaimUsersModalProps) {
       title="Reclaim credits"
       ready={props.users.length > 0}
     >
-      <ReclaimUsersForm {...props} />
+      <ReclaimUsersBody {...props} />
     </CreditModal>
   );
 }
 
-function ReclaimUsersForm({ organization, users, onClose }: ReclaimUsersModalProps) {
+type HowMuch = 'amount' | 'all';
+
+function ReclaimUsersBody(props: ReclaimUsersModalProps) {
+  const [how, setHow] = useState<HowMuch>('amount');
+  const single = props.users.length === 1;
+  const choice = (
+    <Radio.Group label="How much" value={how} onChange={(value) => setHow(value as HowMuch)}>
+      <Stack gap={6} mt={4}>
+        <Radio value="amount" label={single ? 'An amount' : 'The same amount from each'} />
+        <Radio value="all" label={single ? 'Everything they hold' : 'Everything each holds'} />
+      </Stack>
+    </Radio.Group>
+  );
+  return how === 'all' ? (
+    <ReclaimAllForm {...props} choice={choice} />
+  ) : (
+    <ReclaimUsersForm {...props} choice={choice} />
+  );
+}
+
+function ReclaimUsersForm({
+  organization,
+  users,
+  onClose,
+  choice,
+}: ReclaimUsersModalProps & { choice: ReactNode }) {
   const count = users.length;
   const single = count === 1 ? users[0] : undefined;
   const schema = useMemo(
@@ -78,6 +106,7 @@ function ReclaimUsersForm({ organization, users, onClose }: ReclaimUsersModalPro
 
   return (
     <CreditMoveForm label="Reclaim credits" form={form} onSubmit={submit} reclaim onCancel={onClose}>
+      {choice}
       <SelectedParties
         label={single ? 'From' : `From each of ${plural(count, 'user')}`}
         parties={users.map(userDetail)}

@@ -18,7 +18,8 @@ const REASON_FIX: Record<EntitlementReason, ReactNode> = {
   not_a_member: (
     <>
       They were invited and have not entered the code from the mail yet. Use{' '}
-      <strong>Resend invitation</strong> in their row’s menu: a new mail goes out, and only its code works.
+      <strong>Resend invitation</strong> in their row’s menu: a new mail goes out; the code of the earlier
+      mail works too until it expires, and using either ends both.
     </>
   ),
   not_verified: (
@@ -102,10 +103,10 @@ const SECTIONS: DocSection[] = [
         content: (
           <p>
             Use <strong>Resend invitation</strong> in the person’s row menu on Users: a new mail goes out, and
-            the code of the earlier one stops working. Ask them to look in their spam folder too. When the
-            people who run this installation have not connected a mail server, no mail leaves it at all:
-            system admins then see “Mail is not sent” at the top of the screen, and read the waiting mails in
-            the mail outbox.
+            the code of the earlier one works too until it expires. Ask them to look in their spam folder too.
+            When the people who run this installation have not connected a mail server, no mail leaves it at
+            all: system admins then see “Mail is not sent” at the top of the screen, and read the waiting
+            mails in the mail outbox.
           </p>
         ),
       },

@@ -1,4 +1,5 @@
-import { formatMoney, type PriceList, PURCHASED_CREDITS_POOL } from '@allot/domain/invoices';
+import { CREDIT_POOLS } from '@allot/domain/credits';
+import { DEFAULT_PURCHASE_POOL, formatMoney, type PriceList } from '@allot/domain/invoices';
 import { MSG } from '@allot/domain/messages';
 import { emailSchema } from '@allot/domain/text';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -14,6 +15,8 @@ import { applyServerErrors } from '../../../lib/form-errors';
 import { formatCount } from '../../../lib/format';
 import { useSession } from '../../../lib/session';
 import { useIdempotencyKey } from '../../../lib/use-idempotency-key';
+import { PoolField } from '../../credits/components/pool-field';
+import { useMailWords } from '../../mail/mail-words';
 import { usePriceList } from '../../price-list/api/get-price-list';
 import { useCreateInvoice } from '../api/create-invoice';
 import { AmountSummary } from './amount-summary';
@@ -24,10 +27,14 @@ import { PurchaseOrderInput } from './purchase-order-input';
 interface BuyCreditsModalProps {
   opened: boolean;
   onClose: () => void;
-  organization: { id: string; name: string };
+  /** `credits`: the pools' balances now, shown on the pool cards. */
+  organization: { id: string; name: string; credits?: { shared: number; protected: number } };
 }
 
-/** 'Buy more credits' (spec §2): an invoice for one of the price list's credit packs. */
+/**
+ * 'Buy more credits' (spec §2): an invoice for one of the price list's credit packs, and the pool the credits go
+ * to once it is fulfilled (issue 33: shared unless the buyer chooses otherwise).
+ */
 export function BuyCreditsModal({ opened, onClose, organization }: BuyCreditsModalProps) {
   return (
     <Modal opened={opened} onClose={onClose} title="Buy more credits" size="lg" centered>
@@ -74,6 +81,7 @@ const schema = z.object({
   credits: z.string().min(1, MSG.required),
   customerEmail: emailSchema,
   purchaseOrder: z.string().optional(),
+  creditPool: z.enum(CREDIT_POOLS),
 });
 type Values = z.input<typeof schema>;
 
@@ -84,6 +92,7 @@ function BuyCreditsForm({
 }: Omit<BuyCreditsModalProps, 'opened'> & { list: PriceList }) {
   const session = useSession();
   const navigate = useNavigate();
+  const words = useMailWords();
   const priceList = usePriceList();
   const create = useCreateInvoice();
   const idempotency = useIdempotencyKey();
@@ -100,6 +109,7 @@ function BuyCreditsForm({
       credits: String(list.creditPacks[0]?.credits ?? ''),
       customerEmail: session.userEmail ?? '',
       purchaseOrder: '',
+      creditPool: DEFAULT_PURCHASE_POOL,
     },
   });
   const credits = Number(useWatch({ control, name: 'credits' }));
@@ -114,15 +124,18 @@ function BuyCreditsForm({
         credits: Number(values.credits),
         customerEmail: values.customerEmail,
         ...(values.purchaseOrder?.trim() ? { purchaseOrder: values.purchaseOrder.trim() } : {}),
+        creditPool: values.creditPool,
       };
       const invoice = await create.mutateAsync({ input, idempotencyKey: idempotency.keyFor(input) });
-      showInvoiceCreated(invoice, (path) => void navigate(path));
+      showInvoiceCreated(invoice, (path) => void navigate(path), words);
       onClose();
     } catch (error) {
       idempotency.failed(error);
       setFailure(
-        applyServerErrors(error, ['credits', 'customerEmail', 'purchaseOrder'] as const, (field, message) =>
-          setError(field, { message }),
+        applyServerErrors(
+          error,
+          ['credits', 'customerEmail', 'purchaseOrder', 'creditPool'] as const,
+          (field, message) => setError(field, { message }),
         ),
       );
     }
@@ -133,8 +146,8 @@ function BuyCreditsForm({
       <Stack gap="sm">
         {failure && <FormAlert title="The invoice was not created">{failure}</FormAlert>}
         <Text size="sm">
-          AI credits for {organization.name}. An invoice is created and sent to the customer email; once it is
-          paid, a system admin fulfils it and the credits arrive in the {PURCHASED_CREDITS_POOL} pool.
+          AI credits for {organization.name}. An invoice is created for the customer email; once it is paid, a
+          system admin fulfils it and the credits arrive in the pool chosen below.
         </Text>
         <Controller
           control={control}
@@ -166,6 +179,13 @@ function BuyCreditsForm({
               </SimpleGrid>
             </Radio.Group>
           )}
+        />
+        <PoolField
+          control={control}
+          name="creditPool"
+          label="Into the pool"
+          description={`Where the credits land in ${organization.name} once the invoice is paid.`}
+          {...(organization.credits ? { balances: organization.credits, balanceWord: 'now' as const } : {})}
         />
         <CustomerEmailInput error={errors.customerEmail?.message} {...register('customerEmail')} />
         <PurchaseOrderInput error={errors.purchaseOrder?.message} {...register('purchaseOrder')} />

@@ -1,15 +1,16 @@
 import { formatMoney, type Invoice } from '@allot/domain/invoices';
 import { Anchor, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import type { MailWords } from '../../mail/mail-words';
 import { invoicePath } from '../invoice-path';
 
 /**
- * The notice after an invoice is created: its number, what it buys, where it was sent (or that it was not:
- * INVOICE_MAILS_PER_DAY to outside addresses, decision 010), and a link to its
+ * The notice after an invoice is created: its number, what it buys, where it was sent (queued where this
+ * installation sends no mail; or not mailed: INVOICE_MAILS_PER_DAY to outside addresses, decision 010), and a link to its
  * printable page. Notifications render outside the router, so the link navigates through `open` (the
  * dialog's `navigate`); it stays a real link (new tab, copy address).
  */
-export function showInvoiceCreated(invoice: Invoice, open: (path: string) => void): void {
+export function showInvoiceCreated(invoice: Invoice, open: (path: string) => void, words: MailWords): void {
   const path = invoicePath(invoice.organizationId, invoice.id);
   const id = `invoice-created-${invoice.id}`;
   notifications.show({
@@ -22,7 +23,7 @@ export function showInvoiceCreated(invoice: Invoice, open: (path: string) => voi
         <Text size="sm" inherit>
           {invoice.description}: {formatMoney(invoice.amount, invoice.currency)}.{' '}
           {invoice.mailed
-            ? `Sent to ${invoice.customerEmail}.`
+            ? words.invoiceMailed(invoice.customerEmail)
             : `Not mailed: ${invoice.customerEmail} is outside the organization, and today’s invoice mails to outside addresses are used up. Send the invoice’s page yourself.`}
         </Text>
         <Anchor

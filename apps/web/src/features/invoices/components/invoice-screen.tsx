@@ -1,3 +1,4 @@
+import { CREDIT_POOL_LABEL } from '@allot/domain/credits';
 import { FULFILMENT_LABEL, formatMoney, type Invoice } from '@allot/domain/invoices';
 import {
   Anchor,
@@ -47,6 +48,32 @@ function statusLine(invoice: Invoice): string | null {
   }
   if (invoice.status === 'void' && invoice.voidedAt) return `Void since ${formatDateLong(invoice.voidedAt)}`;
   return null;
+}
+
+/**
+ * Whom to pay and how, as the installation configures it (INVOICE_PAYEE, INVOICE_PAYMENT_INSTRUCTIONS; issue 33).
+ * Without them the page names no payee and gives no instructions: it asks only for the number to be quoted.
+ */
+function HowToPay({ invoice }: { invoice: Invoice }) {
+  const to = invoice.payee ? ` ${invoice.payee}` : '';
+  return (
+    <Stack gap={4}>
+      <Text size="sm" c="dimmed">
+        Please pay{to} by {formatDateLong(invoice.dueDate)}, quoting {invoice.number}. What the invoice buys
+        is applied once it is paid.
+      </Text>
+      {invoice.paymentInstructions && (
+        <Stack gap={2} role="group" aria-labelledby="how-to-pay">
+          <Text size="sm" fw={600} id="how-to-pay">
+            How to pay
+          </Text>
+          <Text size="sm" style={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
+            {invoice.paymentInstructions}
+          </Text>
+        </Stack>
+      )}
+    </Stack>
+  );
 }
 
 /**
@@ -118,7 +145,11 @@ export function InvoiceScreen() {
                 {invoice.organizationDeleted && ' (deleted)'}
               </Field>
               <Field label="Customer email">{invoice.customerEmail}</Field>
+              {invoice.payee && <Field label="Payee">{invoice.payee}</Field>}
               {invoice.purchaseOrder && <Field label="Purchase order">{invoice.purchaseOrder}</Field>}
+              {invoice.creditPool && (
+                <Field label="Credits go to">{CREDIT_POOL_LABEL[invoice.creditPool]}</Field>
+              )}
               <Field label="Created">
                 <time dateTime={invoice.createdAt}>{formatDateLong(invoice.createdAt)}</time>
               </Field>
@@ -165,12 +196,7 @@ export function InvoiceScreen() {
                 Status:{' '}
                 <strong>{invoice.status === 'open' ? 'Open, awaiting payment' : statusLine(invoice)}</strong>
               </Text>
-              {invoice.status === 'open' && (
-                <Text size="sm" c="dimmed">
-                  Please pay by {formatDateLong(invoice.dueDate)}, quoting {invoice.number}. What the invoice
-                  buys is applied once it is paid.
-                </Text>
-              )}
+              {invoice.status === 'open' && <HowToPay invoice={invoice} />}
             </Stack>
           </Stack>
         </Card>

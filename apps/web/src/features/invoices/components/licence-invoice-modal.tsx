@@ -25,6 +25,7 @@ import { applyServerErrors } from '../../../lib/form-errors';
 import { formatCount, formatDateLong, formatDay } from '../../../lib/format';
 import { useSession } from '../../../lib/session';
 import { useIdempotencyKey } from '../../../lib/use-idempotency-key';
+import { useMailWords } from '../../mail/mail-words';
 import { usePriceList } from '../../price-list/api/get-price-list';
 import { parseWhole } from '../../price-list/forms/numbers';
 import { useCreateInvoice } from '../api/create-invoice';
@@ -110,6 +111,7 @@ function LicenceInvoiceForm({
 }) {
   const session = useSession();
   const navigate = useNavigate();
+  const words = useMailWords();
   const priceList = usePriceList();
   const create = useCreateInvoice();
   const idempotency = useIdempotencyKey();
@@ -177,7 +179,7 @@ function LicenceInvoiceForm({
             };
     try {
       const invoice = await create.mutateAsync({ input, idempotencyKey: idempotency.keyFor(input) });
-      showInvoiceCreated(invoice, (path) => void navigate(path));
+      showInvoiceCreated(invoice, (path) => void navigate(path), words);
       onClose();
     } catch (error) {
       idempotency.failed(error);

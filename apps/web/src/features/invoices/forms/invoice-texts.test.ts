@@ -29,6 +29,9 @@ const base: Invoice = {
   fulfilledAt: null,
   voidedAt: null,
   createdBy: null,
+  creditPool: null,
+  payee: null,
+  paymentInstructions: null,
 };
 
 describe('invoice texts', () => {
@@ -61,8 +64,18 @@ describe('invoice texts', () => {
         period: null,
         newUsersQuantity: null,
         credits: 20_000,
+        creditPool: 'shared',
       }),
-    ).toBe('20,000 AI credits will be added to the protected pool of Alpha District.');
+    ).toBe('20,000 AI credits will be added to the shared pool of Alpha District.');
+    expect(
+      purchaseSentence({
+        ...base,
+        kind: 'credits',
+        credits: 500,
+        licenseType: null,
+        creditPool: 'protected',
+      }),
+    ).toBe('500 AI credits will be added to the protected pool of Alpha District.');
     // Fields missing (never, from the server): the invoice's own description.
     expect(purchaseSentence({ ...base, period: null })).toBe(
       '30 TLE Teacher seats for 1 year will be applied to Alpha District.',

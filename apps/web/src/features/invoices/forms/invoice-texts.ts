@@ -1,10 +1,10 @@
 import {
+  EARLIER_PURCHASES_POOL,
   type FulfilmentMethod,
   formatMoney,
   type Invoice,
   type InvoiceKind,
   PERIOD_LABEL,
-  PURCHASED_CREDITS_POOL,
 } from '@allot/domain/invoices';
 import { LICENSE_TYPE_LABEL, type LicenseType } from '@allot/domain/organizations';
 import { formatCount } from '../../../lib/format';
@@ -37,6 +37,7 @@ type Applied = Pick<
   | 'newUsersQuantity'
   | 'extendUsersQuantity'
   | 'description'
+  | 'creditPool'
 >;
 
 /**
@@ -64,7 +65,7 @@ export function purchaseSentence(invoice: Applied): string {
       break;
     case 'credits':
       if (invoice.credits !== null)
-        return `${formatCount(invoice.credits)} AI credits will be added to the ${PURCHASED_CREDITS_POOL} pool of ${org}.`;
+        return `${formatCount(invoice.credits)} AI credits will be added to the ${invoice.creditPool ?? EARLIER_PURCHASES_POOL} pool of ${org}.`;
       break;
   }
   return `${invoice.description} will be applied to ${org}.`;

@@ -2,7 +2,7 @@ import { Alert, Anchor, Container } from '@mantine/core';
 import { IconMailOff } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useSession } from '../../../lib/session';
-import { useMailOutbox } from '../api/get-mail-outbox';
+import { useMailDelivery } from '../api/get-mail-delivery';
 
 /**
  * To system admins, on every screen, when this installation sends no mail (no `SMTP_URL`: the embedded default,
@@ -11,7 +11,7 @@ import { useMailOutbox } from '../api/get-mail-outbox';
 export function MailNotSentBanner({ contained = false }: { contained?: boolean }) {
   const session = useSession();
   const systemAdmin = session.role === 'system_admin';
-  const { data } = useMailOutbox(1, 1, systemAdmin);
+  const { data } = useMailDelivery();
   if (!systemAdmin || data?.delivery !== 'log') return null;
   const banner = (
     <Alert

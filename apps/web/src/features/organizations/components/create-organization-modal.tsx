@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { DialogActions } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { applyServerErrors } from '../../../lib/form-errors';
+import { useMailWords } from '../../mail/mail-words';
 import { useCreateOrganization } from '../api/create-organization';
 import { useRoleIn } from '../api/get-organization-role';
 import { OrganizationDetailsFields } from './organization-details-fields';
@@ -57,6 +58,7 @@ function CreateOrganizationForm({
 }: CreateOrganizationModalProps) {
   const create = useCreateOrganization();
   const ownerHeadingId = useId();
+  const words = useMailWords();
   const [formError, setFormError] = useState<string | null>(null);
   const parentRequired = !parent && !mayCreateRoot;
   const schema = useMemo(
@@ -159,8 +161,7 @@ function CreateOrganizationForm({
                 Owner (optional)
               </Text>
               <Text size="xs" c="dimmed" mt={-4}>
-                They become the owner of the new organization and get an invitation by email to join it;
-                someone without an account sets a password from that email.
+                {words.ownerNote}
               </Text>
               <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
                 <TextInput label="Owner name" error={errors.adminName?.message} {...register('adminName')} />

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { DialogActions } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { applyServerErrors } from '../../../lib/form-errors';
+import { useMailWords } from '../../mail/mail-words';
 import { useCreateUser } from '../api/create-user';
 import { AUTOMATIC_LICENCE, LicenceSelect } from './licence-select';
 import { OwnerChangeNotice } from './owner-change-notice';
@@ -32,7 +33,7 @@ interface AddUserModalProps {
   roles: readonly MemberRole[];
 }
 
-/** "Add user" (POST /api/user/create): the person is invited by email and takes a licence seat. */
+/** "Add user" (POST /api/user/create): the person is invited (by email where mail is sent) and takes a licence seat. */
 export function AddUserModal(props: AddUserModalProps) {
   return (
     <Modal opened={props.opened} onClose={props.onClose} title="Add user" size="lg" centered>
@@ -44,6 +45,7 @@ export function AddUserModal(props: AddUserModalProps) {
 
 function AddUserForm({ onClose, organization, roles }: AddUserModalProps) {
   const create = useCreateUser();
+  const words = useMailWords();
   const licenses = organization.licenses ?? [];
   const [formError, setFormError] = useState<string | null>(null);
   const {
@@ -72,7 +74,7 @@ function AddUserForm({ onClose, organization, roles }: AddUserModalProps) {
       notifications.show({
         color: 'green',
         title: 'User added',
-        message: `${user.name} was added and invited by email.`,
+        message: words.userAdded(user.name),
       });
       onClose();
     } catch (error) {
@@ -90,9 +92,7 @@ function AddUserForm({ onClose, organization, roles }: AddUserModalProps) {
       <Stack gap="md">
         {formError && <FormAlert title="User could not be created">{formError}</FormAlert>}
         <Alert variant="light" color="indigo" icon={<IconMailForward aria-hidden="true" />}>
-          <Text size="sm">
-            The person receives an invitation email to {organization.name} with a code to set their password.
-          </Text>
+          <Text size="sm">{words.addUserNote(organization.name)}</Text>
         </Alert>
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
           <TextInput

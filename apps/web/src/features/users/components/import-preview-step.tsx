@@ -7,6 +7,7 @@ import type { ReactNode } from 'react';
 import { BreakableEmail } from '../../../components/breakable-email';
 import { FormAlert } from '../../../components/form-alert';
 import { formatCount, formatCountOf } from '../../../lib/format';
+import { useMailWords } from '../../mail/mail-words';
 import { ImportSeatLimit } from './import-seat-limit';
 import { importSeatsText } from './import-seats-text';
 import { SHOWN_ROWS, SkippedRowsTable } from './skipped-rows-table';
@@ -60,6 +61,7 @@ export function ImportPreviewStep({
   const count = preview.toAdd.length;
   const { free, needed } = preview.seats;
   const short = free !== null && needed > free;
+  const words = useMailWords();
   return (
     <Stack gap="md">
       {error && <FormAlert title="Import failed">{error}</FormAlert>}
@@ -143,8 +145,8 @@ export function ImportPreviewStep({
         </Stack>
       )}
       <Text size="xs" c="dimmed">
-        Row numbers are those a spreadsheet shows: the header is row 1, the first user row 2. Everyone in this
-        list will be invited by email and holds a seat from now on; they join when they accept the invitation.
+        Row numbers are those a spreadsheet shows: the header is row 1, the first user row 2.{' '}
+        {words.importNote}
       </Text>
       <Group justify="space-between">
         <Button variant="default" onClick={onChooseAnother} disabled={importing}>

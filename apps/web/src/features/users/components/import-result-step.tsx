@@ -3,6 +3,7 @@ import type { BulkImportResponse, ImportRow } from '@allot/domain/users';
 import { Alert, Button, Group, List, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
 import { formatCount, formatCountOf } from '../../../lib/format';
+import { useMailWords } from '../../mail/mail-words';
 import { ImportSeatLimit } from './import-seat-limit';
 import { SHOWN_ROWS, SkippedRowsTable } from './skipped-rows-table';
 
@@ -27,6 +28,7 @@ export function ImportResultStep({
   onDone,
 }: ImportResultStepProps) {
   const added = result.added.length;
+  const words = useMailWords();
   return (
     <Stack gap="md">
       {limitReached ? (
@@ -47,7 +49,7 @@ export function ImportResultStep({
           icon={<IconCircleCheck aria-hidden="true" />}
           title="Import finished"
         >
-          {formatCountOf(added, 'user was', 'users were')} invited by email
+          {words.imported(added)}
           {result.skipped.length > 0
             ? `; ${formatCountOf(result.skipped.length, 'row was', 'rows were')} skipped.`
             : '.'}
