@@ -42,8 +42,10 @@ describe('the invitation of a teacher', () => {
     expect(mail.html_body).toContain('classroom product');
     const link = linkIn(mail.text_body);
     expect(link.pathname).toBe('/register/verify');
+    // `new=1`: a new account chooses its password with the code (issue 33, item 12).
     expect(Object.fromEntries(link.searchParams)).toEqual({
       email: 'new-teacher@alpha.test',
+      new: '1',
       for: 'teacher',
     });
 
@@ -74,6 +76,7 @@ describe('the invitation of a teacher', () => {
     expect(mail.text_body).not.toContain('classroom product');
     expect(Object.fromEntries(linkIn(mail.text_body).searchParams)).toEqual({
       email: 'new-admin@alpha.test',
+      new: '1',
     });
   });
 
