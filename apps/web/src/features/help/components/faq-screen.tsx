@@ -243,9 +243,11 @@ const SECTIONS: DocSection[] = [
         title: 'I bought credits; why can’t the teachers use them?',
         content: (
           <p>
-            Bought credits arrive only when a system admin fulfils the invoice, and then in the{' '}
-            <strong>protected pool</strong>, which teachers never draw from. Move them to the shared pool with{' '}
-            <strong>Manage credits</strong> on General information, or allocate them to people.
+            Bought credits arrive only when a system admin fulfils the invoice, and then in the pool chosen
+            when buying: the shared pool unless the <strong>protected pool</strong> was chosen (invoices made
+            before that choice existed put them in the protected pool). Teachers never draw from the protected
+            pool: move them to the shared pool with <strong>Manage credits</strong> on General information, or
+            allocate them to people.
           </p>
         ),
       },

@@ -73,8 +73,8 @@ const SECTIONS: DocSection[] = [
         </ul>
         <p>
           <strong>Manage credits</strong> moves credits between the two pools of the organization. Credits an
-          organization buys arrive in its protected pool; move them to the shared pool when its teachers
-          should be able to use them.
+          organization buys arrive in the pool chosen when buying: the shared pool, where its teachers can use
+          them, unless you choose the protected pool.
         </p>
         <p>
           Under the pools, <strong>Credit use</strong> shows what was received, handed down and consumed each
@@ -210,10 +210,11 @@ const SECTIONS: DocSection[] = [
         <p>
           <strong>Nothing changes until a system admin fulfils the invoice</strong> (paid, paid another way,
           or for free): only then is the licence created or extended, the seats added, or the credits put into
-          the protected pool. An invoice can be voided until then. If another purchase changed the licence
-          between the invoice and its fulfilment (more seats, a later expiry), the fulfilment is refused: void
-          the invoice and make a new one, which prices the licence as it is now. The organization’s invoices
-          are listed on the Licenses screen; <strong>Open</strong> shows one as a printable page.
+          the pool the invoice names. An invoice can be voided until then. If another purchase changed the
+          licence between the invoice and its fulfilment (more seats, a later expiry), the fulfilment is
+          refused: void the invoice and make a new one, which prices the licence as it is now. The
+          organization’s invoices are listed on the Licenses screen; <strong>Open</strong> shows one as a
+          printable page.
         </p>
       </>
     ),
