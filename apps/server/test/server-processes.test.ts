@@ -22,6 +22,22 @@ async function start(env: Record<string, string>) {
   return server;
 }
 
+/** An empty database on the test PostgreSQL for a server to prepare, dropped after the test. */
+async function freshPostgresDatabase(label: string) {
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  const name = `allot_${label}_${process.pid}`;
+  await admin.query(`drop database if exists ${name}`);
+  await admin.query(`create database ${name}`);
+  cleanups.push(async () => {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  });
+  const url = new URL(process.env.TEST_DATABASE_URL ?? '');
+  url.pathname = `/${name}`;
+  return { admin, name, url };
+}
+
 describe('server processes (WEB_CONCURRENCY)', () => {
   it.runIf(!onPostgres)(
     'runs one process on the embedded PGlite, and says why',
@@ -40,17 +56,7 @@ describe('server processes (WEB_CONCURRENCY)', () => {
   it.runIf(onPostgres)(
     'answers the metrics of every process, whichever one is asked',
     async () => {
-      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await admin.connect();
-      const name = `allot_metrics_${process.pid}`;
-      await admin.query(`drop database if exists ${name}`);
-      await admin.query(`create database ${name}`);
-      cleanups.push(async () => {
-        await admin.query(`drop database if exists ${name} with (force)`);
-        await admin.end();
-      });
-      const url = new URL(process.env.TEST_DATABASE_URL ?? '');
-      url.pathname = `/${name}`;
+      const { url } = await freshPostgresDatabase('metrics');
       const started = await start({
         DATABASE_URL: url.toString(),
         WEB_CONCURRENCY: '2',
@@ -79,17 +85,7 @@ describe('server processes (WEB_CONCURRENCY)', () => {
   it.runIf(onPostgres)(
     'runs two processes on PostgreSQL, prepares the database once, replaces a dead one',
     async () => {
-      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await admin.connect();
-      const name = `allot_processes_${process.pid}`;
-      await admin.query(`drop database if exists ${name}`);
-      await admin.query(`create database ${name}`);
-      cleanups.push(async () => {
-        await admin.query(`drop database if exists ${name} with (force)`);
-        await admin.end();
-      });
-      const url = new URL(process.env.TEST_DATABASE_URL ?? '');
-      url.pathname = `/${name}`;
+      const { admin, name, url } = await freshPostgresDatabase('processes');
       const started = await start({ DATABASE_URL: url.toString(), WEB_CONCURRENCY: '2' });
       expect(started.output()).toContain('PostgreSQL, 2 server processes');
       // The generated sign-in is printed once, by the process that prepared the database.

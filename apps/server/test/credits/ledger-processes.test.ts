@@ -166,38 +166,94 @@ function httpSend(base: () => string, tokens: Record<Who, string>): Send {
   };
 }
 
+/** 600 random moves and consumptions of the world, each with its own key. */
+function keyedMoves(seed: number, world: World, prefix: string) {
+  const random = seededRandom(seed);
+  return Array.from({ length: 600 }, (_, i) => ({
+    ...randomMove(random, world, { consumption: true }),
+    key: `${prefix}-${i}`,
+  }));
+}
+type KeyedMove = ReturnType<typeof keyedMoves>[number];
+
+/** Where the journal stands before a load, and the model that will replay it. */
+async function ledgerAtStart(withDb: Prepared['withDb']) {
+  return withDb(async (db) => ({
+    startingSeq: Math.max(0, ...(await journalSince(db, 0)).map((t) => t.seq)),
+    model: new LedgerModel(await balancesByKey(db)),
+  }));
+}
+
+/**
+ * Sends every request from 16 clients at once: `answers` fills as they come back (`lost`: no answer, the
+ * connection failed), `inFlight` holds those sent and not answered yet.
+ */
+function sendAll(requests: readonly KeyedMove[], send: Send) {
+  const answers = new Map<string, Answer | 'lost'>();
+  const inFlight = new Set<string>();
+  let next = 0;
+  const worker = async () => {
+    while (next < requests.length) {
+      const r = requests[next++] as KeyedMove;
+      inFlight.add(r.key);
+      try {
+        answers.set(r.key, await send(r.who, r.request, r.key));
+      } catch {
+        answers.set(r.key, 'lost');
+      }
+      inFlight.delete(r.key);
+    }
+  };
+  return { answers, inFlight, load: Promise.all(Array.from({ length: 16 }, worker)) };
+}
+
+/**
+ * The journal since the load holds exactly the transactions the answers say were applied, each as the model
+ * computes it from its request; the balances are the model's, and the ledger's rules and conservation hold.
+ */
+async function expectJournalOfTheAnswers(
+  withDb: Prepared['withDb'],
+  { startingSeq, model }: Awaited<ReturnType<typeof ledgerAtStart>>,
+  answered: readonly { request: KeyedMove['request']; answer: Answer }[],
+) {
+  const byTransaction = new Map<string, MoveRequest>();
+  for (const { request, answer } of answered) {
+    for (const one of oneByOne(request, answer)) {
+      const applied = answeredKey(one.request, one.answer);
+      if (applied) byTransaction.set(applied, one.request);
+    }
+  }
+  const { journal, balances, violations, conservation } = await withDb(async (db) => ({
+    journal: await journalSince(db, startingSeq),
+    balances: await balancesByKey(db),
+    violations: await ledgerViolations(db),
+    conservation: await conservationViolations(db),
+  }));
+  expect(journal.length).toBe(byTransaction.size);
+  for (const entry of journal) {
+    const request = byTransaction.get(journalKey(entry));
+    expect(request, `journal transaction ${entry.id} answers a request`).toBeDefined();
+    const expected = model.linesOf(request as MoveRequest);
+    expect(expected, `the model accepts ${JSON.stringify(request)}`).not.toBeNull();
+    model.apply(expected ?? []);
+  }
+  expect(nonZero(balances)).toEqual(nonZero(model.balances));
+  expect(violations).toEqual([]);
+  expect(conservation).toEqual([]);
+}
+
 /**
  * A server killed with SIGKILL in the middle of a load of moves, consumptions and repeats, each with its key:
  * every move is whole or absent, and after a restart every key is applied once.
  */
 async function killedMidLoad(prepare: () => Promise<Prepared>) {
   const { env, world, keys, withDb } = await prepare();
-  const { startingSeq, modelAtStart } = await withDb(async (db) => ({
-    startingSeq: Math.max(0, ...(await journalSince(db, 0)).map((t) => t.seq)),
-    modelAtStart: new LedgerModel(await balancesByKey(db)),
-  }));
+  const atStart = await ledgerAtStart(withDb);
   let server = await started(env);
   const tokens = await signIn(server.url, world, keys);
   const send = httpSend(() => server.url, tokens);
-  const random = seededRandom(99);
-  const requests = Array.from({ length: 600 }, (_, i) => ({
-    ...randomMove(random, world, { consumption: true }),
-    key: `kill-${i}`,
-  }));
-  const answers = new Map<string, Answer | 'lost'>();
-
-  let next = 0;
-  const worker = async () => {
-    while (next < requests.length) {
-      const r = requests[next++] as (typeof requests)[number];
-      try {
-        answers.set(r.key, await send(r.who, r.request, r.key));
-      } catch {
-        answers.set(r.key, 'lost');
-      }
-    }
-  };
-  const load = Promise.all(Array.from({ length: 16 }, worker));
+  const requests = keyedMoves(99, world, 'kill');
+  const { answers, load } = sendAll(requests, send);
   while ([...answers.values()].filter((a) => a !== 'lost').length < 150)
     await new Promise((r) => setTimeout(r, 20));
   process.kill(server.pid, 'SIGKILL');
@@ -212,7 +268,7 @@ async function killedMidLoad(prepare: () => Promise<Prepared>) {
   // A new process on the same database: every request is sent again with its key. An answered one answers
   // the same; a lost one either had committed (its first answer comes back) or runs now, never twice.
   server = await started(env);
-  const final = new Map<string, Answer>();
+  const final: { request: KeyedMove['request']; answer: Answer }[] = [];
   for (const r of requests) {
     const again = await send(r.who, r.request, r.key);
     const first = answers.get(r.key);
@@ -221,36 +277,12 @@ async function killedMidLoad(prepare: () => Promise<Prepared>) {
     const retried = first === 'lost' || first?.status === 503;
     if (!retried) expect({ key: r.key, ...again }).toEqual({ key: r.key, ...first });
     expect([200, 422]).toContain(again.status);
-    final.set(r.key, again);
-  }
-  const byTransaction = new Map<string, MoveRequest>();
-  for (const r of requests) {
-    const answer = final.get(r.key);
-    for (const one of answer ? oneByOne(r.request, answer) : []) {
-      const applied = answeredKey(one.request, one.answer);
-      if (applied) byTransaction.set(applied, one.request);
-    }
+    final.push({ request: r.request, answer: again });
   }
   expect(requests.some((r) => r.request.url === '/api/integration/consume')).toBe(true);
   expect(requests.some((r) => r.request.url === '/api/integration/consume/batch')).toBe(true);
   await server.stop();
-  const { journal, balances, violations, conservation } = await withDb(async (db) => ({
-    journal: await journalSince(db, startingSeq),
-    balances: await balancesByKey(db),
-    violations: await ledgerViolations(db),
-    conservation: await conservationViolations(db),
-  }));
-  expect(journal.length).toBe(byTransaction.size);
-  for (const entry of journal) {
-    const request = byTransaction.get(journalKey(entry));
-    expect(request, `journal transaction ${entry.id} answers a request`).toBeDefined();
-    const expected = modelAtStart.linesOf(request as MoveRequest);
-    expect(expected, `the model accepts ${JSON.stringify(request)}`).not.toBeNull();
-    modelAtStart.apply(expected ?? []);
-  }
-  expect(nonZero(balances)).toEqual(nonZero(modelAtStart.balances));
-  expect(violations).toEqual([]);
-  expect(conservation).toEqual([]);
+  await expectJournalOfTheAnswers(withDb, atStart, final);
 }
 
 /**
@@ -261,85 +293,41 @@ async function killedMidLoad(prepare: () => Promise<Prepared>) {
  */
 async function stoppedMidLoad(prepare: () => Promise<Prepared>) {
   const { env, world, keys, withDb } = await prepare();
-  const { startingSeq, modelAtStart } = await withDb(async (db) => ({
-    startingSeq: Math.max(0, ...(await journalSince(db, 0)).map((t) => t.seq)),
-    modelAtStart: new LedgerModel(await balancesByKey(db)),
-  }));
+  const atStart = await ledgerAtStart(withDb);
   const server = await started(env);
   const send = httpSend(() => server.url, await signIn(server.url, world, keys));
-  const random = seededRandom(35);
-  const requests = Array.from({ length: 600 }, (_, i) => ({
-    ...randomMove(random, world, { consumption: true }),
-    key: `stop-${i}`,
-  }));
-  const answers = new Map<string, Answer | 'unanswered'>();
-  const inFlight = new Set<string>();
-  let next = 0;
-  const worker = async () => {
-    while (next < requests.length) {
-      const r = requests[next++] as (typeof requests)[number];
-      inFlight.add(r.key);
-      try {
-        answers.set(r.key, await send(r.who, r.request, r.key));
-      } catch {
-        answers.set(r.key, 'unanswered');
-      }
-      inFlight.delete(r.key);
-    }
-  };
-  const load = Promise.all(Array.from({ length: 16 }, worker));
+  const requests = keyedMoves(35, world, 'stop');
+  const { answers, inFlight, load } = sendAll(requests, send);
   while (answers.size < 150) await new Promise((r) => setTimeout(r, 20));
   process.kill(server.pid, 'SIGTERM');
   const atStop = [...inFlight];
   expect(await server.exited).toBe(0);
   await load;
+  const full = (key: string) => {
+    const answer = answers.get(key);
+    return answer !== 'lost' && answer?.status !== 503;
+  };
   // The requests on their way when the server was told to stop: it finishes what it took, each with its full
   // answer. A request that was still in the socket when the server closed its idle connections (a keep-alive
   // race every HTTP server has, seen under heavy load) can fail or be answered 503 without being taken: the
   // journal check below shows it changed nothing. A server that stops at once answers almost none of them
   // (2 to 5 of 16 in the runs that checked this test), one that drains all or nearly all.
   expect(atStop.length).toBeGreaterThan(0);
-  const finished = atStop.filter((key) => {
-    const answer = answers.get(key);
-    return answer !== 'unanswered' && answer?.status !== 503;
-  });
+  const finished = atStop.filter(full);
   expect(finished.length, `${finished.length} of ${atStop.length} finished`).toBeGreaterThanOrEqual(
     Math.ceil(atStop.length * 0.75),
   );
-  const answered = requests.filter((r) => {
-    const answer = answers.get(r.key);
-    return answer !== 'unanswered' && answer?.status !== 503;
-  });
+  const answered = requests.filter((r) => full(r.key));
   expect(answered.length).toBeGreaterThanOrEqual(150);
   expect(answered.length).toBeLessThan(requests.length);
   // Every full answer is one the calls give; a 503 is the stopping server's "try another" and changed nothing.
   for (const r of answered)
     expect([200, 400, 403, 404, 409, 422]).toContain((answers.get(r.key) as Answer).status);
-
-  const byTransaction = new Map<string, MoveRequest>();
-  for (const r of answered) {
-    for (const one of oneByOne(r.request, answers.get(r.key) as Answer)) {
-      const applied = answeredKey(one.request, one.answer);
-      if (applied) byTransaction.set(applied, one.request);
-    }
-  }
-  const { journal, balances, violations, conservation } = await withDb(async (db) => ({
-    journal: await journalSince(db, startingSeq),
-    balances: await balancesByKey(db),
-    violations: await ledgerViolations(db),
-    conservation: await conservationViolations(db),
-  }));
-  expect(journal.length).toBe(byTransaction.size);
-  for (const entry of journal) {
-    const request = byTransaction.get(journalKey(entry));
-    expect(request, `journal transaction ${entry.id} was answered`).toBeDefined();
-    const expected = modelAtStart.linesOf(request as MoveRequest);
-    expect(expected, `the model accepts ${JSON.stringify(request)}`).not.toBeNull();
-    modelAtStart.apply(expected ?? []);
-  }
-  expect(nonZero(balances)).toEqual(nonZero(modelAtStart.balances));
-  expect(violations).toEqual([]);
-  expect(conservation).toEqual([]);
+  await expectJournalOfTheAnswers(
+    withDb,
+    atStart,
+    answered.map((r) => ({ request: r.request, answer: answers.get(r.key) as Answer })),
+  );
 }
 
 describe.runIf(onPostgres)('the credit ledger across server processes', () => {
