@@ -13,7 +13,7 @@ const MIGRATION_LOCK = 7_141_001;
  * each once, each in its own transaction, under an advisory lock. Same code on PGlite and PostgreSQL.
  */
 export async function migrate(database: Database): Promise<string[]> {
-  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
+  const files = await migrationFiles();
   const applied: string[] = [];
   await database.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`);
@@ -37,17 +37,15 @@ export async function migrate(database: Database): Promise<string[]> {
 
 let bundled: Promise<string[]> | undefined;
 
+/** The SQL files of this build's migrations/, in name order (listed once: they do not change while it runs). */
+function migrationFiles(): Promise<string[]> {
+  bundled ??= readdir(MIGRATIONS_DIR).then((names) => names.filter((f) => f.endsWith('.sql')).sort());
+  return bundled;
+}
+
 /** The migrations of this build not applied to the database yet (none on a database `migrate` has run on). */
 export async function pendingMigrations(db: Database['db']): Promise<string[]> {
-  bundled ??= readdir(MIGRATIONS_DIR).then((names) => names.filter((f) => f.endsWith('.sql')));
-  const files = await bundled;
-  const done = await rows<{ name: string }>(
-    db,
-    sql`select name from schema_migrations where name in ${sql`(${sql.join(
-      files.map((f) => sql`${f}`),
-      sql`, `,
-    )})`}`,
-  );
+  const done = await rows<{ name: string }>(db, sql`select name from schema_migrations`);
   const applied = new Set(done.map((r) => r.name));
-  return files.filter((f) => !applied.has(f)).sort();
+  return (await migrationFiles()).filter((f) => !applied.has(f));
 }
