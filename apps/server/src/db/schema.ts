@@ -35,6 +35,8 @@ const timestamps = {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 };
 
+// ── Users and sign-in (features/auth, features/users) ──────────────────────────────────────────────────────
+
 export const users = pgTable(
   'users',
   {
@@ -55,39 +57,123 @@ export const users = pgTable(
   ],
 );
 
-/**
- * Users as a search over many of them finds them: one row per user and top-level organization it belongs
- * to (`scope_id`), and one with the nil id for system admins, who see everyone. Kept by triggers on users
- * and memberships (migration 0014). The GIN index finds the matches of a search in one scope; the two
- * btrees walk a scope in name or email order, checking each entry without reading the table.
- */
-export const userSearch = pgTable(
-  'user_search',
+export const sessions = pgTable(
+  'sessions',
   {
-    scopeId: uuid('scope_id').notNull(),
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull(),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    name: text('name').notNull(),
-    emailKey: text('email_key').notNull(),
-    searchText: text('search_text').notNull().generatedAlwaysAs(sql`search_marked_user(name, email_key)`),
-    searchVector: tsvector('search_vector')
-      .notNull()
-      .generatedAlwaysAs(sql`search_vector(scope_id, name, email_key)`),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
   (t) => [
-    primaryKey({ columns: [t.scopeId, t.userId] }),
-    index('user_search_user_idx').on(t.userId),
-    index('user_search_vector_idx').using('gin', t.searchVector),
-    // The two walk indexes carry `search_text` (INCLUDE, which drizzle cannot write): migration 0014.
+    uniqueIndex('sessions_token_hash_key').on(t.tokenHash),
+    index('sessions_user_idx').on(t.userId),
+    index('sessions_expires_idx').on(t.expiresAt),
   ],
 );
 
-/*
- * Also in migration 0014, kept by triggers only and read by the searches of one word: `user_search_words`
- * and `organization_search_words`, one entry per word of a searched row and scope with the row's previous
- * word, in a btree with a "C" collation (which drizzle cannot write) (decision 002, "Search").
+/**
+ * Two-factor sign-in (migration 0031, decision 015): the TOTP secret of an account (AES-256-GCM with
+ * MFA_ENCRYPTION_KEY, or marked plain without one), when it was confirmed (null: set up, not confirmed), and the
+ * last time step a code was accepted for (each code works once).
  */
+export const userMfa = pgTable('user_mfa', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secret: text('secret').notNull(),
+  enabledAt: timestamp('enabled_at', { withTimezone: true }),
+  lastUsedStep: bigint('last_used_step', { mode: 'number' }),
+  ...timestamps,
+});
+
+/** Recovery codes: SHA-256 of the account and the code; a used code is deleted. */
+export const mfaRecoveryCodes = pgTable(
+  'mfa_recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('mfa_recovery_codes_user_hash_key').on(t.userId, t.codeHash)],
+);
+
+/**
+ * The second step of a sign-in whose password was right (`details.challenge`): only the token's SHA-256,
+ * single use, short-lived; `sign_in` answers a code, `setup` lets the account set two-factor up.
+ */
+export const mfaChallenges = pgTable(
+  'mfa_challenges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('mfa_challenges_token_hash_key').on(t.tokenHash),
+    index('mfa_challenges_user_idx').on(t.userId),
+    check('mfa_challenges_kind_check', sql`${t.kind} in ('sign_in','setup')`),
+  ],
+);
+
+/**
+ * One-time codes of password reset and email verification mails. Only hashes are kept: the 6-digit code
+ * hashed with the user id and purpose, and for a reset the link's random token. Used or replaced codes go.
+ */
+export const oneTimeCodes = pgTable(
+  'one_time_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').notNull(),
+    codeHash: text('code_hash').notNull(),
+    tokenHash: text('token_hash'),
+    /**
+     * What the code is for, beyond its purpose: the organization of a membership invitation, the new
+     * address of an email change. An email change or a reset has one live code per user; verifications and
+     * invitations keep the earlier ones of a subject alive until they expire (features/auth/one-time-codes.ts).
+     */
+    subject: text('subject'),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('one_time_codes_user_purpose_idx').on(t.userId, t.purpose),
+    check(
+      'one_time_codes_purpose_check',
+      sql`${t.purpose} in ('password_reset','email_verification','membership_invitation','email_change')`,
+    ),
+  ],
+);
+
+/** Fixed-window counters shared by every server process (login, code guessing). */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [index('rate_limits_window_idx').on(t.windowStartedAt)],
+);
+
+// ── Organizations and their people (features/organizations, features/users) ────────────────────────────────
 
 export const organizations = pgTable(
   'organizations',
@@ -178,34 +264,6 @@ export const organizationClosure = pgTable(
   ],
 );
 
-export const licenses = pgTable(
-  'licenses',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
-    licenseType: text('license_type').notNull(),
-    expireAt: timestamp('expire_at', { withTimezone: true }).notNull(),
-    maxUsers: integer('max_users').notNull(),
-    metadata: jsonb('metadata').notNull().default({}),
-    /** The licence of the organization above whose seats were handed down here: its expiry is this one's. */
-    sourceLicenseId: uuid('source_license_id').references((): AnyPgColumn => licenses.id, {
-      onDelete: 'set null',
-    }),
-    ...timestamps,
-  },
-  (t) => [
-    uniqueIndex('licenses_organization_type_key').on(t.organizationId, t.licenseType),
-    index('licenses_source_idx').on(t.sourceLicenseId),
-    check('licenses_max_users_check', sql`${t.maxUsers} >= 0`),
-    check(
-      'licenses_type_check',
-      sql`${t.licenseType} in ('chorus','tle_creator','tle_teacher','chorus_optoma')`,
-    ),
-  ],
-);
-
 /** A user's role in one organization; a seat of one of its licences when it holds one. */
 export const memberships = pgTable(
   'memberships',
@@ -267,88 +325,117 @@ export const membershipInvitations = pgTable(
   ],
 );
 
-export const sessions = pgTable(
-  'sessions',
+// ── Search (lib/search.ts): kept by triggers, see db/README.md ─────────────────────────────────────────────
+
+/**
+ * Users as a search over many of them finds them: one row per user and top-level organization it belongs
+ * to (`scope_id`), and one with the nil id for system admins, who see everyone. Kept by triggers on users
+ * and memberships (migration 0014). The GIN index finds the matches of a search in one scope; the two
+ * btrees walk a scope in name or email order, checking each entry without reading the table.
+ */
+export const userSearch = pgTable(
+  'user_search',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    tokenHash: text('token_hash').notNull(),
+    scopeId: uuid('scope_id').notNull(),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    name: text('name').notNull(),
+    emailKey: text('email_key').notNull(),
+    searchText: text('search_text').notNull().generatedAlwaysAs(sql`search_marked_user(name, email_key)`),
+    searchVector: tsvector('search_vector')
+      .notNull()
+      .generatedAlwaysAs(sql`search_vector(scope_id, name, email_key)`),
   },
   (t) => [
-    uniqueIndex('sessions_token_hash_key').on(t.tokenHash),
-    index('sessions_user_idx').on(t.userId),
-    index('sessions_expires_idx').on(t.expiresAt),
+    primaryKey({ columns: [t.scopeId, t.userId] }),
+    index('user_search_user_idx').on(t.userId),
+    index('user_search_vector_idx').using('gin', t.searchVector),
+    // The two walk indexes carry `search_text` (INCLUDE, which drizzle cannot write): migration 0014.
+  ],
+);
+
+/*
+ * Also in migration 0014, kept by triggers only and read by the searches of one word: `user_search_words`
+ * and `organization_search_words`, one entry per word of a searched row and scope with the row's previous
+ * word, in a btree with a "C" collation (which drizzle cannot write) (decision 002, "Search").
+ */
+
+// ── Licences (features/licenses) ───────────────────────────────────────────────────────────────────────────
+
+export const licenses = pgTable(
+  'licenses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    licenseType: text('license_type').notNull(),
+    expireAt: timestamp('expire_at', { withTimezone: true }).notNull(),
+    maxUsers: integer('max_users').notNull(),
+    metadata: jsonb('metadata').notNull().default({}),
+    /** The licence of the organization above whose seats were handed down here: its expiry is this one's. */
+    sourceLicenseId: uuid('source_license_id').references((): AnyPgColumn => licenses.id, {
+      onDelete: 'set null',
+    }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('licenses_organization_type_key').on(t.organizationId, t.licenseType),
+    index('licenses_source_idx').on(t.sourceLicenseId),
+    check('licenses_max_users_check', sql`${t.maxUsers} >= 0`),
+    check(
+      'licenses_type_check',
+      sql`${t.licenseType} in ('chorus','tle_creator','tle_teacher','chorus_optoma')`,
+    ),
   ],
 );
 
 /**
- * Two-factor sign-in (migration 0031, decision 015): the TOTP secret of an account (AES-256-GCM with
- * MFA_ENCRYPTION_KEY, or marked plain without one), when it was confirmed (null: set up, not confirmed), and the
- * last time step a code was accepted for (each code works once).
+ * The licence log (decision 009): every change of a licence's seats or expiry, one row per organization
+ * concerned, written in the change's own transaction. Append-only; a licence's `max_users` is the sum of its
+ * rows' `seats` (checked at commit by the database).
  */
-export const userMfa = pgTable('user_mfa', {
-  userId: uuid('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  secret: text('secret').notNull(),
-  enabledAt: timestamp('enabled_at', { withTimezone: true }),
-  lastUsedStep: bigint('last_used_step', { mode: 'number' }),
-  ...timestamps,
-});
-
-/** Recovery codes: SHA-256 of the account and the code; a used code is deleted. */
-export const mfaRecoveryCodes = pgTable(
-  'mfa_recovery_codes',
+export const licenseEvents = pgTable(
+  'license_events',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
+    seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
+    organizationId: uuid('organization_id')
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    codeHash: text('code_hash').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [uniqueIndex('mfa_recovery_codes_user_hash_key').on(t.userId, t.codeHash)],
-);
-
-/**
- * The second step of a sign-in whose password was right (`details.challenge`): only the token's SHA-256,
- * single use, short-lived; `sign_in` answers a code, `setup` lets the account set two-factor up.
- */
-export const mfaChallenges = pgTable(
-  'mfa_challenges',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    tokenHash: text('token_hash').notNull(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind').notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+      .references(() => organizations.id),
+    /** No reference: a deleted licence keeps its log. */
+    licenseId: uuid('license_id').notNull(),
+    licenseType: text('license_type').notNull(),
+    action: text('action').notNull(),
+    /** Signed change of this licence's seats. */
+    seats: integer('seats').notNull(),
+    maxUsersAfter: integer('max_users_after').notNull(),
+    expireAtAfter: timestamp('expire_at_after', { withTimezone: true }).notNull(),
+    description: text('description').notNull().default(''),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('mfa_challenges_token_hash_key').on(t.tokenHash),
-    index('mfa_challenges_user_idx').on(t.userId),
-    check('mfa_challenges_kind_check', sql`${t.kind} in ('sign_in','setup')`),
+    uniqueIndex('license_events_seq_key').on(t.seq),
+    index('license_events_organization_idx').on(t.organizationId, t.seq),
+    index('license_events_license_idx').on(t.licenseId),
   ],
 );
 
-/** Fixed-window counters shared by every server process (login, code guessing). */
-export const rateLimits = pgTable(
-  'rate_limits',
+/** Expiry reminders sent: one per licence, expiry and threshold (30 or 7 days), whatever the processes. */
+export const licenseExpiryReminders = pgTable(
+  'license_expiry_reminders',
   {
-    key: text('key').primaryKey(),
-    windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
-    count: integer('count').notNull(),
+    licenseId: uuid('license_id').notNull(),
+    expireAt: timestamp('expire_at', { withTimezone: true }).notNull(),
+    daysBefore: integer('days_before').notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('rate_limits_window_idx').on(t.windowStartedAt)],
+  (t) => [primaryKey({ columns: [t.licenseId, t.expireAt, t.daysBefore] })],
 );
+
+// ── Credits: the ledger (features/credits) ─────────────────────────────────────────────────────────────────
 
 /**
  * Credit balances: two pools per organization (and its `consumed` account), one per membership (kind `user`:
@@ -405,37 +492,27 @@ export const creditTransactions = pgTable(
   (t) => [uniqueIndex('credit_transactions_seq_key').on(t.seq)],
 );
 
-/**
- * The licence log (decision 009): every change of a licence's seats or expiry, one row per organization
- * concerned, written in the change's own transaction. Append-only; a licence's `max_users` is the sum of its
- * rows' `seats` (checked at commit by the database).
- */
-export const licenseEvents = pgTable(
-  'license_events',
+/** Journal lines: the amounts of one transaction sum to zero. */
+export const creditEntries = pgTable(
+  'credit_entries',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
-    organizationId: uuid('organization_id')
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    transactionId: uuid('transaction_id')
       .notNull()
-      .references(() => organizations.id),
-    /** No reference: a deleted licence keeps its log. */
-    licenseId: uuid('license_id').notNull(),
-    licenseType: text('license_type').notNull(),
-    action: text('action').notNull(),
-    /** Signed change of this licence's seats. */
-    seats: integer('seats').notNull(),
-    maxUsersAfter: integer('max_users_after').notNull(),
-    expireAtAfter: timestamp('expire_at_after', { withTimezone: true }).notNull(),
-    description: text('description').notNull().default(''),
-    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+      .references(() => creditTransactions.id, { onDelete: 'restrict' }),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => creditAccounts.id, { onDelete: 'restrict' }),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
   },
   (t) => [
-    uniqueIndex('license_events_seq_key').on(t.seq),
-    index('license_events_organization_idx').on(t.organizationId, t.seq),
-    index('license_events_license_idx').on(t.licenseId),
+    index('credit_entries_account_idx').on(t.accountId, t.id),
+    index('credit_entries_transaction_idx').on(t.transactionId),
+    check('credit_entries_amount_check', sql`${t.amount} <> 0`),
   ],
 );
+
+// ── Idempotent writes (the `Idempotency-Key` of the API's writes) ──────────────────────────────────────────
 
 /**
  * `Idempotency-Key`s of credit moves (CONTRACT §5), per caller: the request's hash and the first answer,
@@ -458,85 +535,7 @@ export const idempotencyKeys = pgTable(
   ],
 );
 
-/** Journal lines: the amounts of one transaction sum to zero. */
-export const creditEntries = pgTable(
-  'credit_entries',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    transactionId: uuid('transaction_id')
-      .notNull()
-      .references(() => creditTransactions.id, { onDelete: 'restrict' }),
-    accountId: uuid('account_id')
-      .notNull()
-      .references(() => creditAccounts.id, { onDelete: 'restrict' }),
-    amount: bigint('amount', { mode: 'number' }).notNull(),
-  },
-  (t) => [
-    index('credit_entries_account_idx').on(t.accountId, t.id),
-    index('credit_entries_transaction_idx').on(t.transactionId),
-    check('credit_entries_amount_check', sql`${t.amount} <> 0`),
-  ],
-);
-
-/**
- * One-time codes of password reset and email verification mails. Only hashes are kept: the 6-digit code
- * hashed with the user id and purpose, and for a reset the link's random token. Used or replaced codes go.
- */
-export const oneTimeCodes = pgTable(
-  'one_time_codes',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    purpose: text('purpose').notNull(),
-    codeHash: text('code_hash').notNull(),
-    tokenHash: text('token_hash'),
-    /**
-     * What the code is for, beyond its purpose: the organization of a membership invitation, the new
-     * address of an email change. An email change or a reset has one live code per user; verifications and
-     * invitations keep the earlier ones of a subject alive until they expire (features/auth/one-time-codes.ts).
-     */
-    subject: text('subject'),
-    failedAttempts: integer('failed_attempts').notNull().default(0),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [
-    index('one_time_codes_user_purpose_idx').on(t.userId, t.purpose),
-    check(
-      'one_time_codes_purpose_check',
-      sql`${t.purpose} in ('password_reset','email_verification','membership_invitation','email_change')`,
-    ),
-  ],
-);
-
-/**
- * Mail waiting to go out, and the record of what went. Queued in the transaction of the change that
- * causes it; every server process's worker claims due rows (FOR UPDATE SKIP LOCKED) and retries with back-off.
- */
-export const mailOutbox = pgTable(
-  'mail_outbox',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    kind: text('kind').notNull(),
-    toAddress: text('to_address').notNull(),
-    subject: text('subject').notNull(),
-    textBody: text('text_body').notNull(),
-    htmlBody: text('html_body').notNull(),
-    status: text('status').notNull().default('pending'),
-    attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
-    lastError: text('last_error'),
-    sentAt: timestamp('sent_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [
-    index('mail_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
-    index('mail_outbox_sent_idx').on(t.sentAt).where(sql`${t.sentAt} is not null`),
-    check('mail_outbox_status_check', sql`${t.status} in ('pending','sent','logged')`),
-  ],
-);
+// ── Invoices and the price list (features/invoices) ────────────────────────────────────────────────────────
 
 /** The price list's currency (one row): every price and every new invoice is in it (decision 010). */
 export const priceList = pgTable(
@@ -677,17 +676,7 @@ export const invoices = pgTable(
   ],
 );
 
-/** Expiry reminders sent: one per licence, expiry and threshold (30 or 7 days), whatever the processes. */
-export const licenseExpiryReminders = pgTable(
-  'license_expiry_reminders',
-  {
-    licenseId: uuid('license_id').notNull(),
-    expireAt: timestamp('expire_at', { withTimezone: true }).notNull(),
-    daysBefore: integer('days_before').notNull(),
-    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [primaryKey({ columns: [t.licenseId, t.expireAt, t.daysBefore] })],
-);
+// ── The classroom product (features/integration) ───────────────────────────────────────────────────────────
 
 /**
  * Keys of the classroom product (CONTRACT §9): one organization's, acting in its subtree on the integration
@@ -740,38 +729,7 @@ export const consumptionDays = pgTable(
   ],
 );
 
-/**
- * The audit log (CONTRACT §10, decision 014): every change made in an organization, one row per change,
- * written in the change's own transaction by `features/audit/record.ts`. Append-only (a trigger refuses
- * update and delete). `organization_id` is where the change was made; a viewer sees the rows of its subtree.
- * No references: the log outlives what it names (a deleted organization, licence or key); the actor's
- * name and email are read from `users` when shown.
- */
-export const auditEvents = pgTable(
-  'audit_events',
-  {
-    // Time-ordered (migration 0035): each insert goes to the right edge of the key's index.
-    id: uuid('id').primaryKey().default(sql`time_ordered_uuid()`),
-    seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
-    organizationId: uuid('organization_id').notNull(),
-    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
-    action: text('action').notNull(),
-    targetType: text('target_type').notNull(),
-    targetId: text('target_id'),
-    targetLabel: text('target_label').notNull().default(''),
-    before: jsonb('before'),
-    after: jsonb('after'),
-    /** For `credits_moved`: the journal transaction, which the credit log lists under the same id. */
-    creditTransactionId: uuid('credit_transaction_id'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [
-    uniqueIndex('audit_events_seq_key').on(t.seq),
-    index('audit_events_organization_idx').on(t.organizationId, t.seq),
-    index('audit_events_actor_idx').on(t.actorId, t.seq),
-    index('audit_events_created_idx').on(t.createdAt),
-  ],
-);
+// ── Insights: roll-ups, seat days and low-balance alerts (features/insights) ───────────────────────────────
 
 /**
  * Journal transactions not yet rolled up into `credit_usage_days`: a trigger on `credit_transactions` adds
@@ -877,6 +835,72 @@ export const creditAlertEvents = pgTable('credit_alert_events', {
   balance: bigint('balance', { mode: 'number' }).notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+// ── Audit (features/audit) ─────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The audit log (CONTRACT §10, decision 014): every change made in an organization, one row per change,
+ * written in the change's own transaction by `features/audit/record.ts`. Append-only (a trigger refuses
+ * update and delete). `organization_id` is where the change was made; a viewer sees the rows of its subtree.
+ * No references: the log outlives what it names (a deleted organization, licence or key); the actor's
+ * name and email are read from `users` when shown.
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    // Time-ordered (migration 0035): each insert goes to the right edge of the key's index.
+    id: uuid('id').primaryKey().default(sql`time_ordered_uuid()`),
+    seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
+    organizationId: uuid('organization_id').notNull(),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id'),
+    targetLabel: text('target_label').notNull().default(''),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    /** For `credits_moved`: the journal transaction, which the credit log lists under the same id. */
+    creditTransactionId: uuid('credit_transaction_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('audit_events_seq_key').on(t.seq),
+    index('audit_events_organization_idx').on(t.organizationId, t.seq),
+    index('audit_events_actor_idx').on(t.actorId, t.seq),
+    index('audit_events_created_idx').on(t.createdAt),
+  ],
+);
+
+// ── Mail (features/mail) ───────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Mail waiting to go out, and the record of what went. Queued in the transaction of the change that
+ * causes it; every server process's worker claims due rows (FOR UPDATE SKIP LOCKED) and retries with back-off.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body').notNull(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('mail_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('mail_outbox_sent_idx').on(t.sentAt).where(sql`${t.sentAt} is not null`),
+    check('mail_outbox_status_check', sql`${t.status} in ('pending','sent','logged')`),
+  ],
+);
+
+// ── Requests up the tree (features/requests) ───────────────────────────────────────────────────────────────
 
 /**
  * Requests up the tree (CONTRACT §11, decision 017): an organization asks the organization directly above it
