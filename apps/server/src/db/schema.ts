@@ -23,10 +23,11 @@ import {
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 /*
- * Word-prefix search (CONTRACT §1, decision 002). The SQL functions named here are created by migration
- * 0014: `search_marked_name`/`search_marked_user` write the folded text (lower case, accents off) with a
- * marker before every word start, which the exact check of a search reads; `search_vector` holds the
- * words, prefixed with a key of the scope they are searched in, for the GIN indexes.
+ * Word-prefix search (CONTRACT §1, decision 002). The SQL functions named here are listed in db/README.md
+ * (created by migration 0014, redefined by 0041): `search_marked_name`/`search_marked_user` write the folded
+ * text (lower case, accents off) with a marker before every word start, which the exact check of a search
+ * reads; `search_vector` holds the words, prefixed with a key of the scope they are searched in, for the GIN
+ * indexes.
  */
 const NIL_SCOPE = sql.raw(`'00000000-0000-0000-0000-000000000000'::uuid`);
 
