@@ -68,6 +68,8 @@ export interface AppOptions {
   invoicePayment?: InvoicePayment;
   /** Calls one integration key may make in a minute, all processes together (INTEGRATION_RATE_LIMIT_PER_MINUTE). */
   integrationRateLimitPerMinute?: number | undefined;
+  /** Shared transactions of single consumption calls at once in this process (CONSUME_TRANSACTIONS). */
+  consumeTransactions?: number | undefined;
   /** REQUIRE_SYSTEM_ADMIN_MFA and MFA_ENCRYPTION_KEY (decision 015); by default neither. */
   twoFactor?: TwoFactorSettings;
   /**
@@ -108,6 +110,7 @@ export async function buildApp({
   invoiceMailsPerDay,
   invoicePayment = NO_INVOICE_PAYMENT,
   integrationRateLimitPerMinute,
+  consumeTransactions,
   twoFactor = NO_TWO_FACTOR_SETTINGS,
   mail,
   expiryReminders,
@@ -160,7 +163,9 @@ export async function buildApp({
   await app.register(invoiceRoutes(db, mailSettings, invoicePayment));
   await app.register(requestRoutes(db, mailSettings));
   await app.register(integrationKeyRoutes(db));
-  await app.register(integrationRoutes(db, { rateLimitPerMinute: integrationRateLimitPerMinute }));
+  await app.register(
+    integrationRoutes(db, { rateLimitPerMinute: integrationRateLimitPerMinute, consumeTransactions }),
+  );
   await app.register(auditRoutes(db));
   await app.register(insightsRoutes(db));
   // Mail goes out only through SMTP; without it (the embedded default) it waits in the outbox (issue 33).

@@ -29,6 +29,11 @@ export interface Config {
    */
   integrationRateLimitPerMinute: number | undefined;
   /**
+   * CONSUME_TRANSACTIONS: transactions a process runs at once for single consumption calls, each shared by
+   * the calls waiting when it starts (a default when unset: features/integration/consume-queue.ts).
+   */
+  consumeTransactions: number | undefined;
+  /**
    * INVOICE_PAYEE and INVOICE_PAYMENT_INSTRUCTIONS: who invoices are paid to and how (a bank transfer's details),
    * printed on every invoice and its mail; none when unset (features/invoices/invoice-payment.ts).
    */
@@ -76,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.INTEGRATION_RATE_LIMIT_PER_MINUTE,
       'INTEGRATION_RATE_LIMIT_PER_MINUTE',
     ),
+    consumeTransactions: positiveInteger(env.CONSUME_TRANSACTIONS, 'CONSUME_TRANSACTIONS'),
     invoicePayee: invoiceText(env.INVOICE_PAYEE, 'INVOICE_PAYEE', 200),
     invoicePaymentInstructions: invoiceText(
       env.INVOICE_PAYMENT_INSTRUCTIONS,

@@ -59,6 +59,7 @@ export async function serve(config: Config, options: { prepare: boolean }) {
       instructions: config.invoicePaymentInstructions ?? null,
     },
     integrationRateLimitPerMinute: config.integrationRateLimitPerMinute,
+    consumeTransactions: config.consumeTransactions,
     twoFactor: {
       requireSystemAdmins: config.requireSystemAdminMfa,
       encryptionKey: config.mfaEncryptionKey,

@@ -405,6 +405,51 @@ describe('concurrency', () => {
       expect(answers[i]?.json()).toEqual(answers[i + sends.length]?.json());
     expect(await balances(t.db, tia.id, org)).toEqual({ own: 0, shared: 20 });
   }, 60_000);
+
+  it('calls at once (sharing transactions on PostgreSQL): each its own journal entry, answer and key', async () => {
+    const { org, tia } = await teacherWith(0, 100);
+    const poor = await teacherWith(0, 1);
+    const sends = Array.from({ length: 24 }, (_, i) => ({
+      key: newKey(),
+      body: { email: tia.email, credits: 2, reference: `s-${i}` },
+    }));
+    const reused = newKey();
+    const answers = await Promise.all([
+      ...sends.map((s) => consume(s.body, s.key)),
+      consume({ email: poor.tia.email, credits: 5, reference: 'too-much' }),
+      consume({ email: tia.email, credits: 1, reference: 'first-use' }, reused),
+      consume({ email: tia.email, credits: 1, reference: 'another-body' }, reused),
+    ]);
+    const [refused, first, second] = answers.slice(sends.length);
+    expect(answers.slice(0, sends.length).map((a) => a.statusCode)).toEqual(sends.map(() => 200));
+    expect(refused?.statusCode).toBe(422);
+    expect(refused?.json().error).toBe('insufficient_credits');
+    // The same key with two bodies at once: one is applied, the other refused as a reuse.
+    expect([first?.statusCode, second?.statusCode].sort()).toEqual([200, 409]);
+    expect(await balances(t.db, tia.id, org)).toEqual({ own: 0, shared: 100 - 48 - 1 });
+    expect(await balances(t.db, poor.tia.id, poor.org)).toEqual({ own: 0, shared: 1 });
+
+    const entries = await rows<{ description: string; xact: string }>(
+      t.db,
+      sql`select t.description, t.xact::text from credit_transactions t
+          where t.action = 'consumption' and t.actor_id = ${tia.id}`,
+    );
+    expect(entries.map((e) => e.description).sort()).toEqual(
+      [
+        ...sends.map((s) => s.body.reference),
+        ...(first?.statusCode === 200 ? ['first-use'] : ['another-body']),
+      ].sort(),
+    );
+    // On PostgreSQL calls waiting for a transaction share the next one (decision 016). PGlite runs each
+    // transaction to its end before another request is read: there each call has its own.
+    if (t.database.kind === 'postgres')
+      expect(new Set(entries.map((e) => e.xact)).size).toBeLessThan(entries.length);
+    // A repeat of each call answers its own first answer.
+    const again = await consume(sends[3]?.body as Body, sends[3]?.key);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(answers[3]?.json());
+    expect(await ledgerViolations(t.db)).toEqual([]);
+  }, 60_000);
 });
 
 describe('the daily limit', () => {

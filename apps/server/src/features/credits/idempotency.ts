@@ -4,6 +4,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
+import { jsonParam } from '../../db/json-params';
 import { preparedRows } from '../../db/prepared-rows';
 import { rows } from '../../db/rows';
 import { rememberTransactionId, WRITE_ATTEMPTS, writeTransaction } from '../../db/transaction';
@@ -106,7 +107,6 @@ export async function idempotentWrite<T>(
       replayed: false,
     };
   }
-  const { key, hash } = idempotency;
   for (let attempt = 1; ; attempt++) {
     try {
       return await writeTransaction(db, async (tx) => {
@@ -142,21 +142,15 @@ export async function idempotentWrite<T>(
         throw error;
       }
     }
-    const [first] = await rows<{ request_hash: string; status: number; response: unknown }>(
-      db,
-      sql`select request_hash, status, response from idempotency_keys where caller_id = ${callerId} and key = ${key}`,
-    );
+    const [first] = await keptAnswers(db, callerId, [idempotency]);
+    if (first instanceof AppError) throw first;
+    if (first) return first;
     // Expired and removed between the two statements: once more from the start.
-    if (!first) {
-      if (attempt >= WRITE_ATTEMPTS) throw AppError.of('conflict', KEY_VANISHED_MESSAGE);
-      continue;
-    }
-    if (first.request_hash !== hash) throw AppError.of('idempotency_key_reused', KEY_REUSED_MESSAGE);
-    return { status: first.status, body: first.response, replayed: true };
+    if (attempt >= WRITE_ATTEMPTS) throw AppError.of('conflict', KEY_VANISHED_MESSAGE);
   }
 }
 
-const KEY_VANISHED_MESSAGE =
+export const KEY_VANISHED_MESSAGE =
   'This request collided with another one using the same Idempotency-Key. Please try again.';
 
 /**
@@ -193,6 +187,67 @@ async function keep(
   const kept = await preparedRows<{ answer: string }>(tx, keepStatement(callerId, idempotency, answer));
   rememberTransactionId(tx, kept[0]?.answer);
   return kept.length > 0;
+}
+
+/** One request's key and the answer to keep under it (`keepAnswers`). */
+export interface KeyedAnswer {
+  idempotency: IdempotencyRequest;
+  answer: Answer;
+}
+
+/**
+ * The answers of several requests of one caller under their keys, in one statement, as `keepStatement` keeps
+ * one (the keys in order, so that two such statements wait on each other rather than deadlock): for each,
+ * whether it was kept (false: another request answered under that key first). The keys must differ.
+ */
+export async function keepAnswers(
+  tx: Tx,
+  callerId: string,
+  keyed: readonly KeyedAnswer[],
+): Promise<boolean[]> {
+  const entries = keyed.map(({ idempotency, answer }) => ({
+    key: idempotency.key,
+    hash: idempotency.hash,
+    status: answer.status,
+    body: answer.body,
+  }));
+  const kept = await preparedRows<{ key: string; xid: string }>(
+    tx,
+    sql`insert into idempotency_keys (caller_id, key, request_hash, status, response)
+      select ${callerId}, e->>'key', e->>'hash', (e->>'status')::int, (e->'body')::jsonb
+      from json_array_elements(${jsonParam(entries)}) as e order by e->>'key'
+      on conflict (caller_id, key) do update
+        set request_hash = excluded.request_hash, status = excluded.status, response = excluded.response,
+          created_at = now()
+        where idempotency_keys.created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS})
+      returning key, pg_current_xact_id()::text as xid`,
+  );
+  rememberTransactionId(tx, kept[0]?.xid);
+  const keys = new Set(kept.map((k) => k.key));
+  return keyed.map(({ idempotency }) => keys.has(idempotency.key));
+}
+
+/**
+ * The first answer kept under each key, as `idempotentWrite` answers a repeat: replayed, or
+ * `idempotency_key_reused` for another request; null where no key is kept (expired meanwhile).
+ */
+export async function keptAnswers(
+  db: Db,
+  callerId: string,
+  requests: readonly IdempotencyRequest[],
+): Promise<(Answer | AppError | null)[]> {
+  const kept = await rows<{ key: string; request_hash: string; status: number; response: unknown }>(
+    db,
+    sql`select key, request_hash, status, response from idempotency_keys
+      where caller_id = ${callerId} and key in (select value from json_array_elements_text(${jsonParam(requests.map((r) => r.key))}))`,
+  );
+  const byKey = new Map(kept.map((k) => [k.key, k]));
+  return requests.map(({ key, hash }) => {
+    const first = byKey.get(key);
+    if (!first) return null;
+    if (first.request_hash !== hash) return AppError.of('idempotency_key_reused', KEY_REUSED_MESSAGE);
+    return { status: first.status, body: first.response, replayed: true };
+  });
 }
 
 /**

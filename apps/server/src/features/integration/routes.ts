@@ -28,7 +28,7 @@ import {
 } from '../credits/idempotency';
 import { consumeBatch } from './consume-batch';
 import { CONSUME_BATCH_EXAMPLES } from './consume-batch-examples';
-import { consumeCredits } from './consume-service';
+import { ConsumeQueue, DEFAULT_CONSUME_TRANSACTIONS } from './consume-queue';
 import { checkEntitlement, checkMemberEntitlement } from './entitlement-service';
 import { refuseUnlessKeyLive } from './key-auth';
 import {
@@ -64,6 +64,8 @@ function requireIdempotency(request: FastifyRequest): IdempotencyRequest {
 export interface IntegrationRouteOptions {
   /** Calls one integration key may make in a minute, counted across processes (INTEGRATION_RATE_LIMIT_PER_MINUTE). */
   rateLimitPerMinute?: number | undefined;
+  /** Shared transactions of single consumption calls running at once in this process (consume-queue.ts). */
+  consumeTransactions?: number | undefined;
 }
 
 const RATE_LIMIT_NOTE = ` Each key may make a limited number of calls a minute (all processes together; \`INTEGRATION_RATE_LIMIT_PER_MINUTE\`, default 6,000): above it \`429 rate_limited\` with \`Retry-After\` (seconds). The count is kept in blocks per server process (a fiftieth of the limit, 1 to 1,000 calls: ${integrationRateLimitBlock(DEFAULT_INTEGRATION_RATE_LIMIT_PER_MINUTE)} by default), so the limit holds to within one block per running process.`;
@@ -85,6 +87,7 @@ export function integrationRoutes(db: Db, options: IntegrationRouteOptions = {})
   const perMinute = options.rateLimitPerMinute ?? DEFAULT_INTEGRATION_RATE_LIMIT_PER_MINUTE;
   // This process's share of every key's count (one per app: two apps on one database count as two processes).
   const limiter = integrationKeyLimiter(db, perMinute);
+  const singleCalls = new ConsumeQueue(db, options.consumeTransactions ?? DEFAULT_CONSUME_TRANSACTIONS);
   return async (app) => {
     // A call answered from the process's copy of its key (key-auth.ts) and refused before its own statement
     // confirmed the key (a body that is not valid, the rate limit): if the key was revoked meanwhile, the
@@ -145,9 +148,10 @@ export function integrationRoutes(db: Db, options: IntegrationRouteOptions = {})
         },
       },
       async (request, reply) => {
-        const caller = integrationOf(request);
-        const answer = await idempotentWrite(db, caller.keyId, requireIdempotency(request), (tx, key) =>
-          consumeCredits(tx, caller, request.body, key),
+        const answer = await singleCalls.consume(
+          integrationOf(request),
+          request.body,
+          requireIdempotency(request),
         );
         countConsumptions(answer);
         return replyAnswer(reply, answer);
