@@ -12,9 +12,8 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
-import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
-import { requireOrganizationAccess } from '../organization-access/access';
+import { requireSystemAdmin } from '../organization-access/system-admin';
 import { systemAccountId } from './journal';
 import { count, namesOf, postMove, refuse } from './move-answer';
 import {
@@ -194,10 +193,7 @@ export async function allocateSystemCredits(
   user: AuthUser,
   input: AllocateSystemCreditsRequest,
 ): Promise<CreditMoveResponse> {
-  if (!user.isSystemAdmin) {
-    await requireOrganizationAccess(tx, user, input.organizationId);
-    throw AppError.forbidden(ONLY_SYSTEM_ADMINS);
-  }
+  await requireSystemAdmin(tx, user, { organizationId: input.organizationId, message: ONLY_SYSTEM_ADMINS });
   const org = await organizationActedOn(tx, user, input.organizationId, 'allocate_system_credits');
   return postMove(tx, {
     action: 'system_allocation',

@@ -17,7 +17,7 @@ import { isUuid } from '../../lib/ids';
 import { recordAudit } from '../audit/record';
 import { organizationPoolAccountId, postCreditTransaction, systemAccountId } from '../credits/journal';
 import { changeExpiry, changeLicense, type LicenseEntry, openLicense } from '../licenses/ledger';
-import { requireOrganizationAccess } from '../organization-access/access';
+import { requireSystemAdmin } from '../organization-access/system-admin';
 import { type InvoiceRecord, selectInvoice } from './invoice-queries';
 import { requireExpiryAsPriced, requireSeatsAsPriced } from './priced-licence';
 
@@ -33,10 +33,10 @@ async function lockOpenInvoice(
 ) {
   const invoice = await selectInvoice(tx, id, true);
   if (!invoice) throw AppError.notFound();
-  if (!user.isSystemAdmin) {
-    await requireOrganizationAccess(tx, user, invoice.organizationId);
-    throw AppError.forbidden(INVOICE_MSG.systemAdminOnly);
-  }
+  await requireSystemAdmin(tx, user, {
+    organizationId: invoice.organizationId,
+    message: INVOICE_MSG.systemAdminOnly,
+  });
   if (invoice.status === 'fulfilled') throw AppError.of('conflict', refusals.fulfilled);
   if (invoice.status === 'void') throw AppError.of('conflict', refusals.void);
   return invoice;

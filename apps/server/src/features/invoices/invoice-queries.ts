@@ -19,6 +19,7 @@ import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
 import { requireOrganizationAccess } from '../organization-access/access';
+import { requireSystemAdmin } from '../organization-access/system-admin';
 
 type Stamp = Date | string;
 export type InvoiceRecordPage = Omit<InvoicePage, 'data'> & { data: InvoiceRecord[] };
@@ -175,7 +176,7 @@ export async function listAllInvoices(
   user: AuthUser,
   query: BillingQueueQuery,
 ): Promise<InvoiceRecordPage> {
-  if (!user.isSystemAdmin) throw AppError.forbidden();
+  await requireSystemAdmin(db, user);
   return invoicePage(db, query, query.status ? sql`i.status = ${query.status}` : sql`true`);
 }
 

@@ -5,8 +5,8 @@ import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { rows } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
-import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
+import { requireSystemAdmin } from '../organization-access/system-admin';
 
 /** The price list (CONTRACT §7, decision 010): stored in the database, seeded by migration 0013. */
 export async function readPriceList(db: Db | Tx): Promise<PriceList> {
@@ -35,7 +35,7 @@ export async function readPriceList(db: Db | Tx): Promise<PriceList> {
 
 /** PUT /api/invoice/products: a system admin replaces the list. Open invoices keep the amounts they have. */
 export async function updatePriceList(db: Db, user: AuthUser, input: PriceList): Promise<PriceList> {
-  if (!user.isSystemAdmin) throw AppError.forbidden(INVOICE_MSG.systemAdminOnly);
+  await requireSystemAdmin(db, user, { message: INVOICE_MSG.systemAdminOnly });
   return writeTransaction(db, async (tx) => {
     await tx.execute(sql`insert into price_list (id, currency, updated_by) values (1, ${input.currency}, ${user.userId})
       on conflict (id) do update set currency = excluded.currency, updated_at = now(), updated_by = excluded.updated_by`);

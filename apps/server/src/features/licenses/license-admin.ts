@@ -9,18 +9,15 @@ import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
 import { changedFields } from '../audit/changes';
 import { recordAudit } from '../audit/record';
-import { requireOrganizationAccess } from '../organization-access/access';
+import { requireSystemAdmin } from '../organization-access/system-admin';
 import { changeExpiry, changeLicense, closeLicense, type LicenseEntry, openLicense } from './ledger';
 import { type LicenseRow, licenseColumns, licenseSourceJoins, toLicense } from './queries';
 
 /** Licence create, update and delete (spec §5: system admins only; CONTRACT §7). */
 
 /** System admins only: `404` for an organization the caller cannot see, `403` for one it can. */
-async function requireSystemAdmin(tx: Tx, user: AuthUser, organizationId: string) {
-  if (user.isSystemAdmin) return;
-  await requireOrganizationAccess(tx, user, organizationId);
-  throw AppError.forbidden(LICENSE_MSG.systemAdminOnly);
-}
+const requireLicenceAdmin = (tx: Tx, user: AuthUser, organizationId: string) =>
+  requireSystemAdmin(tx, user, { organizationId, message: LICENSE_MSG.systemAdminOnly });
 
 const day = (iso: string) => iso.slice(0, 10);
 
@@ -61,7 +58,7 @@ export async function createLicense(db: Db, user: AuthUser, input: CreateLicense
   const expireAt = new Date(input.expireAt).toISOString();
   return writeTransaction(db, async (tx) => {
     if (!isUuid(input.organizationId)) throw AppError.notFound();
-    await requireSystemAdmin(tx, user, input.organizationId);
+    await requireLicenceAdmin(tx, user, input.organizationId);
     // Shared: the organization cannot be deleted while its licence is written.
     const [org] = await rows<{ id: string }>(
       tx,
@@ -107,7 +104,7 @@ export async function updateLicense(
   const expireAt = new Date(input.expireAt).toISOString();
   return writeTransaction(db, async (tx) => {
     const licence = await lockLicense(tx, id);
-    await requireSystemAdmin(tx, user, licence.organizationId);
+    await requireLicenceAdmin(tx, user, licence.organizationId);
     if (input.licenseType && input.licenseType !== licence.licenseType) {
       throw AppError.of('business_rule', LICENSE_MSG.typeFixed);
     }
@@ -164,7 +161,7 @@ export async function updateLicense(
 export async function deleteLicense(db: Db, user: AuthUser, id: string): Promise<{ success: boolean }> {
   return writeTransaction(db, async (tx) => {
     const licence = await lockLicense(tx, id);
-    await requireSystemAdmin(tx, user, licence.organizationId);
+    await requireLicenceAdmin(tx, user, licence.organizationId);
     if (licence.usedSeats > 0) throw AppError.of('conflict', LICENSE_MSG.inUse);
     if (licence.handedDown > 0) throw AppError.of('conflict', LICENSE_MSG.handedDown);
     await closeLicense(tx, licence.id, {

@@ -13,8 +13,8 @@ import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
 import { rows } from '../../db/rows';
-import { AppError } from '../../http/app-error';
 import { authOf } from '../../http/authenticate';
+import { requireSystemAdmin } from '../organization-access/system-admin';
 
 type Row = {
   id: string;
@@ -64,7 +64,7 @@ export function mailOutboxRoutes(db: Db, delivery: MailDelivery): FastifyPluginA
         },
       },
       async (request): Promise<MailOutboxPage> => {
-        if (!authOf(request).isSystemAdmin) throw AppError.forbidden();
+        await requireSystemAdmin(db, authOf(request));
         const { page, limit } = request.query;
         const [counted] = await rows<{ total: string }>(
           db,

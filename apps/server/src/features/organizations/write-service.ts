@@ -17,6 +17,7 @@ import { returnLicensesToParent } from '../licenses/ledger';
 import type { MailSettings } from '../mail/public-links';
 import { requireOrganizationAccess } from '../organization-access/access';
 import { type LockedOrganization, lockOrganizationChain } from '../organization-access/locks';
+import { requireSystemAdmin } from '../organization-access/system-admin';
 import { cancelOpenRequestsOf, holdOpenRequestsOf } from '../requests/cancel-request';
 import { applyMemberPlan, planMembers } from '../users/add-members';
 import { getOrganization } from './service';
@@ -44,8 +45,8 @@ export async function createOrganization(
     if (input.adminEmail && ROLE_RANK[access.role] > ROLE_RANK.organization_owner) {
       throw AppError.forbidden(APP_MSG.onlyOwnerMakesOwner);
     }
-  } else if (!user.isSystemAdmin) {
-    throw AppError.forbidden();
+  } else {
+    await requireSystemAdmin(db, user);
   }
 
   const id = await writeTransaction(db, async (tx) => {
@@ -131,7 +132,7 @@ export async function deleteOrganization(db: Db, user: AuthUser, id: string) {
       order by id for update`);
     const chain = await lockOrganizationChain(tx, id, 'update');
     const org = chain.at(-1) as LockedOrganization;
-    if (!org.parentId && !user.isSystemAdmin) throw AppError.forbidden(APP_MSG.rootDeleteSystemAdminOnly);
+    if (!org.parentId) await requireSystemAdmin(tx, user, { message: APP_MSG.rootDeleteSystemAdminOnly });
     const children = await rows(
       tx,
       sql`select 1 from organizations where parent_id = ${id} and deleted_at is null limit 1`,

@@ -3,10 +3,10 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rows } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
-import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { turnOffMfa } from '../auth/mfa-service';
 import { revokeAllSessions } from '../auth/sessions';
+import { requireSystemAdmin } from '../organization-access/system-admin';
 import { auditMemberChanges } from './member-audit';
 import { requireVisibleAccount } from './update-service';
 
@@ -18,7 +18,7 @@ import { requireVisibleAccount } from './update-service';
  */
 export async function resetUserMfa(db: Db, user: AuthUser, userId: string): Promise<{ success: true }> {
   await requireVisibleAccount(db, user, userId);
-  if (!user.isSystemAdmin) throw AppError.forbidden(MFA_MSG.systemAdminOnly);
+  await requireSystemAdmin(db, user, { message: MFA_MSG.systemAdminOnly });
   await writeTransaction(db, async (tx) => {
     if (!(await turnOffMfa(tx, userId))) return;
     await revokeAllSessions(tx, userId, { except: userId === user.userId ? user.sessionId : undefined });
