@@ -111,12 +111,14 @@ export function openReadReplica(
   replica.transaction = primary.transaction;
 
   const withTimeout = <T>(work: Promise<T>): Promise<T> =>
-    Promise.race([
-      work,
-      sleep(checkTimeoutMs, undefined, { ref: false }).then(() => {
-        throw new Error(`no answer within ${checkTimeoutMs} ms`);
-      }),
-    ]);
+    new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no answer within ${checkTimeoutMs} ms`)),
+        checkTimeoutMs,
+      );
+      timer.unref();
+      work.then(resolve, reject).finally(() => clearTimeout(timer));
+    });
 
   /** Has the replica replayed the primary's position (waiting up to maxWaitMs)? Throws when the primary fails. */
   async function check(): Promise<Outcome> {
