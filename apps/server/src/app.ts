@@ -6,6 +6,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from './db/client';
+import { primaryOnly, type ReadRouting } from './db/read-replica';
 import { auditRoutes } from './features/audit/routes';
 import { mfaRoutes } from './features/auth/mfa-routes';
 import { authRoutes } from './features/auth/routes';
@@ -39,6 +40,7 @@ import { registerAuthentication } from './http/authenticate';
 import { invalidPath, registerErrorHandler } from './http/error-handler';
 import { logSerializers } from './http/log-redaction';
 import { registerOpenApi } from './http/openapi';
+import { registerReplicaReads } from './http/replica-reads';
 import { registerRequestMetrics } from './http/request-metrics';
 import { registerSecurityHeaders } from './http/security-headers';
 import { BackgroundWork } from './lib/background';
@@ -53,6 +55,8 @@ declare module 'fastify' {
 
 export interface AppOptions {
   db: Db;
+  /** With a read replica (`DATABASE_READ_URL`): where the reads that tolerate one run; else the primary. */
+  reads?: ReadRouting | undefined;
   /** Built web app to serve beside the API; skipped when the folder does not exist. */
   webDistDir?: string;
   logger?: FastifyServerOptions['logger'];
@@ -102,6 +106,7 @@ export const BODY_LIMIT = 1024 * 1024;
 
 export async function buildApp({
   db,
+  reads = primaryOnly(db),
   webDistDir,
   logger = false,
   trustProxy = false,
@@ -142,6 +147,7 @@ export async function buildApp({
   await registerSecurityHeaders(app);
   registerRequestMetrics(app);
   registerAuthentication(app, (token) => findSession(db, token), liveKeyLookup(db));
+  registerReplicaReads(app, reads);
 
   await registerOpenApi(app, publicUrl);
 
@@ -166,7 +172,7 @@ export async function buildApp({
   await app.register(
     integrationRoutes(db, { rateLimitPerMinute: integrationRateLimitPerMinute, consumeTransactions }),
   );
-  await app.register(auditRoutes(db));
+  await app.register(auditRoutes());
   await app.register(insightsRoutes(db));
   // Mail goes out only through SMTP; without it (the embedded default) it waits in the outbox (issue 33).
   await app.register(mailOutboxRoutes(db, mail?.smtpUrl || mail?.transport ? 'smtp' : 'log'));

@@ -6,6 +6,11 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /**
+   * DATABASE_READ_URL: a streaming replica of DATABASE_URL for the reads that tolerate one (docs/decisions/018).
+   * PostgreSQL only: without DATABASE_URL the start is refused.
+   */
+  databaseReadUrl: string | undefined;
   dataDir: string;
   smtpUrl: string | undefined;
   mailFrom: string | undefined;
@@ -62,10 +67,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT is not a valid port: ${env.PORT}`);
+  // The embedded PGlite has no replicas: a read URL beside it is a configuration mistake, not something to ignore.
+  if (env.DATABASE_READ_URL && !env.DATABASE_URL)
+    throw new Error('DATABASE_READ_URL needs DATABASE_URL: a read replica is one of a PostgreSQL server');
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseReadUrl: env.DATABASE_READ_URL || undefined,
     dataDir: path.resolve(env.DATA_DIR ?? './data'),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || undefined,

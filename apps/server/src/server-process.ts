@@ -48,6 +48,7 @@ export async function serve(config: Config, options: { prepare: boolean }) {
   const processState = { stopping: false };
   const app = await buildApp({
     db: database.db,
+    reads: database.reads,
     webDistDir: config.webDistDir,
     logger: { level: config.logLevel },
     trustProxy: process.env.TRUST_PROXY === 'true',
@@ -86,7 +87,12 @@ export async function serve(config: Config, options: { prepare: boolean }) {
 
   await app.listen({ port: config.port, host: config.host });
   if (cluster.isPrimary) {
-    announce(config, database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL');
+    announce(
+      config,
+      database.kind === 'pglite'
+        ? `embedded PGlite in ${config.dataDir}`
+        : `PostgreSQL${database.reads ? ' and a read replica' : ''}`,
+    );
   }
 }
 
@@ -129,7 +135,8 @@ async function stopServing(
  */
 export async function superviseWorkers(config: Config, processes: number) {
   if (!process.env.NODE_CLUSTER_SCHED_POLICY) cluster.schedulingPolicy = cluster.SCHED_NONE;
-  const database = await openDatabase(config);
+  // The primary only: preparing writes, and the server processes open their own pools (a replica's too).
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await prepareDatabase(database, config);
   await database.close();
 
@@ -138,7 +145,11 @@ export async function superviseWorkers(config: Config, processes: number) {
   let listening = 0;
   cluster.on('listening', () => {
     listening++;
-    if (listening === processes) announce(config, `PostgreSQL, ${processes} server processes`);
+    if (listening === processes)
+      announce(
+        config,
+        `PostgreSQL${config.databaseReadUrl ? ' and a read replica' : ''}, ${processes} server processes`,
+      );
   });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;

@@ -6,6 +6,12 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { isDatabaseUnavailable, retryWhileUnavailable } from './database-unavailable';
+import {
+  openReadReplica,
+  REPLICA_CONNECT_TIMEOUT_MS,
+  type ReadRouting,
+  type ReplicaOptions,
+} from './read-replica';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -15,14 +21,40 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** With a read replica (`DATABASE_READ_URL`): where the reads that tolerate one run (db/read-replica.ts). */
+  reads?: ReadRouting;
   close(): Promise<void>;
   /** PGlite only: the whole data dir as a tarball (test templates). */
   dumpDataDir?: (compression?: 'none' | 'gzip') => Promise<Blob>;
 }
 
-export async function openPostgres(url: string, max = 20): Promise<Database> {
+export async function openPostgres(
+  url: string,
+  max = 20,
+  replica?: { url: string } & ReplicaOptions,
+): Promise<Database> {
+  const pool = postgresPool(url, max);
+  retryStatementsOnLostConnections(pool);
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  db.transaction = transactionsReleasingTheirClient(pool);
+  if (!replica) return { db, kind: 'postgres', close: () => pool.end() };
+  // A replica that is down must cost a request little: a connection it does not accept fails within a second.
+  const replicaPool = postgresPool(replica.url, max, { connectionTimeoutMillis: REPLICA_CONNECT_TIMEOUT_MS });
+  const reads = openReadReplica(db, pool, replicaPool, replica);
+  return {
+    db,
+    kind: 'postgres',
+    reads,
+    close: async () => {
+      await reads.close();
+      await pool.end();
+    },
+  };
+}
+
+function postgresPool(url: string, max: number, config: pg.PoolConfig = {}): pg.Pool {
   // JIT compiles plans for seconds-long analytics; for short OLTP queries it only adds latency.
-  const pool = new pg.Pool({ connectionString: url, max, options: '-c jit=off' });
+  const pool = new pg.Pool({ connectionString: url, max, options: '-c jit=off', ...config });
   // A pool error (a dropped idle connection) must not crash the process: the pool has removed it already.
   pool.on('error', () => {});
   // A connection lost while a transaction holds it (`pg_terminate_backend`, a failover) emits 'error' on the
@@ -30,14 +62,7 @@ export async function openPostgres(url: string, max = 20): Promise<Database> {
   // the process. The transaction's next statement fails instead, and the pool drops the client when it is
   // released (it is no longer queryable).
   pool.on('connect', (client) => client.on('error', () => {}));
-  retryStatementsOnLostConnections(pool);
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
-  db.transaction = transactionsReleasingTheirClient(pool);
-  return {
-    db,
-    kind: 'postgres',
-    close: () => pool.end(),
-  };
+  return pool;
 }
 
 /**
@@ -104,6 +129,15 @@ export function wrapPglite(client: PGlite): Database {
   };
 }
 
-export async function openDatabase(config: { databaseUrl?: string; dataDir: string }): Promise<Database> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite({ dataDir: config.dataDir });
+export async function openDatabase(config: {
+  databaseUrl?: string | undefined;
+  databaseReadUrl?: string | undefined;
+  dataDir: string;
+}): Promise<Database> {
+  if (!config.databaseUrl) return openPglite({ dataDir: config.dataDir });
+  return openPostgres(
+    config.databaseUrl,
+    undefined,
+    config.databaseReadUrl ? { url: config.databaseReadUrl } : undefined,
+  );
 }

@@ -43,6 +43,18 @@ export const consumptions = new client.Counter({
   labelNames: ['outcome'] as const,
 });
 
+/** Only with a read replica (`DATABASE_READ_URL`, db/read-replica.ts). */
+export const readsRouted = new client.Counter({
+  name: 'allot_db_reads_total',
+  help: 'Requests’ reads that may use the read replica, by where they ran (replica, primary) and why: caught_up (the replica had replayed the primary’s position), behind, down',
+  labelNames: ['target', 'reason'] as const,
+});
+
+export const replicaFallbacks = new client.Counter({
+  name: 'allot_db_replica_fallbacks_total',
+  help: 'Statements that failed on the read replica (it went away, or a recovery conflict cancelled them) and ran again on the primary',
+});
+
 new client.Gauge({
   name: 'allot_server_processes',
   help: 'Server processes whose figures this answer sums (WEB_CONCURRENCY)',

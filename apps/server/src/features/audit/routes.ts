@@ -8,9 +8,9 @@ import { errorBodySchema } from '@allot/domain/errors';
 import { organizationIdParamsSchema } from '@allot/domain/organizations';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
 import { csvFileName, sendCsv } from '../../http/csv-download';
+import { replicaReads } from '../../http/replica-reads';
 import { exportAuditLog } from './export-audit-log';
 import { listAuditLog } from './list-audit-log';
 
@@ -18,8 +18,8 @@ const tags = ['audit'];
 const PERMISSION = 'Permission: `view_audit_logs` on the organization.';
 const FILTERS = `Filters: \`actorId\` (who made the change), \`action\` (repeatable: ${AUDIT_ACTIONS.map((a) => `\`${a}\``).join(', ')}), \`from\` and \`to\` (UTC days \`YYYY-MM-DD\`, both included), \`organizationId\` (one organization of the subtree).`;
 
-/** The audit log and its CSV export (CONTRACT §10; needs view_audit_logs). */
-export function auditRoutes(db: Db): FastifyPluginAsyncZod {
+/** The audit log and its CSV export (CONTRACT §10; needs view_audit_logs), read where a replica may answer. */
+export function auditRoutes(): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/organization/:id/audit-log',
@@ -34,7 +34,8 @@ export function auditRoutes(db: Db): FastifyPluginAsyncZod {
           response: { 200: auditLogPageSchema, 403: errorBodySchema, 404: errorBodySchema },
         },
       },
-      async (request) => listAuditLog(db, authOf(request), request.params.id, request.query),
+      async (request) =>
+        listAuditLog(await replicaReads(request), authOf(request), request.params.id, request.query),
     );
 
     app.get(
@@ -58,7 +59,12 @@ export function auditRoutes(db: Db): FastifyPluginAsyncZod {
         sendCsv(
           reply,
           csvFileName('audit-log'),
-          await exportAuditLog(db, authOf(request), request.params.id, request.query),
+          await exportAuditLog(
+            await replicaReads(request),
+            authOf(request),
+            request.params.id,
+            request.query,
+          ),
         ),
     );
   };

@@ -19,6 +19,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
 import { csvFileName, sendCsv } from '../../http/csv-download';
+import { replicaReads } from '../../http/replica-reads';
 import { exportCreditLog, listCreditLog } from './credit-log';
 import { idempotencyHeader, replyIdempotently } from './idempotency';
 import {
@@ -146,7 +147,8 @@ export function creditRoutes(db: Db): FastifyPluginAsyncZod {
           response: { 200: creditLogPageSchema, 403: errorBodySchema, 404: errorBodySchema },
         },
       },
-      async (request) => listCreditLog(db, authOf(request), request.params.id, request.query),
+      async (request) =>
+        listCreditLog(await replicaReads(request), authOf(request), request.params.id, request.query),
     );
 
     app.get(
@@ -171,7 +173,12 @@ export function creditRoutes(db: Db): FastifyPluginAsyncZod {
         sendCsv(
           reply,
           csvFileName('credit-log'),
-          await exportCreditLog(db, authOf(request), request.params.id, request.query),
+          await exportCreditLog(
+            await replicaReads(request),
+            authOf(request),
+            request.params.id,
+            request.query,
+          ),
         ),
     );
   };

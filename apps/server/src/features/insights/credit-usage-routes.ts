@@ -4,6 +4,7 @@ import { organizationIdParamsSchema } from '@allot/domain/organizations';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
+import { replicaReads } from '../../http/replica-reads';
 import { readCreditUsage } from './credit-usage';
 
 /** Credit use over time and the forecast (CONTRACT §10). */
@@ -22,7 +23,8 @@ export function creditUsageRoutes(db: Db): FastifyPluginAsyncZod {
           response: { 200: creditUsageSchema, 403: errorBodySchema, 404: errorBodySchema },
         },
       },
-      async (request) => readCreditUsage(db, authOf(request), request.params.id, request.query),
+      async (request) =>
+        readCreditUsage(db, authOf(request), request.params.id, request.query, () => replicaReads(request)),
     );
   };
 }

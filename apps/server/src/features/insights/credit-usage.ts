@@ -6,6 +6,7 @@ import {
 } from '@allot/domain/insights';
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import type { ReplicaReads } from '../../db/read-replica';
 import { rows } from '../../db/rows';
 import type { AuthUser } from '../../http/authenticate';
 import { requireOrganizationAccess } from '../organization-access/access';
@@ -51,17 +52,19 @@ export function windowConsumedSql(organizationId: ReturnType<typeof sql> | strin
 /**
  * GET /api/organization/{id}/credit-usage (CONTRACT §10, decision 014): the days of `credit_usage_days` and the
  * forecast, never a scan of the journal. When journal transactions wait for the roll-up it first rolls up one
- * bounded batch, unless another reader is doing so right now (it then reads what is committed).
+ * bounded batch on `db`, unless another reader is doing so right now (it then reads what is committed); the
+ * figures are then read where `reads` says, asked after that (decision 018).
  */
 export async function readCreditUsage(
   db: Db,
   user: AuthUser,
   organizationId: string,
   query: CreditUsageQuery,
+  reads: ReplicaReads = async () => db,
 ): Promise<CreditUsage> {
   await requireOrganizationAccess(db, user, organizationId, ['view_audit_logs']);
   await rollUpBeforeRead(db);
-  return creditUsageOf(db, organizationId, query.days);
+  return creditUsageOf(await reads(), organizationId, query.days);
 }
 
 /**

@@ -7,12 +7,12 @@ import {
 } from '@allot/domain/insights';
 import { organizationIdParamsSchema } from '@allot/domain/organizations';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
+import { replicaReads } from '../../http/replica-reads';
 import { getLicenseUsage } from './license-usage-service';
 
 /** Seat use of an organization's licences (decision 014). */
-export function licenseUsageRoutes(db: Db): FastifyPluginAsyncZod {
+export function licenseUsageRoutes(): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/organization/:id/license-usage',
@@ -27,7 +27,8 @@ export function licenseUsageRoutes(db: Db): FastifyPluginAsyncZod {
           response: { 200: licenseUsageSchema, 403: errorBodySchema, 404: errorBodySchema },
         },
       },
-      async (request) => getLicenseUsage(db, authOf(request), request.params.id, request.query.days),
+      async (request) =>
+        getLicenseUsage(await replicaReads(request), authOf(request), request.params.id, request.query.days),
     );
   };
 }

@@ -9,6 +9,6 @@ export function insightsRoutes(db: Db): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(creditUsageRoutes(db));
     await app.register(creditAlertRoutes(db));
-    await app.register(licenseUsageRoutes(db));
+    await app.register(licenseUsageRoutes());
   };
 }

@@ -13,6 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
+import { replicaReads } from '../../http/replica-reads';
 import {
   createIntegrationKey,
   listIntegrationKeys,
@@ -40,7 +41,7 @@ export function integrationKeyRoutes(db: Db): FastifyPluginAsyncZod {
           response: { 200: z.array(integrationKeySchema), 403: errorBodySchema, 404: errorBodySchema },
         },
       },
-      async (request) => listIntegrationKeys(db, authOf(request), request.params.id),
+      async (request) => listIntegrationKeys(await replicaReads(request), authOf(request), request.params.id),
     );
 
     app.post(

@@ -15,6 +15,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
+import { replicaReads } from '../../http/replica-reads';
 import { idempotencyHeader, replyIdempotently } from '../credits/idempotency';
 import type { MailSettings } from '../mail/public-links';
 import { createInvoice } from './create-invoice';
@@ -106,7 +107,8 @@ export function invoiceRoutes(db: Db, mail: MailSettings, payment: InvoicePaymen
           response: { 200: invoicePageSchema, 403: errorBodySchema },
         },
       },
-      async (request) => paidPage(await listAllInvoices(db, authOf(request), request.query)),
+      async (request) =>
+        paidPage(await listAllInvoices(await replicaReads(request), authOf(request), request.query)),
     );
 
     app.get(
@@ -123,7 +125,10 @@ export function invoiceRoutes(db: Db, mail: MailSettings, payment: InvoicePaymen
           response: { 200: invoicePageSchema, 403: errorBodySchema, 404: errorBodySchema },
         },
       },
-      async (request) => paidPage(await listInvoices(db, authOf(request), request.params.id, request.query)),
+      async (request) =>
+        paidPage(
+          await listInvoices(await replicaReads(request), authOf(request), request.params.id, request.query),
+        ),
     );
 
     app.get(
@@ -139,7 +144,8 @@ export function invoiceRoutes(db: Db, mail: MailSettings, payment: InvoicePaymen
           response: { 200: invoiceSchema, 403: errorBodySchema, 404: errorBodySchema },
         },
       },
-      async (request) => paid(await readInvoice(db, authOf(request), request.params.id)),
+      async (request) =>
+        paid(await readInvoice(await replicaReads(request), authOf(request), request.params.id)),
     );
 
     app.post(

@@ -15,6 +15,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
+import { replicaReads } from '../../http/replica-reads';
 import { idempotencyHeader, replyIdempotently } from '../credits/idempotency';
 import { createLicense, deleteLicense, updateLicense } from './license-admin';
 import { listLicenseLog } from './license-log';
@@ -139,7 +140,8 @@ export function licenseRoutes(db: Db): FastifyPluginAsyncZod {
           response: { 200: licenseLogPageSchema, 403: errorBodySchema, 404: errorBodySchema },
         },
       },
-      async (request) => listLicenseLog(db, authOf(request), request.params.id, request.query),
+      async (request) =>
+        listLicenseLog(await replicaReads(request), authOf(request), request.params.id, request.query),
     );
   };
 }

@@ -8,7 +8,9 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { preparedRows } from '../../db/prepared-rows';
+import type { ReplicaReads } from '../../db/read-replica';
 import type { AuthUser } from '../../http/authenticate';
+import { rollUpBeforeRead } from '../insights/credit-usage';
 import { accessFromRoles, rolesHeldSql } from '../organization-access/access';
 import { managedScope, rootCondition } from '../organization-access/scope';
 import { allOrganizations, childrenOf, pageOrganizationSummaries, subtreesOf } from './queries';
@@ -16,17 +18,22 @@ import { pageSubOrganizationsByDaysLeft, withDaysLeft } from './sub-organization
 
 /**
  * Direct children of an organization, paginated (CONTRACT §4), each with its days left (decision 014, "Days
- * left"): read for the page's rows, or for every child when the list is sorted by it.
+ * left"): read for the page's rows, or for every child when the list is sorted by it. The days left come from
+ * the credit usage roll-up, brought up to date on `db` first; the list is then read where `reads` says, which
+ * is asked after that (decision 018).
  */
 export async function listSubOrganizations(
   db: Db,
   user: AuthUser,
   id: string,
   query: PaginationQuery<SubOrganizationSortKey>,
+  reads: ReplicaReads = async () => db,
 ) {
+  await rollUpBeforeRead(db);
+  const from = await reads();
   if (query.key === 'daysLeft') {
     const { data, total, rolesHeld } = await pageSubOrganizationsByDaysLeft(
-      db,
+      from,
       id,
       query,
       rolesHeldSql(user, id),
@@ -35,13 +42,13 @@ export async function listSubOrganizations(
     return { data, pagination: buildPagination(query, total) };
   }
   const { data, total, capped, rolesHeld } = await pageOrganizationSummaries(
-    db,
+    from,
     childrenOf(id),
     { ...query, key: query.key },
     rolesHeldSql(user, id),
   );
   accessFromRoles(rolesHeld);
-  return { data: await withDaysLeft(db, data), pagination: buildPagination(query, total, capped) };
+  return { data: await withDaysLeft(from, data), pagination: buildPagination(query, total, capped) };
 }
 
 /**

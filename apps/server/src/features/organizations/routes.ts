@@ -21,6 +21,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf, callerOf } from '../../http/authenticate';
+import { replicaReads } from '../../http/replica-reads';
 import type { MailSettings } from '../mail/public-links';
 import {
   getOrganizationCredits,
@@ -51,7 +52,7 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
           response: { 200: z.array(organizationSummarySchema) },
         },
       },
-      async (request) => listMyOrganizations(db, authOf(request)),
+      async (request) => listMyOrganizations(await replicaReads(request), authOf(request)),
     );
 
     app.get(
@@ -66,7 +67,7 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
           response: { 200: organizationSearchPageSchema },
         },
       },
-      async (request) => searchOrganizations(db, authOf(request), request.query),
+      async (request) => searchOrganizations(await replicaReads(request), authOf(request), request.query),
     );
 
     app.get(
@@ -85,7 +86,8 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
         // The most frequent read of the panel: its session is looked up in its own query.
         config: { sessionInRead: true },
       },
-      async (request) => getOrganization(db, callerOf(request), request.params.id, request.query),
+      async (request) =>
+        getOrganization(db, callerOf(request), request.params.id, request.query, () => replicaReads(request)),
     );
 
     app.get(
@@ -102,7 +104,10 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
           response: { 200: subOrganizationPageSchema, ...errors },
         },
       },
-      async (request) => listSubOrganizations(db, authOf(request), request.params.id, request.query),
+      async (request) =>
+        listSubOrganizations(db, authOf(request), request.params.id, request.query, () =>
+          replicaReads(request),
+        ),
     );
 
     app.get(
@@ -118,7 +123,8 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
           response: { 200: parentOrganizationsSchema, 404: errorBodySchema },
         },
       },
-      async (request) => getParentOrganizations(db, authOf(request), request.params.id),
+      async (request) =>
+        getParentOrganizations(await replicaReads(request), authOf(request), request.params.id),
     );
 
     app.get(
@@ -134,7 +140,8 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
           response: { 200: organizationCreditsSchema, 404: errorBodySchema },
         },
       },
-      async (request) => getOrganizationCredits(db, authOf(request), request.params.id),
+      async (request) =>
+        getOrganizationCredits(await replicaReads(request), authOf(request), request.params.id),
     );
 
     app.post(

@@ -2,6 +2,7 @@ import type { Organization, OrganizationSecurity, OrganizationSummary } from '@a
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { preparedRead } from '../../db/prepared-rows';
+import type { ReplicaReads } from '../../db/read-replica';
 import { AppError } from '../../http/app-error';
 import type { AuthUser, SessionInRead } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
@@ -82,18 +83,21 @@ const readOrganization = preparedRead<{
 
 /**
  * One query: the access check, the summary and the parts asked for; for a caller known by its token
- * (`sessionInRead`), its session too (one round trip for the whole call).
+ * (`sessionInRead`), its session too (one round trip for the whole call). The query runs where `reads` says (a
+ * replica that has replayed everything committed before it, decision 018); the session's last use is
+ * written on `db`.
  */
 export async function getOrganization(
   db: Db,
   caller: AuthUser | SessionInRead,
   id: string,
   parts: OrganizationParts,
+  reads: ReplicaReads = async () => db,
 ): Promise<Organization> {
   if (!isUuid(id)) throw AppError.notFound();
   const inRead = 'token' in caller;
   const shape = `${inRead ? 'session' : 'user'}:${parts.licenses ? 'licenses' : ''}:${parts.subOrganizations ? 'children' : ''}`;
-  const [row] = await readOrganization<OrganizationRow>(db, shape, {
+  const [row] = await readOrganization<OrganizationRow>(await reads(), shape, {
     id,
     tokenHash: inRead ? hashToken(caller.token) : null,
     userId: inRead ? null : caller.userId,

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { findsNothing, matchesTerms, searchTerms } from '../../lib/search';
-import { rollUpBeforeRead, subtreeMemberCreditsSql, subtreePoolsSql } from '../insights/credit-usage';
+import { subtreeMemberCreditsSql, subtreePoolsSql } from '../insights/credit-usage';
 import { daysLeftOf, daysLeftSql } from '../insights/credit-usage-days-left';
 import { childrenOf, selectOrganizationSummaries } from './queries';
 
@@ -13,7 +13,8 @@ import { childrenOf, selectOrganizationSummaries } from './queries';
  * The sub-organizations list sorted by days left (decision 014, "Days left"): every child matching the search
  * has its days left worked out (its subtree's credits and its 28-day consumption, from `credit_usage_days`),
  * then sorted (nulls last in both orders, then name and id) and paged; the summaries are read for the page's
- * rows only. Answers the page, the total and the caller's roles (the access check rides on the query).
+ * rows only. Answers the page, the total and the caller's roles (the access check rides on the query). The
+ * caller rolls up the credit usage first (`rollUpBeforeRead`).
  */
 export async function pageSubOrganizationsByDaysLeft(
   db: Db,
@@ -21,7 +22,6 @@ export async function pageSubOrganizationsByDaysLeft(
   query: PaginationQuery<SubOrganizationSortKey>,
   rolesHeld: SQL,
 ): Promise<{ data: SubOrganizationSummary[]; total: number; rolesHeld: string[] | null }> {
-  await rollUpBeforeRead(db);
   const terms = searchTerms(query.search);
   const source = childrenOf(parentId);
   const searched = terms.length === 0 ? sql`` : sql`and ${matchesTerms(source.searchText, terms, 'name')}`;
@@ -61,12 +61,14 @@ export async function pageSubOrganizationsByDaysLeft(
   };
 }
 
-/** The page's summaries with their days left, read for the page's rows in one more query. */
+/**
+ * The page's summaries with their days left, read for the page's rows in one more query (the caller rolls up
+ * the credit usage first).
+ */
 export async function withDaysLeft<T extends { id: string }>(
   db: Db,
   data: readonly T[],
 ): Promise<(T & { daysLeft: number | null })[]> {
-  await rollUpBeforeRead(db);
   const daysLeft = await daysLeftOf(
     db,
     data.map((row) => row.id),

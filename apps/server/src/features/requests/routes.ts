@@ -16,6 +16,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
+import { replicaReads } from '../../http/replica-reads';
 import { idempotencyHeader, replyIdempotently } from '../credits/idempotency';
 import type { MailSettings } from '../mail/public-links';
 import { cancelRequest } from './cancel-request';
@@ -83,7 +84,8 @@ export function requestRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
           examples: REQUEST_EXAMPLES.list,
         },
       },
-      async (request) => listRequests(db, authOf(request), request.params.id, request.query),
+      async (request) =>
+        listRequests(await replicaReads(request), authOf(request), request.params.id, request.query),
     );
 
     app.get(

@@ -27,6 +27,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
+import { replicaReads } from '../../http/replica-reads';
 import type { MailSettings } from '../mail/public-links';
 import { createUser, importUsers, previewImport } from './add-service';
 import { resetUserMfa } from './mfa-reset-service';
@@ -58,7 +59,7 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
           response: { 200: userSearchPageSchema },
         },
       },
-      async (request) => searchUsers(db, authOf(request), request.query),
+      async (request) => searchUsers(await replicaReads(request), authOf(request), request.query),
     );
 
     app.get(
@@ -79,7 +80,8 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
           response: { 200: organizationUserPageSchema, ...errors },
         },
       },
-      async (request) => listOrganizationUsers(db, authOf(request), request.params.id, request.query),
+      async (request) =>
+        listOrganizationUsers(await replicaReads(request), authOf(request), request.params.id, request.query),
     );
 
     app.post(
