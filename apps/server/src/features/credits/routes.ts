@@ -19,9 +19,9 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
 import { csvFileName, sendCsv } from '../../http/csv-download';
+import { idempotencyHeader, replyIdempotently } from '../../http/idempotency';
 import { replicaReads } from '../../http/replica-reads';
 import { exportCreditLog, listCreditLog } from './credit-log';
-import { idempotencyHeader, replyIdempotently } from './idempotency';
 import {
   allocateSystemCredits,
   assignOrganizations,

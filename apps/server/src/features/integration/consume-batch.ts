@@ -1,7 +1,7 @@
 import type { ConsumeBatchItem, ConsumeBatchResult } from '@allot/domain/integration';
 import type { Tx } from '../../db/client';
 import type { IntegrationCaller } from '../../http/authenticate';
-import type { KeyAlongside } from '../credits/idempotency';
+import type { KeyAlongside } from '../../http/idempotency';
 import { type ConsumeOutcome, consumeEach } from './consume-service';
 
 /**

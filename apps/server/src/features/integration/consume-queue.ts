@@ -9,7 +9,7 @@ import {
   KEY_VANISHED_MESSAGE,
   keepAnswers,
   keptAnswers,
-} from '../credits/idempotency';
+} from '../../http/idempotency';
 import { type ConsumeItem, type ConsumeOutcome, consumeEach } from './consume-service';
 
 /** Shared transactions running at once in a process, unless CONSUME_TRANSACTIONS says (decision 016). */

@@ -11,7 +11,7 @@ import type { Tx } from '../../db/client';
 import { jsonParam } from '../../db/json-params';
 import { AppError } from '../../http/app-error';
 import type { IntegrationCaller } from '../../http/authenticate';
-import type { KeyAlongside } from '../credits/idempotency';
+import type { KeyAlongside } from '../../http/idempotency';
 import { InsufficientCreditsError, type Posting, postCreditTransactionsReporting } from '../credits/journal';
 import { consumedToday, dailyLimitSlot, lockDailyLimits } from './daily-limit';
 import { findPlacesOfEach, type Place, placeNamed, reasonsOf } from './entitlement-service';

@@ -18,14 +18,14 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../http/app-error';
 import { authOf, integrationOf } from '../../http/authenticate';
 import { answerError } from '../../http/error-handler';
-import { consumptions } from '../../lib/metrics';
 import {
   type Answer,
   type IdempotencyRequest,
   idempotencyOf,
   idempotentWrite,
   replyAnswer,
-} from '../credits/idempotency';
+} from '../../http/idempotency';
+import { consumptions } from '../../lib/metrics';
 import { consumeBatch } from './consume-batch';
 import { CONSUME_BATCH_EXAMPLES } from './consume-batch-examples';
 import { ConsumeQueue, DEFAULT_CONSUME_TRANSACTIONS } from './consume-queue';

@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rows } from '../../db/rows';
-import { IDEMPOTENCY_KEY_HOURS } from '../credits/idempotency';
+import { IDEMPOTENCY_KEY_HOURS } from '../../http/idempotency';
 
 /** How long what has had its time is kept before the pruning job deletes it (docs/OPERATIONS.md, "Pruning"). */
 export const KEPT = {

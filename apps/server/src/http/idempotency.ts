@@ -3,13 +3,13 @@ import { IDEMPOTENCY_KEY_MESSAGE, IDEMPOTENCY_KEY_PATTERN } from '@allot/domain/
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Db, Tx } from '../../db/client';
-import { jsonParam } from '../../db/json-params';
-import { preparedRows } from '../../db/prepared-rows';
-import { rows } from '../../db/rows';
-import { rememberTransactionId, WRITE_ATTEMPTS, writeTransaction } from '../../db/transaction';
-import { AppError } from '../../http/app-error';
-import { type AuthUser, authOf } from '../../http/authenticate';
+import type { Db, Tx } from '../db/client';
+import { jsonParam } from '../db/json-params';
+import { preparedRows } from '../db/prepared-rows';
+import { rows } from '../db/rows';
+import { rememberTransactionId, WRITE_ATTEMPTS, writeTransaction } from '../db/transaction';
+import { AppError } from './app-error';
+import { type AuthUser, authOf } from './authenticate';
 
 /** How long a key answers with its first answer (CONTRACT §5: at least 24 hours). */
 export const IDEMPOTENCY_KEY_HOURS = 24;
