@@ -106,3 +106,12 @@ export function assignableRoles(callerRole: Role | null): Role[] {
 export function hasPanelAccess(role: Role | null): boolean {
   return role !== null && role !== 'user';
 }
+
+/**
+ * The roles a membership can hold that give panel access (owners and admins): those of the matrix with any
+ * permission. Queries that look for "someone who manages this organization" use this list (the server's
+ * `MANAGING_ROLES_SQL`), never their own.
+ */
+export const MANAGING_ROLES: readonly Role[] = ROLES.filter(
+  (role) => role !== 'system_admin' && ROLE_PERMISSIONS[role].length > 0,
+);

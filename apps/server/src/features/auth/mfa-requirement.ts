@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
+import { MANAGING_ROLES_SQL } from '../../lib/managing-roles';
 import type { TwoFactorSettings } from './two-factor-settings';
 
 /**
@@ -21,7 +22,7 @@ export async function isMfaRequired(
       select 1 from memberships m
       join organization_closure c on c.descendant_id = m.organization_id
       join organizations o on o.id = c.ancestor_id and o.require_mfa
-      where m.user_id = ${account.userId} and m.role in ('organization_owner', 'organization_admin')
+      where m.user_id = ${account.userId} and m.role in ${MANAGING_ROLES_SQL}
     ) as required`,
   );
   return row?.required === true;
@@ -39,7 +40,7 @@ export async function endSessionsOfUnenrolled(tx: Tx, organizationId: string): P
       and s.user_id in (
         select m.user_id from organization_closure c
         join memberships m on m.organization_id = c.descendant_id
-        where c.ancestor_id = ${organizationId} and m.role in ('organization_owner', 'organization_admin'))
+        where c.ancestor_id = ${organizationId} and m.role in ${MANAGING_ROLES_SQL})
       and not exists (select 1 from user_mfa f where f.user_id = s.user_id and f.enabled_at is not null)`);
 }
 

@@ -4,6 +4,7 @@ import { uuidsIn } from '../../db/json-params';
 import { sessions, users } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import type { AuthUser, SessionInRead } from '../../http/authenticate';
+import { MANAGING_ROLES_SQL } from '../../lib/managing-roles';
 import { hashToken, newToken } from './tokens';
 
 export const SESSION_DAYS = 7;
@@ -150,5 +151,5 @@ export async function endSessionsWithoutPanelAccess(tx: Tx, userIds: readonly st
     where s.user_id in ${uuidsIn([...new Set(userIds)])} and s.revoked_at is null
       and not exists (select 1 from users u where u.id = s.user_id and u.is_system_admin)
       and not exists (select 1 from memberships m where m.user_id = s.user_id
-                      and m.role in ('organization_owner', 'organization_admin'))`);
+                      and m.role in ${MANAGING_ROLES_SQL})`);
 }

@@ -4,6 +4,7 @@ import type { Db, Tx } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
+import { MANAGING_ROLES_SQL } from '../../lib/managing-roles';
 import { queueMails } from '../mail/outbox';
 import type { MailSettings } from '../mail/public-links';
 import { type AlertRecipient, lowBalanceMail } from './alert-mail';
@@ -59,7 +60,7 @@ async function deliverBatch(tx: Tx, settings: MailSettings): Promise<number> {
                     order by m.role desc, u.email)
              from memberships m join users u on u.id = m.user_id
              where m.organization_id = c.organization_id and o.deleted_at is null
-               and m.role in ('organization_owner', 'organization_admin')
+               and m.role in ${MANAGING_ROLES_SQL}
                and u.email_verified_at is not null) as recipients
         from claimed c
         left join organizations o on o.id = c.organization_id

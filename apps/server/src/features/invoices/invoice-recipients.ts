@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
+import { MANAGING_ROLES_SQL } from '../../lib/managing-roles';
 import { hitRateLimit, rateLimitKey } from '../../lib/rate-limit';
 import type { MailSettings } from '../mail/public-links';
 
@@ -16,7 +17,7 @@ async function isOrganizationManager(tx: Tx, organizationId: string, email: stri
   const found = await rows(
     tx,
     sql`select 1 from users u
-      join memberships m on m.user_id = u.id and m.role in ('organization_owner', 'organization_admin')
+      join memberships m on m.user_id = u.id and m.role in ${MANAGING_ROLES_SQL}
       join organization_closure c on c.ancestor_id = m.organization_id and c.descendant_id = ${organizationId}
       where lower(u.email) = lower(${email}) and u.email_verified_at is not null
       limit 1`,

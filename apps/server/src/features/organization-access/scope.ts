@@ -1,6 +1,7 @@
 import { SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { preparedRows } from '../../db/prepared-rows';
+import { MANAGING_ROLES_SQL } from '../../lib/managing-roles';
 
 /*
  * Subtrees as other queries need them, over the closure table (`organization_closure`, see tree.ts of the
@@ -15,12 +16,12 @@ import { preparedRows } from '../../db/prepared-rows';
 export function managedScopeSql(userId: string): SQL {
   return sql`select m.organization_id, o.descendants_count + 1 as size from memberships m
     join organizations o on o.id = m.organization_id
-    where m.user_id = ${userId} and m.role in ('organization_owner', 'organization_admin')
+    where m.user_id = ${userId} and m.role in ${MANAGING_ROLES_SQL}
       and not exists (
         select 1 from organization_closure c
         join memberships above on above.organization_id = c.ancestor_id
         where c.descendant_id = m.organization_id and c.depth > 0 and above.user_id = ${userId}
-          and above.role in ('organization_owner', 'organization_admin'))`;
+          and above.role in ${MANAGING_ROLES_SQL})`;
 }
 
 /** `managedScopeSql` as a query: the roots, and how many organizations their subtrees hold. */

@@ -6,6 +6,7 @@ import type { ReplicaReads } from '../../db/read-replica';
 import { AppError } from '../../http/app-error';
 import type { AuthUser, SessionInRead } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
+import { MANAGING_ROLES_SQL } from '../../lib/managing-roles';
 import { type SessionRow, sessionOfTokenSql, signedInFrom } from '../auth/sessions';
 import { hashToken } from '../auth/tokens';
 import { type LicenseRow, organizationLicensesJson, toLicense } from '../licenses/queries';
@@ -31,7 +32,7 @@ export async function listMyOrganizations(db: Db, user: AuthUser): Promise<Organ
   return selectOrganizationSummaries(
     db,
     sql`o.id in (select organization_id from memberships
-                 where user_id = ${user.userId} and role in ('organization_owner', 'organization_admin'))`,
+                 where user_id = ${user.userId} and role in ${MANAGING_ROLES_SQL})`,
   );
 }
 

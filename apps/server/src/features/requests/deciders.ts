@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
+import { MANAGING_ROLES_SQL } from '../../lib/managing-roles';
 
 export interface Decider {
   id: string;
@@ -20,7 +21,7 @@ export function decidersOf(tx: Tx, organizationId: string): Promise<Decider[]> {
     sql`with managers as (
         select u.id, u.name, u.email, m.role, c.depth from organization_closure c
         join memberships m on m.organization_id = c.ancestor_id
-          and m.role in ('organization_owner', 'organization_admin')
+          and m.role in ${MANAGING_ROLES_SQL}
         join users u on u.id = m.user_id and u.email_verified_at is not null
         where c.descendant_id = ${organizationId})
       select id, name, email, role from managers where depth = (select min(depth) from managers)
@@ -44,7 +45,7 @@ export async function askerToTell(
       and (u.is_system_admin or exists (
         select 1 from organization_closure c
         join memberships m on m.organization_id = c.ancestor_id and m.user_id = u.id
-          and m.role in ('organization_owner', 'organization_admin')
+          and m.role in ${MANAGING_ROLES_SQL}
         where c.descendant_id = ${organizationId}))`,
   );
   return found ?? null;
