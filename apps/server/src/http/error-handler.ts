@@ -53,6 +53,23 @@ async function answerUnauthenticatedFirst(
   }
 }
 
+/** A route's own words for some errors (route config `messages`). */
+export type RouteMessages = { invalid?: string; unauthorized?: string; internal?: string } | undefined;
+
+/**
+ * The status and body an `AppError` is answered with, in the route's own words where it has them: the one
+ * mapping, for thrown errors and for the refusals an idempotent write keeps as its answer.
+ */
+export function errorAnswer(
+  error: AppError,
+  own?: RouteMessages,
+): { status: number; body: ReturnType<AppError['body']> } {
+  const body = error.body();
+  if (error.code === 'internal' && own?.internal) body.message = own.internal;
+  if (error.code === 'invalid_input' && own?.invalid) body.message = own.invalid;
+  return { status: error.status, body };
+}
+
 /** The answer of a thrown error (`registerErrorHandler`); a feature's own handler may decide first. */
 export function answerError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
   const own = request.routeOptions.config?.messages;
@@ -70,10 +87,8 @@ export function answerError(error: FastifyError | AppError, request: FastifyRequ
   if (error instanceof AppError) {
     // An `internal` one stands for an unexpected error (its cause): logged, never answered.
     if (error.status >= 500) request.log.error({ err: error.cause ?? error }, error.message);
-    const body = error.body();
-    if (error.code === 'internal' && own?.internal) body.message = own.internal;
-    if (error.code === 'invalid_input' && own?.invalid) body.message = own.invalid;
-    return reply.status(error.status).send(body);
+    const { status, body } = errorAnswer(error, own);
+    return reply.status(status).send(body);
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const fields: Record<string, string> = {};

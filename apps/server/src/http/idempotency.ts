@@ -10,6 +10,7 @@ import { rows } from '../db/rows';
 import { rememberTransactionId, WRITE_ATTEMPTS, writeTransaction } from '../db/transaction';
 import { AppError } from './app-error';
 import { type AuthUser, authOf } from './authenticate';
+import { errorAnswer, type RouteMessages } from './error-handler';
 
 /** How long a key answers with its first answer (CONTRACT §5: at least 24 hours). */
 export const IDEMPOTENCY_KEY_HOURS = 24;
@@ -99,6 +100,8 @@ export async function idempotentWrite<T>(
   work: (tx: Tx, key: KeyAlongside | null) => Promise<T>,
   /** The status of the work's answer: 201 for a creation. */
   successStatus = 200,
+  /** The route's own words for its refusals (route config `messages`), as the error handler uses them. */
+  messages?: RouteMessages,
 ): Promise<Answer> {
   if (!idempotency) {
     return {
@@ -136,7 +139,7 @@ export async function idempotentWrite<T>(
       });
     } catch (error) {
       if (error instanceof Refused) {
-        const answer = { status: error.error.status, body: error.error.body(), replayed: false };
+        const answer = { ...errorAnswer(error.error, messages), replayed: false };
         if (await writeTransaction(db, (tx) => keep(tx, callerId, idempotency, answer))) return answer;
       } else if (!(error instanceof KeyTaken)) {
         throw error;
@@ -264,7 +267,14 @@ export async function replyIdempotently<T>(
   const user = authOf(request);
   return replyAnswer(
     reply,
-    await idempotentWrite(db, user.userId, idempotencyOf(request), (tx) => work(tx, user), successStatus),
+    await idempotentWrite(
+      db,
+      user.userId,
+      idempotencyOf(request),
+      (tx) => work(tx, user),
+      successStatus,
+      request.routeOptions.config?.messages,
+    ),
   );
 }
 

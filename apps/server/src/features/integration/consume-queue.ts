@@ -3,6 +3,7 @@ import type { Db, Tx } from '../../db/client';
 import { WRITE_ATTEMPTS, writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { IntegrationCaller } from '../../http/authenticate';
+import { errorAnswer } from '../../http/error-handler';
 import {
   type Answer,
   type IdempotencyRequest,
@@ -159,5 +160,5 @@ export class ConsumeQueue {
 function answerOf(outcome: ConsumeOutcome): Answer {
   return outcome.ok
     ? { status: 200, body: outcome.answer, replayed: false }
-    : { status: outcome.error.status, body: outcome.error.body(), replayed: false };
+    : { ...errorAnswer(outcome.error), replayed: false };
 }
