@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { ERROR_STATUS } from '@allot/domain/errors';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -73,6 +74,17 @@ describe('docs/ARCHITECTURE.md', () => {
       return why ? [`${name}: ${why}`] : [];
     });
     expect(stale).toEqual([]);
+  });
+
+  it('its error table gives every error code of the domain its status, and no other', () => {
+    const table = new Map<string, number>();
+    for (const [, codes, status] of document.matchAll(/^\| (`[a-z_]+`(?:, `[a-z_]+`)*) \| (\d{3})\b/gm)) {
+      for (const [, code] of (codes as string).matchAll(/`([a-z_]+)`/g))
+        table.set(code as string, Number(status));
+    }
+    expect(Object.fromEntries([...table].sort())).toEqual(
+      Object.fromEntries(Object.entries(ERROR_STATUS).sort(([a], [b]) => (a < b ? -1 : 1))),
+    );
   });
 
   it('checks a fair share of what it names (the patterns above still match the document)', () => {
