@@ -196,7 +196,10 @@ export function RequestsScreen() {
     />
   );
   const openIncoming = above?.openRequests ?? 0;
-  const records = data?.data ?? [];
+  // The request opened above is not listed a second time (it would read as two requests).
+  const shownAbove = linked.data?.id;
+  const records = (data?.data ?? []).filter((request) => request.id !== shownAbove);
+  const onlyTheOneAbove = records.length === 0 && (data?.data.length ?? 0) > 0;
   const empty = emptyText(direction, status, organization.name, parentName);
 
   return (
@@ -254,6 +257,10 @@ export function RequestsScreen() {
           onRetry={() => void refetch()}
           retrying={isRefetching}
         />
+      ) : onlyTheOneAbove ? (
+        <Text size="sm" c="dimmed">
+          No other request on this page.
+        </Text>
       ) : records.length === 0 ? (
         <Card py="xl">
           <EmptyState
