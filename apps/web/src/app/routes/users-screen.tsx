@@ -279,7 +279,11 @@ export function UsersScreen() {
             onTransferCredits={() => setCreditDialog('transfer')}
             resendSelected={resendable.length}
             resending={resendMany.sending}
-            onResendInvitations={() => void resendMany.sendAll(organization.id, resendable)}
+            onResendInvitations={() =>
+              void resendMany.sendAll(
+                resendable.map((user) => ({ ...user, organizationId: organization.id })),
+              )
+            }
           />
           <UsersTable
             records={data?.data ?? []}
