@@ -51,6 +51,11 @@ export function SubtreeSelectionActions({
     (only && detail.isError ? `${only.name} could not be loaded: ${errorText(detail.error)}` : undefined);
   const where = only ?? { id: '', name: '' };
   const licences = detail.data?.licenses ?? [];
+  // Offered whatever the selection (it may name an organization with licences); greyed where there is none.
+  const noLicence =
+    only && detail.data && licences.length === 0
+      ? `${only.name} has no licence to move people onto.`
+      : undefined;
   const resendable = selected.filter((user) => permissions.canResend(user));
   const unselect = (ids: string[]) =>
     onSelectedChange(selected.filter((user) => user.organization?.id !== where.id || !ids.includes(user.id)));
@@ -60,9 +65,8 @@ export function SubtreeSelectionActions({
       <UsersSelectionToolbar
         selected={selected.length}
         onClear={() => onSelectedChange([])}
-        // Shown greyed while the selection is refused; otherwise only when its organization has licences.
-        onChangeLicence={blocked || licences.length > 0 ? () => setDialog('licence') : undefined}
-        changeLicenceBlocked={permissions.changeLicenceBlocked(selected)}
+        onChangeLicence={() => setDialog('licence')}
+        changeLicenceBlocked={permissions.changeLicenceBlocked(selected) ?? noLicence}
         onRemove={() => setRemoving(selected)}
         removeBlocked={permissions.removeBlocked(selected)}
         creditSelected={selected.length}
