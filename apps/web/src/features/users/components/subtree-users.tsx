@@ -4,7 +4,7 @@ import { ORGANIZATION_USER_SORT_KEYS, type OrganizationUser } from '@allot/domai
 import { Anchor, Box, Group, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DataTableColumn, DataTableSortStatus } from 'mantine-datatable';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { LoadError } from '../../../components/load-error';
 import { SearchInput } from '../../../components/search-input';
@@ -25,7 +25,6 @@ import { EditUserModal } from './edit-user-modal';
 import { PendingBadge } from './pending-badge';
 import { RemoveUsersModal } from './remove-users-modal';
 import { ResetTwoFactorModal } from './reset-two-factor-modal';
-import { SubtreeSelectionActions } from './subtree-selection-actions';
 import { UserRowActions } from './user-row-actions';
 
 const INITIAL_SORT: DataTableSortStatus<OrganizationUser> = { columnAccessor: 'name', direction: 'asc' };
@@ -45,10 +44,28 @@ function rowOrganization(user: OrganizationUser) {
  * role there, narrowed to one organization on demand. Each row offers the single-person actions of the
  * organization's own list, acting in the row's organization: the caller's role here holds in every organization
  * below (CONTRACT §2), so the same checks apply. Selected rows get the toolbar of that list (credit moves, licence,
- * resend, remove), for people of one organization at a time (`SubtreeSelectionActions`). The product access panel
+ * resend, remove), for people of one organization at a time (`selectionActions`: app/routes'
+ * `SubtreeSelectionActions`). The product access panel
  * stays in the person's own organization's list ("Open in …"). A person in two organizations is two rows.
  */
-export function SubtreeUsers({ organization }: { organization: Organization }) {
+/** What the toolbar over the selected rows is given (the Users screen puts the credit dialogs together with it). */
+export interface SubtreeSelection {
+  /** The selected rows as the latest page shows them (balances after a move). */
+  selected: OrganizationUser[];
+  onSelectedChange: (selected: OrganizationUser[]) => void;
+  /** The caller's rights in the organization shown, which hold in every organization below (CONTRACT §2). */
+  permissions: ReturnType<typeof useUserPermissions>;
+  /** After a change the dialogs do not refresh this list for (they refresh the person's own organization's). */
+  onChanged: () => void;
+}
+
+export function SubtreeUsers({
+  organization,
+  selectionActions,
+}: {
+  organization: Organization;
+  selectionActions: (selection: SubtreeSelection) => ReactNode;
+}) {
   const organizationId = organization.id;
   const organizationName = organization.name;
   const permissions = useUserPermissions(organization);
@@ -197,12 +214,12 @@ export function SubtreeUsers({ organization }: { organization: Organization }) {
           retrying={isRefetching}
         />
       )}
-      <SubtreeSelectionActions
-        selected={selectedNow}
-        onSelectedChange={list.setSelected}
-        permissions={permissions}
-        onChanged={refresh}
-      />
+      {selectionActions({
+        selected: selectedNow,
+        onSelectedChange: list.setSelected,
+        permissions,
+        onChanged: refresh,
+      })}
       <SelectablePagedTable<OrganizationUser>
         label="Everyone below"
         columns={columns}

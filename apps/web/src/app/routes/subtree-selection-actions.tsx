@@ -1,42 +1,33 @@
 import type { OrganizationUser } from '@allot/domain/users';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { errorText } from '../../../lib/api-error';
-import { AllocateUsersModal } from '../../credits/components/allocate-users-modal';
-import { ReclaimUsersModal } from '../../credits/components/reclaim-users-modal';
-import { TransferUsersModal } from '../../credits/components/transfer-users-modal';
-import { organizationQueryOptions } from '../../organizations/api/get-organization';
-import { useSendInvitationsAgain } from '../hooks/use-send-invitations-again';
-import type { useUserPermissions } from '../hooks/use-user-permissions';
-import { mixedSelectionReason, selectionOrganizations } from '../selection-organizations';
-import { ChangeLicenceModal } from './change-licence-modal';
-import { RemoveUsersModal } from './remove-users-modal';
-import { UsersSelectionToolbar } from './users-selection-toolbar';
+import { AllocateUsersModal } from '../../features/credits/components/allocate-users-modal';
+import { ReclaimUsersModal } from '../../features/credits/components/reclaim-users-modal';
+import { TransferUsersModal } from '../../features/credits/components/transfer-users-modal';
+import { organizationQueryOptions } from '../../features/organizations/api/get-organization';
+import { ChangeLicenceModal } from '../../features/users/components/change-licence-modal';
+import { RemoveUsersModal } from '../../features/users/components/remove-users-modal';
+import type { SubtreeSelection } from '../../features/users/components/subtree-users';
+import { UsersSelectionToolbar } from '../../features/users/components/users-selection-toolbar';
+import { useSendInvitationsAgain } from '../../features/users/hooks/use-send-invitations-again';
+import { mixedSelectionReason, selectionOrganizations } from '../../features/users/selection-organizations';
+import { errorText } from '../../lib/api-error';
 
 const NO_CREDITS = { shared: 0, protected: 0 };
-
-interface SubtreeSelectionActionsProps {
-  /** The selected rows as the latest page shows them (balances after a move). */
-  selected: OrganizationUser[];
-  onSelectedChange: (selected: OrganizationUser[]) => void;
-  /** The caller's rights in the organization shown, which hold in every organization below (CONTRACT §2). */
-  permissions: ReturnType<typeof useUserPermissions>;
-  /** After a change the dialogs do not refresh this list for (they refresh the person's own organization's). */
-  onChanged: () => void;
-}
 
 /**
  * The Users toolbar over the list of everyone below (issue 33, item 4): the same moves as an organization's own
  * list, for people of one organization of the subtree at a time, in that organization (its pools, its licences:
  * read when the selection names it). A selection of several organizations greys the moves out and says why
- * (decision 012); sending invitations again is per person, so it takes people of any organization.
+ * (decision 012); sending invitations again is per person, so it takes people of any organization. Here, not in
+ * features/users: it puts the credit dialogs and the users' together (the credit dialogs import users' pieces).
  */
 export function SubtreeSelectionActions({
   selected,
   onSelectedChange,
   permissions,
   onChanged,
-}: SubtreeSelectionActionsProps) {
+}: SubtreeSelection) {
   const organizations = selectionOrganizations(selected);
   const only = organizations.length === 1 ? organizations[0] : undefined;
   const detail = useQuery({ ...organizationQueryOptions(only?.id ?? ''), enabled: only !== undefined });
