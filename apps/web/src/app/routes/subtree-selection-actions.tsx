@@ -32,7 +32,11 @@ export function SubtreeSelectionActions({
   const only = organizations.length === 1 ? organizations[0] : undefined;
   const detail = useQuery({ ...organizationQueryOptions(only?.id ?? ''), enabled: only !== undefined });
   const [dialog, setDialog] = useState<'allocate' | 'reclaim' | 'transfer' | 'licence' | null>(null);
-  const [removing, setRemoving] = useState<OrganizationUser[]>([]);
+  // The organization is kept with the people: the selection (and so `only`) empties once they are removed.
+  const [removing, setRemoving] = useState<{
+    users: OrganizationUser[];
+    organization: { id: string; name: string };
+  }>({ users: [], organization: { id: '', name: '' } });
   const resendMany = useSendInvitationsAgain();
   const close = () => setDialog(null);
 
@@ -49,7 +53,9 @@ export function SubtreeSelectionActions({
       : undefined;
   const resendable = selected.filter((user) => permissions.canResend(user));
   const unselect = (ids: string[]) =>
-    onSelectedChange(selected.filter((user) => user.organization?.id !== where.id || !ids.includes(user.id)));
+    onSelectedChange(
+      selected.filter((user) => user.organization?.id !== removing.organization.id || !ids.includes(user.id)),
+    );
 
   return (
     <>
@@ -58,7 +64,7 @@ export function SubtreeSelectionActions({
         onClear={() => onSelectedChange([])}
         onChangeLicence={() => setDialog('licence')}
         changeLicenceBlocked={permissions.changeLicenceBlocked(selected) ?? noLicence}
-        onRemove={() => setRemoving(selected)}
+        onRemove={() => setRemoving({ users: selected, organization: where })}
         removeBlocked={permissions.removeBlocked(selected)}
         creditSelected={selected.length}
         onAllocateCredits={() => setDialog('allocate')}
@@ -102,10 +108,10 @@ export function SubtreeSelectionActions({
         }}
       />
       <RemoveUsersModal
-        users={removing}
-        organization={where}
+        users={removing.users}
+        organization={removing.organization}
         onClose={() => {
-          setRemoving([]);
+          setRemoving((current) => ({ ...current, users: [] }));
           onChanged();
         }}
         onRemoved={unselect}
