@@ -306,7 +306,7 @@ describe('home: the organization picker', () => {
       await screenshot(page, 'users-everyone-below-remove');
       await confirm.getByRole('button', { name: 'Remove 2 users' }).click();
       await confirm.waitFor({ state: 'detached' });
-      await everyone.getByText(NO_RESULTS).waitFor();
+      await page.getByText(NO_RESULTS, { exact: true }).waitFor();
       expect(found).toEqual([]);
       expect(unexpectedErrors()).toEqual([]);
     } finally {
