@@ -342,6 +342,68 @@ describe('an account that already exists is invited, never attached (CONTRACT §
   });
 });
 
+describe('an account never set up is invited again (issue 33)', () => {
+  test('the invitation page asks for the password with the code, not the code alone first', async () => {
+    const { email, organization: first } = await invitedOwner('never-set-up');
+    const admin = await api('/auth/login', {
+      email: inject('adminEmail'),
+      password: inject('adminPassword'),
+    });
+    const adminToken = String(admin.body.secToken);
+    const second = uniqueName('E2E Second Academy');
+    const created = await api(
+      '/organization/create',
+      {
+        name: second,
+        type: 'school',
+        phoneNumber: '555 010 4100',
+        parentOrganizationId: null,
+        adminEmail: email,
+      },
+      adminToken,
+    );
+    expect(created.status).toBe(201);
+    const { page, unexpectedErrors } = await newPage();
+    try {
+      const mail = await smtp.waitFor(email, (m) => m.subject === `Join ${second} on Allot`);
+      const link = new URL(linkIn(mail.text));
+      expect(link.pathname).toBe('/invitation');
+      expect(link.searchParams.get('new')).toBe('1');
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.goto(link.toString());
+      await page.getByRole('heading', { name: 'Accept your invitation', level: 1 }).waitFor();
+      await page.getByLabel('Invitation code').fill(codeIn(mail.text));
+      await page.getByRole('button', { name: 'Join the organization' }).click();
+      // The password is asked for before anything is sent: the account has none yet.
+      await page.getByRole('heading', { name: 'Choose your password', level: 1 }).waitFor();
+      await page.getByText('Your account is new.', { exact: false }).waitFor();
+      await screenshot(page, 'invitation-new-account-password');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await screenshot(page, 'phone-invitation-new-account-password');
+      await page.getByLabel('New password', { exact: true }).fill('never-set-up-2026!');
+      await page.getByLabel('Repeat new password').fill('never-set-up-2026!');
+      await page.getByRole('button', { name: 'Set password and sign in' }).click();
+      // Signed in, as the owner of both (the first one's invitation is verified by the same code).
+      await page.getByRole('heading', { name: 'Organizations', level: 1 }).waitFor();
+      await page.getByText(first).first().waitFor();
+      await page.getByText(second).first().waitFor();
+      await screenshot(page, 'phone-invitation-new-account-signed-in');
+      // No request failed on the way (no code sent alone to be told `password_required`).
+      expect(unexpectedErrors()).toEqual([]);
+    } finally {
+      const mine = await fetch(`${baseUrl}/api/organization`, {
+        headers: { Authorization: `Bearer ${adminToken}` },
+      }).then((r) => r.json() as Promise<{ id: string; name: string }[]>);
+      for (const organization of mine.filter((o) => o.name === first || o.name === second)) {
+        await fetch(`${baseUrl}/api/organization/${organization.id}/delete`, {
+          method: 'DELETE',
+          headers: { Authorization: `Bearer ${adminToken}` },
+        });
+      }
+    }
+  });
+});
+
 describe('an email change applies with the code mailed to the new address (CONTRACT §3)', () => {
   test('the owner moves their own email; the link of the mail confirms it and the session follows', async () => {
     const { email, organization } = await invitedOwner('mover');

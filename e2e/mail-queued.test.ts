@@ -115,11 +115,135 @@ describe('mail that is not delivered is said to be queued (issue 33, item 2)', (
     }
   });
 
+  test('an email change, a bulk resend, the low-balance alerts and a request say "queued" too', async () => {
+    const domain = `${uniqueName('queued-more').replace(/\s+/g, '-').toLowerCase()}.test`;
+    const mover = { email: `mona@${domain}`, name: 'Mona Moved' };
+    const invited = [
+      { email: `pia@${domain}`, name: 'Pia Pending' },
+      { email: `pete@${domain}`, name: 'Pete Pending' },
+    ];
+    const adminToken = await apiToken(baseUrl, inject('adminEmail'), inject('adminPassword'));
+    /** The newest mail of the outbox to `to` (what a system admin reads on the Mail outbox page). */
+    const outboxMail = async (to: string) => {
+      const page = await callApi<{ data: { to: string; text: string }[] }>(
+        baseUrl,
+        'GET',
+        '/mail/outbox?limit=100',
+        { token: adminToken },
+      );
+      const mail = page.body.data.find((m) => m.to.toLowerCase() === to.toLowerCase());
+      if (!mail) throw new Error(`no mail to ${to} in the outbox`);
+      return mail;
+    };
+    const create = (person: { email: string; name: string }) =>
+      callApi(baseUrl, 'POST', '/user/create', {
+        token: ownerToken,
+        body: { ...person, organizationId: riversideId, role: 'user' },
+      });
+    const { page, unexpectedErrors } = await newPage();
+    try {
+      // Mona joined (her account set up with the code the outbox holds); Pia and Pete are invited.
+      expect((await create(mover)).status).toBe(201);
+      const code = /code: (\d{6})\b/.exec((await outboxMail(mover.email)).text)?.[1];
+      const verified = await callApi(baseUrl, 'POST', '/auth/verify', {
+        body: { email: mover.email, code, password: 'queued-mona-2026!' },
+      });
+      expect(verified.status).toBe(200);
+      for (const person of invited) expect((await create(person)).status).toBe(201);
+
+      await page.setViewportSize(LAPTOP);
+      await withoutSmtp(page);
+      await signIn(page, OWNER, DEMO_PASSWORD);
+
+      // The low-balance alerts say their email is queued, not that anyone gets one.
+      const alerts = page.getByRole('region', { name: 'Low-balance alerts' });
+      await alerts
+        .getByText('an email to its owner and each of its admins is queued, not sent', { exact: false })
+        .waitFor();
+      expect(await alerts.getByText('get one email', { exact: false }).count()).toBe(0);
+      await alerts.scrollIntoViewIfNeeded();
+      await screenshot(page, 'mail-queued-credit-alerts', { fullPage: false });
+      await page.setViewportSize(PHONE);
+      await alerts.scrollIntoViewIfNeeded();
+      await screenshot(page, 'phone-mail-queued-credit-alerts', { fullPage: false });
+      await page.setViewportSize(LAPTOP);
+
+      // An email change: its code is queued for the new address, not "went to" it.
+      await page.goto(`/${riversideId}/users`);
+      await page.getByRole('searchbox', { name: 'Search users' }).fill(domain);
+      const table = page.getByRole('table', { name: 'Users' });
+      await table.getByRole('row').filter({ hasText: mover.email }).waitFor();
+      await page.getByRole('button', { name: `Actions for ${mover.name}` }).click();
+      await page.getByRole('menuitem', { name: 'Edit' }).click();
+      const edit = page.getByRole('dialog', { name: `Edit ${mover.name}` });
+      await edit.getByText('queued for it, not sent', { exact: false }).waitFor();
+      const newEmail = `mona.new@${domain}`;
+      await edit.getByRole('textbox', { name: 'Email' }).fill(newEmail);
+      await screenshot(page, 'mail-queued-email-change-edit');
+      await edit.getByRole('button', { name: 'Save changes' }).click();
+      await edit.waitFor({ state: 'detached' });
+      await page.getByText(`A code for ${newEmail} is queued, not sent.`, { exact: false }).waitFor();
+      expect(await page.getByText(`A code went to ${newEmail}`, { exact: false }).count()).toBe(0);
+      await screenshot(page, 'mail-queued-email-change');
+      await page.setViewportSize(PHONE);
+      await screenshot(page, 'phone-mail-queued-email-change');
+      await page.setViewportSize(LAPTOP);
+
+      // Two invitations sent again from the selection: queued again, never "sent again".
+      await page
+        .locator('.mantine-Notification-root')
+        .first()
+        .waitFor({ state: 'detached', timeout: 15_000 });
+      for (const person of invited)
+        await page.getByRole('checkbox', { name: `Select ${person.name}` }).check();
+      const toolbar = page.getByRole('region', { name: 'Selected users' });
+      await toolbar.getByRole('button', { name: 'Resend 2 invitations' }).click();
+      await page.getByText('Invitations queued again for 2 people, not sent.', { exact: false }).waitFor();
+      expect(await page.getByText('Invitations sent again', { exact: false }).count()).toBe(0);
+      await screenshot(page, 'mail-queued-bulk-resend');
+      await page.setViewportSize(PHONE);
+      await screenshot(page, 'phone-mail-queued-bulk-resend');
+      await page.setViewportSize(LAPTOP);
+      expect(unexpectedErrors()).toEqual([]);
+    } finally {
+      await removeByEmailPart(domain);
+    }
+
+    // A school admin asking the district: its admins "see it", their mail queued.
+    const asker = await newPage();
+    await asker.page.setViewportSize(LAPTOP);
+    await withoutSmtp(asker.page);
+    await signIn(asker.page, 'admin@northside.test', DEMO_PASSWORD);
+    await asker.page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: /^Requests/ })
+      .click();
+    await asker.page.getByRole('heading', { name: 'Requests', level: 1 }).waitFor();
+    await asker.page
+      .getByRole('button', { name: `Ask ${DEMO_ROOT}` })
+      .first()
+      .click();
+    const ask = asker.page.getByRole('dialog', { name: `Ask ${DEMO_ROOT} for credits or seats` });
+    await ask.getByText('their mail is queued, not sent', { exact: false }).waitFor();
+    expect(await ask.getByText('get a mail', { exact: false }).count()).toBe(0);
+    await screenshot(asker.page, 'mail-queued-ask-above');
+    await asker.page.setViewportSize(PHONE);
+    await screenshot(asker.page, 'phone-mail-queued-ask-above');
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    expect(asker.unexpectedErrors()).toEqual([]);
+  });
+
   test('the public code and reset screens say "queued" too', async () => {
     const { page, unexpectedErrors } = await newPage();
     await page.setViewportSize(PHONE);
     await withoutSmtp(page);
     await page.goto('/forgot');
+    await page
+      .getByText('this installation sends no mail, so your Allot system admin passes them on', {
+        exact: false,
+      })
+      .waitFor();
+    expect(await page.getByText('We will send you', { exact: false }).count()).toBe(0);
     await page.getByLabel('Email').fill('nobody-queued@riverside.test');
     await page.getByRole('button', { name: 'Send reset code' }).click();
     await page.getByRole('heading', { name: 'Your reset code is queued', level: 1 }).waitFor();
@@ -138,6 +262,19 @@ describe('mail that is not delivered is said to be queued (issue 33, item 2)', (
     await screenshot(page, 'mail-queued-new-code');
     await page.setViewportSize(PHONE);
     await screenshot(page, 'phone-mail-queued-new-code');
+
+    // The reset link's code step and a new email's code page: the code is in a mail a system admin holds.
+    await page.goto('/password/token/00000000-0000-4000-8000-000000000000/not-a-token');
+    await page.getByText('The mail with this link holds a 6-digit code', { exact: false }).waitFor();
+    expect(await page.getByText('We emailed you', { exact: false }).count()).toBe(0);
+    await screenshot(page, 'phone-mail-queued-reset-code');
+    await page.goto('/email/confirm/00000000-0000-4000-8000-000000000000/not-a-token');
+    await page
+      .getByText('Enter the 6-digit code of the mail to your new address', { exact: false })
+      .waitFor();
+    await screenshot(page, 'phone-mail-queued-confirm-email');
+    await page.setViewportSize(LAPTOP);
+    await screenshot(page, 'mail-queued-confirm-email');
     expect(unexpectedErrors()).toEqual([]);
   });
 });

@@ -1,6 +1,8 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, test } from 'vitest';
 import { DEMO_PASSWORD, DEMO_ROOT } from '../apps/server/src/seed/demo-accounts';
+import { apiToken, callApi } from './support/api';
 import { screenshot } from './support/browser';
 import { browserSuite, signIn, uniqueName } from './support/suite';
 import './support/context';
@@ -12,6 +14,18 @@ const OWNER = 'owner@riverside.test';
 const ADMIN = 'admin@riverside.test';
 const NORTHSIDE_ADMIN = 'admin@northside.test';
 const NO_RESULTS = 'No search results found. Please try again.';
+const LAPTOP = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+/** The WCAG 2.1 A/AA violations axe finds on the page, one line each. */
+async function axe(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  return result.violations.flatMap((violation) =>
+    violation.nodes.map((node) => `${violation.id} (${violation.help}) at ${node.target.join(' ')}`),
+  );
+}
 
 function mainNav(page: Page) {
   return page.getByRole('navigation', { name: 'Main' });
@@ -144,7 +158,7 @@ describe('home: the organization picker', () => {
     await expect
       .poll(
         async () => {
-          const places = await everyone.locator('tbody tr td:nth-child(3)').allInnerTexts();
+          const places = await everyone.locator('tbody tr td:nth-child(4)').allInnerTexts();
           return places.length > 0 && places.every((place) => place.trim() === 'Lakeside Middle');
         },
         { timeout: 5_000 },
@@ -178,6 +192,140 @@ describe('home: the organization picker', () => {
     await page.getByRole('menu').getByRole('menuitem', { name: 'Open in Lakeside Middle' }).click();
     await page.getByRole('table', { name: 'Users' }).getByText('teacher@lakeside.test').waitFor();
     expect(unexpectedErrors()).toEqual([]);
+  });
+
+  test('everyone below: selected people of one organization get the bulk moves, in their organization', async () => {
+    const ownerToken = await apiToken(baseUrl, OWNER, DEMO_PASSWORD);
+    const domain = `${uniqueName('below-bulk').replace(/\s+/g, '-').toLowerCase()}.test`;
+    const idOf = async (name: string) => {
+      const found = await callApi<{ data: { id: string; name: string }[] }>(
+        baseUrl,
+        'GET',
+        `/organization/search?limit=20&search=${encodeURIComponent(name)}`,
+        { token: ownerToken },
+      );
+      const id = found.body.data.find((o) => o.name === name)?.id;
+      if (!id) throw new Error(`${name} not found`);
+      return id;
+    };
+    const lakeside = await idOf('Lakeside Middle');
+    const annex = await idOf('Northside Annex');
+    const people = [
+      { name: 'Bea Bulk', email: `bea@${domain}`, organizationId: lakeside },
+      { name: 'Bo Bulk', email: `bo@${domain}`, organizationId: lakeside },
+      { name: 'Ben Bulk', email: `ben@${domain}`, organizationId: annex },
+    ];
+    for (const person of people) {
+      const added = await callApi(baseUrl, 'POST', '/user/create', {
+        token: ownerToken,
+        body: { ...person, role: 'user' },
+      });
+      expect(added.status, JSON.stringify(added.body)).toBe(201);
+    }
+    const { page, unexpectedErrors } = await newPage();
+    const found: string[] = [];
+    try {
+      await page.setViewportSize(PHONE);
+      await signIn(page, OWNER, DEMO_PASSWORD);
+      await page.goto(`/${await idOf(DEMO_ROOT)}/users?people=all&allQ=${encodeURIComponent(domain)}`);
+      const everyone = page.getByRole('table', { name: 'Everyone below' });
+      await expect.poll(() => everyone.locator('tbody tr').count(), { timeout: 10_000 }).toBe(3);
+      // A phone: one line instead of greyed buttons until someone is chosen.
+      const toolbar = page.getByRole('region', { name: 'Selected users' });
+      await toolbar
+        .getByText('Select users to move their credits, change their licence or remove them.')
+        .waitFor();
+      await screenshot(page, 'phone-users-everyone-below-select');
+      await page.setViewportSize(LAPTOP);
+
+      // People of two organizations: the moves say why they cannot act; resending works for each.
+      await page.getByRole('checkbox', { name: 'Select all on this page' }).check();
+      await toolbar.getByText('3 selected').waitFor();
+      const allocate = toolbar.getByRole('button', { name: 'Allocate credits' });
+      await expect.poll(() => allocate.getAttribute('aria-disabled')).toBe('true');
+      for (const name of ['Reclaim credits', 'Change licence', 'Remove']) {
+        expect(await toolbar.getByRole('button', { name }).getAttribute('aria-disabled'), name).toBe('true');
+      }
+      await allocate.hover();
+      const mixed =
+        'The selected people belong to 2 organizations: Lakeside Middle and Northside Annex. Credits, licences and removals act in one organization at a time: filter the list by organization, or select people of one.';
+      await page.getByRole('tooltip').getByText(mixed).waitFor();
+      await screenshot(page, 'users-everyone-below-mixed-selection');
+      found.push(...(await axe(page)));
+      await toolbar.getByRole('button', { name: 'Resend 3 invitations' }).click();
+      await page.getByText('Invitations sent again to 3 people.').waitFor();
+
+      // One organization: the filter; the moves act in Lakeside Middle, with its pools and licences.
+      await toolbar.getByRole('button', { name: 'Clear selection' }).click();
+      await page.getByRole('combobox', { name: 'Organization' }).click();
+      await page.getByRole('option', { name: 'Lakeside Middle', exact: true }).click();
+      await expect.poll(() => everyone.locator('tbody tr').count(), { timeout: 10_000 }).toBe(2);
+      await page.getByRole('checkbox', { name: 'Select Bea Bulk, Lakeside Middle' }).check();
+      await page.getByRole('checkbox', { name: 'Select Bo Bulk, Lakeside Middle' }).check();
+      await toolbar.getByText('2 selected').waitFor();
+      await expect.poll(() => allocate.getAttribute('aria-disabled')).toBe('false');
+      await allocate.click();
+      const give = page.getByRole('dialog', { name: 'Allocate credits' });
+      await give.getByText('From the pool of Lakeside Middle').waitFor();
+      await give.getByRole('textbox', { name: 'Credits for each user' }).fill('5');
+      await give.getByText('5 each to 2 users: 10 credits in all.').waitFor();
+      await screenshot(page, 'users-everyone-below-allocate');
+      await page.setViewportSize(PHONE);
+      await screenshot(page, 'phone-users-everyone-below-allocate');
+      await page.setViewportSize(LAPTOP);
+      await give.getByRole('button', { name: 'Allocate credits' }).click();
+      await give.waitFor({ state: 'detached' });
+      const credits = () => everyone.locator('tbody tr td:nth-child(7)').allInnerTexts();
+      await expect.poll(credits, { timeout: 10_000 }).toEqual(['5', '5']);
+
+      await toolbar.getByRole('button', { name: 'Change licence' }).click();
+      const licence = page.getByRole('dialog', { name: 'Change licence' });
+      await licence.getByText('onto one licence of Lakeside Middle', { exact: false }).waitFor();
+      await licence.getByRole('button', { name: 'Cancel' }).click();
+      await licence.waitFor({ state: 'detached' });
+
+      await toolbar.getByRole('button', { name: 'Reclaim credits' }).click();
+      const back = page.getByRole('dialog', { name: 'Reclaim credits' });
+      await back.getByText('Into the pool of Lakeside Middle').waitFor();
+      await back.getByRole('radio', { name: 'Everything each holds' }).check();
+      await back.getByRole('button', { name: 'Reclaim credits' }).click();
+      await back.waitFor({ state: 'detached' });
+      await expect.poll(credits, { timeout: 10_000 }).toEqual(['0', '0']);
+      await page
+        .locator('.mantine-Notification-root')
+        .first()
+        .waitFor({ state: 'detached', timeout: 15_000 });
+      await page.setViewportSize(PHONE);
+      await toolbar.getByText('2 selected').waitFor();
+      await screenshot(page, 'phone-users-everyone-below-selected');
+      await page.setViewportSize(LAPTOP);
+
+      await toolbar.getByRole('button', { name: 'Remove' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Remove 2 users?' });
+      await confirm.getByText('Lakeside Middle', { exact: false }).first().waitFor();
+      await screenshot(page, 'users-everyone-below-remove');
+      await confirm.getByRole('button', { name: 'Remove 2 users' }).click();
+      await confirm.waitFor({ state: 'detached' });
+      await page.getByText(NO_RESULTS, { exact: true }).waitFor();
+      expect(found).toEqual([]);
+      expect(unexpectedErrors()).toEqual([]);
+    } finally {
+      for (const organizationId of [lakeside, annex]) {
+        const left = await callApi<{ data: { id: string }[] }>(
+          baseUrl,
+          'GET',
+          `/organization/${organizationId}/users?limit=100&search=${encodeURIComponent(domain)}`,
+          { token: ownerToken },
+        );
+        const userIds = left.body.data.map((u) => u.id);
+        if (userIds.length > 0) {
+          await callApi(baseUrl, 'POST', '/user/remove', {
+            token: ownerToken,
+            body: { organizationId, userIds },
+          });
+        }
+      }
+    }
   });
 
   test('add organization from Home: validation, then the new organization opens', async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { type SmtpCatcher, startSmtpCatcher } from '../apps/server/test/support/smtp-catcher';
 import { apiToken, callApi } from './support/api';
 import { screenshot } from './support/browser';
-import { codeIn } from './support/mail';
+import { codeIn, linkIn } from './support/mail';
 import { browserSuite, signIn, uniqueName } from './support/suite';
 import './support/context';
 
@@ -390,6 +390,83 @@ describe('requests up the tree', () => {
     expect(found).toEqual([]);
     expect(asker.unexpectedErrors()).toEqual([]);
     expect(decider.unexpectedErrors()).toEqual([]);
+  });
+
+  test('a request’s mail opens the request: the decider answers it there, the asker reads the answer there', async () => {
+    const asked = await post<{ id: string }>(
+      schoolToken,
+      `/organization/${ids[school]}/requests`,
+      { kind: 'credits', amount: 40, note: 'Science fair kits.' },
+      201,
+    );
+    const mail = await smtp.waitFor(
+      people.districtAdmin.email,
+      (m) => m.subject === `${school} asks for 40 credits (shared pool)`,
+    );
+    const link = new URL(linkIn(mail.text));
+    expect(link.pathname).toBe(`/${ids[district]}/requests`);
+    expect(link.searchParams.get('request')).toBe(asked.id);
+    const found: string[] = [];
+
+    // The district admin lands on the request itself, whatever the list shows.
+    const decider = await newPage();
+    const admin = decider.page;
+    await admin.setViewportSize(LAPTOP);
+    await signIn(admin, people.districtAdmin.email, PASSWORD);
+    await admin.goto(`${link.pathname}${link.search}`);
+    const opened = admin.getByRole('region', { name: `${school} is waiting for your answer` });
+    await opened.getByText('40 credits (shared pool)').waitFor();
+    await opened.getByText('Science fair kits.').waitFor();
+    // Not listed a second time below.
+    await item(admin.getByRole('list', { name: 'Incoming requests' }), '300 credits (shared pool)')
+      .or(admin.getByText('No other request on this page.'))
+      .first()
+      .waitFor();
+    expect(await admin.getByText('Science fair kits.').count()).toBe(1);
+    await pictures(admin, 'requests-linked-incoming');
+    found.push(...(await axe(admin, 'requests, a request opened from its mail')));
+    await opened.getByRole('button', { name: 'Decline' }).click();
+    const decline = admin.getByRole('dialog', { name: `Decline the request of ${school}` });
+    await settled(decline);
+    await decline.getByRole('textbox', { name: 'Reason' }).fill('Kits come from the science budget.');
+    await decline.getByRole('button', { name: 'Decline request' }).click();
+    await decline.waitFor({ state: 'detached' });
+    const answered = admin.getByRole('region', { name: `The request of ${school}` });
+    await answered.getByText('Declined', { exact: true }).waitFor();
+    expect(await answered.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    // Closed, the screen is the list alone.
+    await answered.getByRole('button', { name: 'Close this request' }).click();
+    await answered.waitFor({ state: 'detached' });
+    expect(new URL(admin.url()).searchParams.get('request')).toBeNull();
+
+    // The school admin's mail opens the answer.
+    const told = await smtp.waitFor(
+      people.schoolAdmin.email,
+      (m) => m.subject === 'Your request for 40 credits (shared pool) was declined',
+    );
+    const back = new URL(linkIn(told.text));
+    expect(back.pathname).toBe(`/${ids[school]}/requests`);
+    expect(back.searchParams.get('request')).toBe(asked.id);
+    const asker = await newPage();
+    const { page } = asker;
+    await page.setViewportSize(LAPTOP);
+    await signIn(page, people.schoolAdmin.email, PASSWORD);
+    await page.goto(`${back.pathname}${back.search}`);
+    const mine = page.getByRole('region', { name: 'Your request' });
+    await mine.getByText('Declined', { exact: true }).waitFor();
+    await mine.getByText('Kits come from the science budget.').waitFor();
+    await pictures(page, 'requests-linked-outgoing');
+    found.push(...(await axe(page, 'requests, a decision opened from its mail')));
+
+    // A link to a request that is not there (or not theirs): said plainly, the list below.
+    await page.goto(`/${ids[school]}/requests?request=00000000-0000-4000-8000-000000000000`);
+    await page.getByText('This request could not be opened').waitFor();
+    await page.getByRole('list', { name: 'Our requests' }).waitFor();
+    await pictures(page, 'requests-linked-not-found');
+
+    expect(found).toEqual([]);
+    expect(decider.unexpectedErrors()).toEqual([]);
+    expect(asker.unexpectedErrors(/status of 404/)).toEqual([]);
   });
 
   test('every seat used: the users banner offers to ask the district, which holds free seats', async () => {

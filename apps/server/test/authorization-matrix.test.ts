@@ -801,6 +801,13 @@ const MATRIX: Row[] = [
     expect: inAlpha(200),
   },
   {
+    method: 'GET',
+    path: '/api/request/{id}',
+    url: (_w, request) => `/api/request/${request}`,
+    prepare: openRequest,
+    expect: inAlpha(200),
+  },
+  {
     method: 'POST',
     path: '/api/request/{id}/approve',
     url: (_w, request) => `/api/request/${request}/approve`,

@@ -93,9 +93,11 @@ export const APP_MSG = {
   tooManyInvitations: (limit: number) =>
     `This organization has reached its limit of ${limit.toLocaleString('en-US')} invitations a day. Please try again tomorrow.`,
   tooManyImports: 'Too many imports in a short time. Please wait a few minutes and try again.',
-  tooManyResends: 'Too many invitations sent again in a short time. Please wait a few minutes and try again.',
+  // Neither says a mail was delivered: without SMTP_URL nothing is (issue 33, item 2).
+  tooManyResends:
+    'Too many invitations asked for again in a short time. Please wait a few minutes and try again.',
   resentRecently:
-    'An invitation was sent to this person several times in the last minutes. Please wait a few minutes before sending another.',
+    'This person’s invitation was asked for again several times in the last minutes. Please wait a few minutes before asking again.',
   concurrentChange: 'Someone changed this at the same moment. Please try again.',
   transferOrganizationAmbiguous:
     'Both people belong to several organizations you manage. Choose the organization whose credits move.',

@@ -87,7 +87,10 @@ describe('asking', () => {
       expect(mail?.subject).toBe('Alpha School A asks for 500 credits (shared pool)');
       expect(mail?.text_body).toContain('Asked by Sid School (admin@school-a.test).');
       expect(mail?.text_body).toContain('Their note: “Essays until June. See http[:]//evil[.]test”');
-      expect(linkIn(mail?.text_body ?? '').href).toBe(`${TEST_PUBLIC_URL}/${orgs.alpha}/requests`);
+      // The link opens this request on the district's Requests screen (issue 33), not just the list.
+      expect(linkIn(mail?.text_body ?? '').href).toBe(
+        `${TEST_PUBLIC_URL}/${orgs.alpha}/requests?request=${request.id}`,
+      );
     }
     // An account not confirmed yet gets nothing; nor does the asker.
     expect(await mailsTo(t.db, users.unverified.email)).toEqual([]);
@@ -181,6 +184,32 @@ describe('listing', () => {
     });
   });
 
+  it('one request by id: both sides read it, named as their lists name people; anyone else 404', async () => {
+    const school = await schoolWithAdmin(t, orgs.alpha, 'Linked School');
+    const asked = await api.asked(school.admin.id, school.id, credits(7, { note: 'For the mail link' }));
+    for (const who of [school.admin.id, 'owner', 'admin', 'systemAdmin'] as const) {
+      const answer = await api.get(who, `/api/request/${asked.id}`);
+      expect(answer.statusCode, `${who}: ${answer.body}`).toBe(200);
+      expect(answer.json<UpTreeRequest>()).toEqual(asked);
+    }
+    // The answer follows what happened since.
+    await api.decline('owner', asked.id, 'Not this week.');
+    const declined = await api.get(school.admin.id, `/api/request/${asked.id}`);
+    expect(declined.json<UpTreeRequest>()).toMatchObject({
+      status: 'declined',
+      reason: 'Not this week.',
+      decidedBy: { id: users.owner.id },
+    });
+    // Another school's admin, a teacher, another tenant: as for an id of nothing.
+    for (const who of ['schoolAdmin', 'teacher', 'betaOwner'] as const) {
+      expect((await api.get(who, `/api/request/${asked.id}`)).statusCode, who).toBe(404);
+    }
+    expect((await api.get('owner', '/api/request/9c8b7a6f-5e4d-4c3b-a291-0f1e2d3c4b5a')).statusCode).toBe(
+      404,
+    );
+    expect((await api.get('owner', '/api/request/not-an-id')).statusCode).toBe(404);
+  });
+
   it('outsiders and teachers: 404; a bad direction or status: 400', async () => {
     for (const who of ['teacher', 'betaOwner'] as const) {
       expect((await api.get(who, `/api/organization/${orgs.schoolA}/requests`)).statusCode, who).toBe(404);
@@ -253,7 +282,9 @@ describe('approving', () => {
     expect(mail?.text_body).toContain(
       '“Alpha District” approved your request for 120 credits (protected pool).',
     );
-    expect(linkIn(mail?.text_body ?? '').href).toBe(`${TEST_PUBLIC_URL}/${orgs.schoolA}/requests`);
+    expect(linkIn(mail?.text_body ?? '').href).toBe(
+      `${TEST_PUBLIC_URL}/${orgs.schoolA}/requests?direction=outgoing&request=${asked.id}`,
+    );
   });
 
   it('approves part of it; more than asked is 422; once decided, 409', async () => {

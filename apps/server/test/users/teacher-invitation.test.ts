@@ -111,3 +111,46 @@ describe('the invitation of a teacher', () => {
     expect(linkIn(mail.text_body).searchParams.get('for')).toBe('teacher');
   });
 });
+
+describe('the invitation of an account that exists', () => {
+  it('asks an account that has a password for the code alone, and one never set up for a password with it', async () => {
+    // Invited to School A, never set up (no password); then invited to School B: the second mail's page asks
+    // for the password with the code, instead of sending the code alone to be told `password_required`.
+    await add(t.world.orgs.schoolA, 'not-set-up@alpha.test', 'organization_admin');
+    const second = await add(t.world.orgs.schoolB, 'not-set-up@alpha.test', 'organization_admin');
+    expect(second.kind).toBe('membership_invitation');
+    const link = linkIn(second.text_body);
+    expect(link.pathname).toBe('/invitation');
+    expect(Object.fromEntries(link.searchParams)).toEqual({
+      email: 'not-set-up@alpha.test',
+      organization: t.world.orgs.schoolB,
+      new: '1',
+    });
+    const withoutPassword = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/invitation/accept',
+      payload: {
+        email: 'not-set-up@alpha.test',
+        organizationId: t.world.orgs.schoolB,
+        code: codeIn(second.text_body),
+      },
+    });
+    expect(withoutPassword.statusCode).toBe(400);
+    expect(withoutPassword.json()).toMatchObject({ error: 'password_required' });
+
+    // An account with a password (Beta's owner) only enters the code: the link says nothing of a password.
+    const existing = await add(t.world.orgs.annex, t.world.users.betaOwner.email, 'organization_admin');
+    expect(existing.kind).toBe('membership_invitation');
+    expect(linkIn(existing.text_body).searchParams.get('new')).toBeNull();
+    const accepted = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/invitation/accept',
+      payload: {
+        email: t.world.users.betaOwner.email,
+        organizationId: t.world.orgs.annex,
+        code: codeIn(existing.text_body),
+      },
+    });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+  });
+});

@@ -1,5 +1,7 @@
 import { Button, Tooltip } from '@mantine/core';
 import { IconArrowBackUp, IconArrowsExchange, IconCoins } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { ReasonedButton } from './reasoned-button';
 
 interface CreditActionsProps {
   /** Allocate and reclaim greyed out: nothing selected that can hold credits. */
@@ -11,6 +13,39 @@ interface CreditActionsProps {
   onAllocate: () => void;
   onReclaim: () => void;
   onTransfer: () => void;
+  /**
+   * Why none of the moves fits the selection although something is selected (people of several organizations
+   * in the list of everyone below): the buttons stay focusable and say it.
+   */
+  blocked?: string;
+}
+
+/** Allocate or reclaim: disabled while nothing is selected, else greyed with the reason it is blocked. */
+function MoveButton(props: {
+  disabled: boolean;
+  blocked: string | undefined;
+  icon: ReactNode;
+  onClick: () => void;
+  children: string;
+}) {
+  if (props.disabled) {
+    return (
+      <Button size="xs" variant="default" leftSection={props.icon} disabled>
+        {props.children}
+      </Button>
+    );
+  }
+  return (
+    <ReasonedButton
+      size="xs"
+      variant="default"
+      leftSection={props.icon}
+      reason={props.blocked}
+      onClick={props.onClick}
+    >
+      {props.children}
+    </ReasonedButton>
+  );
 }
 
 /** The credit moves of a selection toolbar: allocate, reclaim, transfer. */
@@ -21,36 +56,42 @@ export function CreditActions({
   onAllocate,
   onReclaim,
   onTransfer,
+  blocked,
 }: CreditActionsProps) {
+  const transferable = canTransfer && !blocked;
   return (
     <>
-      <Button
-        size="xs"
-        variant="default"
-        leftSection={<IconCoins size={16} aria-hidden="true" />}
+      <MoveButton
         disabled={disabled}
+        blocked={blocked}
+        icon={<IconCoins size={16} aria-hidden="true" />}
         onClick={onAllocate}
       >
         Allocate credits
-      </Button>
-      <Button
-        size="xs"
-        variant="default"
-        leftSection={<IconArrowBackUp size={16} aria-hidden="true" />}
+      </MoveButton>
+      <MoveButton
         disabled={disabled}
+        blocked={blocked}
+        icon={<IconArrowBackUp size={16} aria-hidden="true" />}
         onClick={onReclaim}
       >
         Reclaim credits
-      </Button>
-      <Tooltip label={transferHint} disabled={canTransfer} events={{ hover: true, focus: true, touch: true }}>
+      </MoveButton>
+      <Tooltip
+        label={blocked && !disabled ? blocked : transferHint}
+        disabled={transferable}
+        multiline
+        maw={280}
+        events={{ hover: true, focus: true, touch: true }}
+      >
         <Button
           size="xs"
           variant="default"
           leftSection={<IconArrowsExchange size={16} aria-hidden="true" />}
-          data-disabled={!canTransfer || undefined}
-          aria-disabled={!canTransfer}
+          data-disabled={!transferable || undefined}
+          aria-disabled={!transferable}
           onClick={(event) => {
-            if (canTransfer) onTransfer();
+            if (transferable) onTransfer();
             else event.preventDefault();
           }}
         >

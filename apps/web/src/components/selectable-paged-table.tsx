@@ -28,8 +28,17 @@ export interface PagedTableState<T> {
 export function SelectablePagedTable<T extends { id: string; name: string }>({
   label,
   columns,
+  idAccessor = 'id',
+  rowLabel = (record) => record.name,
   ...state
-}: PagedTableState<T> & { label: string; columns: DataTableColumn<T>[] }) {
+}: PagedTableState<T> & {
+  label: string;
+  columns: DataTableColumn<T>[];
+  /** What tells rows (and selected rows) apart; a row's `id` unless one record can show twice. */
+  idAccessor?: 'id' | ((record: T) => string);
+  /** Who a row is, for its check box ("Select …"): its name unless that is not enough to tell rows apart. */
+  rowLabel?: (record: T) => string;
+}) {
   return (
     <DataTable<T>
       aria-label={label}
@@ -40,7 +49,7 @@ export function SelectablePagedTable<T extends { id: string; name: string }>({
       minHeight={state.records.length === 0 ? 220 : undefined}
       records={state.records}
       columns={withSortButtons(columns, state.sortStatus, state.onSortStatusChange)}
-      idAccessor="id"
+      idAccessor={idAccessor}
       // Scrolled sideways (a phone), the row's name and its actions stay in view (decision 012).
       pinFirstColumn
       pinLastColumn={columns.at(-1)?.accessor === 'actions'}
@@ -56,7 +65,7 @@ export function SelectablePagedTable<T extends { id: string; name: string }>({
       selectionCheckboxProps={{ size: 'md' }}
       onSelectedRecordsChange={state.onSelectedChange}
       allRecordsSelectionCheckboxProps={{ 'aria-label': 'Select all on this page' }}
-      getRecordSelectionCheckboxProps={(record) => ({ 'aria-label': `Select ${record.name}` })}
+      getRecordSelectionCheckboxProps={(record) => ({ 'aria-label': `Select ${rowLabel(record)}` })}
       fetching={state.fetching}
       {...emptyStateWhen(state.records.length === 0 && !state.fetching, MSG.noSearchResults)}
     />

@@ -182,6 +182,12 @@ const requests = {
   page: (organizationId: string, query: RequestListQuery) =>
     ['requests', organizationId, 'list', query] as const,
   /**
+   * GET /request/{requestId}, opened on `organizationId`'s Requests screen (a mail's link): under that
+   * organization's requests, so that whatever refreshes its lists refreshes it.
+   */
+  one: (organizationId: string, requestId: string) =>
+    ['requests', organizationId, 'request', requestId] as const,
+  /**
    * GET /organization/{id}/above: the organization above, its owners and admins, whether it holds free seats,
    * and the open requests waiting for this organization's answer (the menu's count).
    */

@@ -51,10 +51,28 @@ const may = (role: Role | null, permission: Permission) =>
  * for an id that names nothing (CONTRACT §1). The lock comes first: a second decision waits here for the first
  * and then finds the request no longer open.
  */
-export async function lockVisibleRequest(
+export function lockVisibleRequest(
   tx: Tx,
   user: AuthUser,
   id: string,
+): Promise<{ request: LockedRequest; sides: RequestSides }> {
+  return visibleRequest(tx, user, id, true);
+}
+
+/** The same check without the lock, for a read (GET /api/request/{id}). */
+export function findVisibleRequest(
+  db: Tx,
+  user: AuthUser,
+  id: string,
+): Promise<{ request: LockedRequest; sides: RequestSides }> {
+  return visibleRequest(db, user, id, false);
+}
+
+async function visibleRequest(
+  tx: Tx,
+  user: AuthUser,
+  id: string,
+  lock: boolean,
 ): Promise<{ request: LockedRequest; sides: RequestSides }> {
   if (!isUuid(id)) throw AppError.notFound();
   const [row] = await rows<{
@@ -70,7 +88,7 @@ export async function lockVisibleRequest(
   }>(
     tx,
     sql`select id, organization_id, parent_organization_id, kind, amount, pool, license_type, status, created_by
-      from organization_requests where id = ${id} for update`,
+      from organization_requests where id = ${id} ${lock ? sql`for update` : sql``}`,
   );
   if (!row) throw AppError.notFound();
   const [held] = await rows<{ asker: string[]; parent: string[] }>(

@@ -108,6 +108,11 @@ export const REQUEST_EXAMPLES = {
     },
     responses: { 201: { open: { summary: 'The new request, open', value: open } } },
   },
+  get: {
+    responses: {
+      200: { open: { summary: 'An open request, as the organization asked sees it', value: open } },
+    },
+  },
   list: {
     responses: { 200: { outgoing: { summary: 'Maple Elementary’s own requests', value: page } } },
   },

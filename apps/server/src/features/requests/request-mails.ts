@@ -10,8 +10,21 @@ import { unlinked } from '../mail/unlinked';
  */
 
 const quoted = (text: string) => `“${unlinked(text)}”`;
-const requestsPage = (settings: MailSettings, organizationId: string) =>
-  publicLink(settings, `/${organizationId}/requests`);
+/**
+ * The request itself on the Requests screen of `organizationId` (issue 33): `?request=` opens it there, above the
+ * list, with what may be done with it; the list goes on below.
+ */
+const requestPage = (
+  settings: MailSettings,
+  organizationId: string,
+  requestId: string,
+  direction: 'incoming' | 'outgoing',
+) =>
+  publicLink(settings, `/${organizationId}/requests`, {
+    // The screen's list opens on the incoming requests where there are some: the asker's own are "outgoing".
+    ...(direction === 'outgoing' ? { direction } : {}),
+    request: requestId,
+  });
 
 function mail(kind: string, to: string, subject: string, content: MailContent): Mail {
   return { kind, to, subject, text: renderText(content), html: renderHtml(content) };
@@ -33,7 +46,10 @@ export function newRequestMail(
       `Asked by ${unlinked(asker.name)} (${asker.email}).`,
       ...(request.note ? [`Their note: ${quoted(request.note)}`] : []),
     ],
-    action: { label: 'Approve or decline it', url: requestsPage(settings, request.parentOrganization.id) },
+    action: {
+      label: 'Approve or decline it',
+      url: requestPage(settings, request.parentOrganization.id, request.id, 'incoming'),
+    },
     outro: [
       `You get this email as an owner or admin of ${quoted(request.parentOrganization.name)} in Allot. Approving gives what was asked (or less) from its own shared pool or licences.`,
     ],
@@ -71,7 +87,10 @@ export function decisionMail(
             `${above} declined your request for ${asked}.`,
             ...(request.reason ? [`Their reason: ${quoted(request.reason)}`] : []),
           ],
-      action: { label: 'Open your requests', url: requestsPage(settings, request.organization.id) },
+      action: {
+        label: 'Open your request',
+        url: requestPage(settings, request.organization.id, request.id, 'outgoing'),
+      },
       outro: ['You get this email because you made this request in Allot.'],
     },
   );

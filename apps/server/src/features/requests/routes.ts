@@ -22,6 +22,7 @@ import type { MailSettings } from '../mail/public-links';
 import { cancelRequest } from './cancel-request';
 import { createRequest } from './create-request';
 import { approveRequest, declineRequest } from './decide-request';
+import { getRequest } from './get-request';
 import { listRequests } from './list-requests';
 import { readOrganizationAbove } from './organization-above';
 import { REQUEST_EXAMPLES } from './request-examples';
@@ -103,6 +104,23 @@ export function requestRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
         },
       },
       async (request) => readOrganizationAbove(db, authOf(request), request.params.id),
+    );
+
+    app.get(
+      '/api/request/:id',
+      {
+        schema: {
+          operationId: 'getRequest',
+          tags,
+          summary: 'One request',
+          description:
+            'An addition to the contract (issue 33): one request, as the lists show it, for the page a request’s mail links to. People outside the caller’s side appear as someone outside this organization, as in the lists: named as the organization asked names them for whoever manages it, else as the asking organization does. Permission: an owner’s or admin’s role on the asking organization or on the organization asked; `404` for anyone else, as for an id of nothing.',
+          params: requestIdParams,
+          response: { 200: requestSchema, 404: errorBodySchema },
+          examples: REQUEST_EXAMPLES.get,
+        },
+      },
+      async (request) => getRequest(db, authOf(request), request.params.id),
     );
 
     app.post(

@@ -43,11 +43,22 @@ export async function countInvitations(
   if (used > limit) throw AppError.of('rate_limited', APP_MSG.tooManyInvitations(limit));
 }
 
-/** The page of the code; a teacher's says so (`for=teacher`), and ends on "you are done", not on a sign-in. */
-const invitationLink = (settings: MailSettings, email: string, organizationId: string, forTeacher: boolean) =>
+/**
+ * The page of the code; a teacher's says so (`for=teacher`), and ends on "you are done", not on a sign-in. An
+ * account that has no password yet (invited before and never set up) says `new=1`: the page asks for the
+ * password with the code, as /register/verify does, instead of sending the code alone to be told
+ * `password_required` (issue 33). Only the mailbox's owner sees the link.
+ */
+const invitationLink = (
+  settings: MailSettings,
+  email: string,
+  organizationId: string,
+  { forTeacher, needsPassword }: { forTeacher: boolean; needsPassword: boolean },
+) =>
   publicLink(settings, '/invitation', {
     email,
     organization: organizationId,
+    ...(needsPassword ? { new: '1' } : {}),
     ...(forTeacher ? { for: 'teacher' } : {}),
   });
 
@@ -69,9 +80,11 @@ export async function queueMembershipInvitations(
     name: string;
     role: MemberRole;
     organization: string;
+    has_password: boolean;
   }>(
     tx,
-    sql`select u.id, u.email, u.name, i.role, o.name as organization
+    sql`select u.id, u.email, u.name, i.role, o.name as organization,
+          u.password_hash is not null as has_password
         from membership_invitations i join users u on u.id = i.user_id
         join organizations o on o.id = i.organization_id
         where i.organization_id = ${organizationId} and i.user_id in ${uuidsIn(input.userIds)}`,
@@ -97,7 +110,10 @@ export async function queueMembershipInvitations(
         organizationName: person.organization,
         roleLabel: ROLE_LABEL[person.role as Role],
         code: codes.get(person.id) ?? '',
-        link: invitationLink(settings, person.email, organizationId, teachers.has(person.id)),
+        link: invitationLink(settings, person.email, organizationId, {
+          forTeacher: teachers.has(person.id),
+          needsPassword: !person.has_password,
+        }),
         forTeacher: teachers.has(person.id),
       }),
     ),

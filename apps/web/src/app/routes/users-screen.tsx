@@ -41,6 +41,7 @@ import { useSendInvitationsAgain } from '../../features/users/hooks/use-send-inv
 import { useUserPermissions } from '../../features/users/hooks/use-user-permissions';
 import { SEARCH_HINT } from '../../lib/search-hints';
 import { usePagedList } from '../../lib/use-paged-list';
+import { SubtreeSelectionActions } from './subtree-selection-actions';
 
 const NO_CREDITS = { shared: 0, protected: 0 };
 const NO_ACCESS_ACTIONS: AccessViewer = {
@@ -229,7 +230,10 @@ export function UsersScreen() {
       )}
 
       {everyone ? (
-        <SubtreeUsers organization={organization} />
+        <SubtreeUsers
+          organization={organization}
+          selectionActions={(selection) => <SubtreeSelectionActions {...selection} />}
+        />
       ) : isError && !data ? (
         <LoadError
           title="Users could not be loaded"
@@ -279,7 +283,11 @@ export function UsersScreen() {
             onTransferCredits={() => setCreditDialog('transfer')}
             resendSelected={resendable.length}
             resending={resendMany.sending}
-            onResendInvitations={() => void resendMany.sendAll(organization.id, resendable)}
+            onResendInvitations={() =>
+              void resendMany.sendAll(
+                resendable.map((user) => ({ ...user, organizationId: organization.id })),
+              )
+            }
           />
           <UsersTable
             records={data?.data ?? []}

@@ -72,6 +72,85 @@ export function mailWords(delivery: MailDelivery | undefined) {
           rest: `, a mail with a 6-digit code and a link to choose a new password is queued for it, not sent. The code expires in ${CODE_MINUTES} minutes.`,
           after: 'This installation sends no mail: ask your Allot system admin for the link and the code.',
         },
+    /** Several invitations sent again (the Users selection): the notice. */
+    resentMany: (people: string) =>
+      sent
+        ? { title: 'Invitations sent', message: `Invitations sent again to ${people}.` }
+        : {
+            title: 'Invitations queued',
+            message: `Invitations queued again for ${people}, not sent. ${NOT_DELIVERED}`,
+          },
+    /** An email change asked for: the code goes to the new address (CONTRACT §3). */
+    emailChange: {
+      /** The notice once saved. */
+      asked: (newEmail: string, oldEmail: string) =>
+        sent
+          ? {
+              title: 'Confirmation sent',
+              message: `A code went to ${newEmail}. The email changes when it is entered there; until then ${oldEmail} stays in use.`,
+            }
+          : {
+              title: 'Confirmation queued',
+              message: `A code for ${newEmail} is queued, not sent. ${NOT_DELIVERED} The email changes when it is entered; until then ${oldEmail} stays in use.`,
+            },
+      /** Under the email field. */
+      note: sent
+        ? 'A new email applies once it is confirmed with the code mailed to it.'
+        : 'A new email applies once it is confirmed with a code, queued for it, not sent: a system admin finds it in the mail outbox.',
+      /** A change waiting for its code: how it applies. */
+      pending: sent
+        ? 'It applies when the code mailed there is entered; saving another email replaces it.'
+        : 'It applies when its code (queued, not sent: a system admin finds it in the mail outbox) is entered; saving another email replaces it.',
+      /** The code page of the new address. */
+      codePage: sent
+        ? 'Enter the 6-digit code from the email sent to your new address. Until then the account keeps its old one.'
+        : 'Enter the 6-digit code of the mail to your new address (this installation sends no mail: ask your Allot system admin for it). Until then the account keeps its old one.',
+    },
+    /** Low-balance alerts (decision 014): who is told, and how. */
+    creditAlerts: {
+      intro: (organization: string) =>
+        sent
+          ? `When a credit move leaves the shared pool of ${organization} at or below a threshold, its owner and each of its admins get one email. A threshold sends once, and again only after the pool has been topped up. A percentage is of what the pool held right after its last top-up.`
+          : `When a credit move leaves the shared pool of ${organization} at or below a threshold, an email to its owner and each of its admins is queued, not sent: this installation sends no mail, and a system admin finds it in the mail outbox. A threshold does so once, and again only after the pool has been topped up. A percentage is of what the pool held right after its last top-up.`,
+      /** A threshold crossed since the last top-up. */
+      fired: sent
+        ? 'email sent, again after the next top-up'
+        : 'email queued (not sent), again after the next top-up',
+      /** The notice once saved. */
+      saved: (organization: string, levels: string) =>
+        sent
+          ? `${organization}: an email at ${levels} in the shared pool.`
+          : `${organization}: an alert at ${levels} in the shared pool, its email queued, not sent.`,
+    },
+    /** Requests up the tree: how the admins above (or the asker) hear of it. */
+    request: {
+      /** The ask dialog's first line. */
+      askNote: (parent: string) =>
+        sent
+          ? `The owners and admins of ${parent} get a mail and decide. Their answer shows under Requests.`
+          : `The owners and admins of ${parent} see it under their Requests and decide (their mail is queued, not sent: this installation sends no mail). Their answer shows under Requests.`,
+      /** After asking: how the admins above hear of it. */
+      asked: sent
+        ? 'Its admins get a mail; their answer shows under Requests.'
+        : 'Its admins see it under their Requests (their mail is queued, not sent); their answer shows under Requests.',
+      /** After declining: how the asker hears of it. */
+      declined: (organization: string) =>
+        sent
+          ? `${organization} is told why by mail and under Requests.`
+          : `${organization} sees why under Requests (the mail is queued, not sent).`,
+    },
+    /** The password reset's first step. */
+    resetIntro: sent
+      ? 'Enter the email of your account. We will send you a code and a link to choose a new password.'
+      : 'Enter the email of your account. A code and a link to choose a new password are queued for it; this installation sends no mail, so your Allot system admin passes them on.',
+    /** The reset link's code step. */
+    resetCode: sent
+      ? `We emailed you a 6-digit code with this link. It works for ${CODE_MINUTES} minutes.`
+      : `The mail with this link holds a 6-digit code (this installation sends no mail: your Allot system admin has it). It works for ${CODE_MINUTES} minutes.`,
+    /** Where an invoice goes. */
+    invoiceTo: sent
+      ? 'The invoice is sent to this address.'
+      : 'The invoice is queued for this address, not sent: this installation sends no mail.',
     /** An invoice mailed when it was created. */
     invoiceMailed: (email: string) =>
       sent

@@ -15,7 +15,7 @@ import { ResendCode } from './resend-code';
 import { TeacherDoneCard } from './teacher-done-card';
 
 /**
- * /invitation?email=…&organization=…: an account that already existed was invited to an organization
+ * /invitation?email=…&organization=…[&new=1][&for=teacher]: an account that already existed was invited to an organization
  * (CONTRACT §3) and joins it with the code of the mail. Signed in or not: the link comes from a mail. An
  * account without a password yet chooses one and is signed in; one signed in as the invited address goes
  * straight into the organization. A teacher's mail says `for=teacher` (issue 33): the page ends on "you are
@@ -81,6 +81,9 @@ export function AcceptInvitationScreen() {
       failureText={APP_MSG.invitationNotAccepted}
       email={email}
       passwordSubmitLabel={teacherLink ? 'Set password' : 'Set password and sign in'}
+      // An account never set up (`new=1`, issue 33): its password goes with the code. One that has a password
+      // enters the code alone: the code is the consent (CONTRACT §3), and it signs in as usual afterwards.
+      passwordFirst={params.get('new') === '1'}
       submit={async (code, password) => {
         await acceptInvitation({ email, organizationId, code, ...(password ? { password } : {}) });
       }}

@@ -4,6 +4,7 @@ import { useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { queryClient } from '../../../lib/query-client';
 import { getSession, updateSession } from '../../../lib/session';
+import { useMailWords } from '../../mail/mail-words';
 import { confirmEmailChange } from '../api/confirm-email-change';
 import { CodeSteps } from './code-steps';
 import { DoneCard } from './done-card';
@@ -17,6 +18,7 @@ export function ConfirmEmailScreen() {
   const { userId = '', token = '' } = useParams();
   const confirmed = useRef<string | null>(null);
   const [done, setDone] = useState<{ email: string; signedIn: boolean } | null>(null);
+  const { emailChange } = useMailWords();
   useDocumentTitle('Confirm your new email · Allot');
 
   async function afterConfirming() {
@@ -46,7 +48,7 @@ export function ConfirmEmailScreen() {
   return (
     <CodeSteps
       title="Confirm your new email"
-      description="Enter the 6-digit code from the email sent to your new address. Until then the account keeps its old one."
+      description={emailChange.codePage}
       codeLabel="Confirmation code"
       submitLabel="Confirm the new email"
       failureTitle="The email was not changed"

@@ -16,7 +16,7 @@ import { AuthCard } from './auth-card';
 export function ForgotPasswordScreen() {
   useDocumentTitle('Reset your password · Allot');
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const { resetAsked } = useMailWords();
+  const { resetAsked, resetIntro } = useMailWords();
   const [error, setError] = useState<string | null>(null);
   const {
     register,
@@ -57,10 +57,7 @@ export function ForgotPasswordScreen() {
   }
 
   return (
-    <AuthCard
-      title="Reset your password"
-      description="Enter the email of your account. We will send you a code and a link to choose a new password."
-    >
+    <AuthCard title="Reset your password" description={resetIntro}>
       <form noValidate onSubmit={handleSubmit(submit)} aria-label="Reset your password">
         <Stack gap="md">
           {error && <FormAlert title="Request failed">{error}</FormAlert>}

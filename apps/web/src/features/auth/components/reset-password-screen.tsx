@@ -6,6 +6,7 @@ import { Link, useParams } from 'react-router';
 import { FormAlert } from '../../../components/form-alert';
 import { isApiError } from '../../../lib/api-error';
 import { serverFieldErrors } from '../../../lib/form-errors';
+import { useMailWords } from '../../mail/mail-words';
 import { checkResetCode } from '../api/check-reset-code';
 import { resetPassword } from '../api/reset-password';
 import { AuthCard } from './auth-card';
@@ -23,6 +24,7 @@ function failureText(error: unknown, specText: string): string {
 export function ResetPasswordScreen() {
   const { userId = '', token = '' } = useParams();
   const [step, setStep] = useState<Step>({ name: 'code' });
+  const words = useMailWords();
   const [error, setError] = useState<string | null>(null);
   const [passwordError, setPasswordError] = useState<string | null>(null);
   useDocumentTitle(`${step.name === 'done' ? 'Password changed' : 'Choose a new password'} · Allot`);
@@ -51,11 +53,7 @@ export function ResetPasswordScreen() {
 
   if (step.name === 'code') {
     return (
-      <AuthCard
-        eyebrow="Step 1 of 2"
-        title="Enter your reset code"
-        description="We emailed you a 6-digit code with this link. It works for 30 minutes."
-      >
+      <AuthCard eyebrow="Step 1 of 2" title="Enter your reset code" description={words.resetCode}>
         <Stack gap="md">
           <CodeForm
             label="Reset code"

@@ -21,6 +21,7 @@ import { LoadError } from '../../../components/load-error';
 import { errorText } from '../../../lib/api-error';
 import { serverFieldErrors } from '../../../lib/form-errors';
 import { formatCount, formatCountOf } from '../../../lib/format';
+import { useMailWords } from '../../mail/mail-words';
 import { checkThresholds, KIND_LABEL, type ThresholdRow, thresholdText, toRows } from '../alert-thresholds';
 import { type CreditAlertsAnswer, useCreditAlerts, useUpdateCreditAlerts } from '../api/credit-alerts';
 
@@ -38,6 +39,7 @@ interface Organization {
  */
 export function CreditAlertsSection({ organization }: { organization: Organization }) {
   const { data, isPending, isError, error, refetch, isRefetching } = useCreditAlerts(organization.id);
+  const words = useMailWords();
   return (
     <Card component="section" aria-labelledby="credit-alerts-heading">
       <Stack gap={4} mb="sm">
@@ -48,9 +50,7 @@ export function CreditAlertsSection({ organization }: { organization: Organizati
           </Title>
         </Group>
         <Text size="sm" c="dimmed">
-          When a credit move leaves the shared pool of {organization.name} at or below a threshold, its owner
-          and each of its admins get one email. A threshold sends once, and again only after the pool has been
-          topped up. A percentage is of what the pool held right after its last top-up.
+          {words.creditAlerts.intro(organization.name)}
         </Text>
       </Stack>
       {isPending ? (
@@ -71,6 +71,7 @@ export function CreditAlertsSection({ organization }: { organization: Organizati
 
 /** What the saved thresholds mean now: the pool, its reference, each level in credits and what was sent. */
 function SavedFigures({ saved }: { saved: CreditAlertsAnswer }) {
+  const words = useMailWords();
   if (saved.thresholds.length === 0 || saved.sharedCredits === undefined) return null;
   return (
     <Stack gap={2}>
@@ -87,7 +88,7 @@ function SavedFigures({ saved }: { saved: CreditAlertsAnswer }) {
         <Text key={`${l.kind}:${l.value}`} size="sm" c="dimmed">
           {thresholdText({ kind: l.kind as CreditAlertKind, value: l.value })}
           {l.kind === 'percent_of_last_topup' ? ` = ${formatCountOf(l.level, 'credit', 'credits')}` : ''}:{' '}
-          {l.fired ? 'email sent, again after the next top-up' : 'not reached since the last top-up'}
+          {l.fired ? words.creditAlerts.fired : 'not reached since the last top-up'}
         </Text>
       ))}
     </Stack>
@@ -96,6 +97,7 @@ function SavedFigures({ saved }: { saved: CreditAlertsAnswer }) {
 
 function AlertsForm({ organization, saved }: { organization: Organization; saved: CreditAlertsAnswer }) {
   const update = useUpdateCreditAlerts();
+  const words = useMailWords();
   const [rows, setRows] = useState<ThresholdRow[]>(() => toRows(saved.thresholds));
   const [rowErrors, setRowErrors] = useState<(string | null)[]>([]);
   const [formError, setFormError] = useState<string | null>(null);
@@ -136,7 +138,7 @@ function AlertsForm({ organization, saved }: { organization: Organization; saved
         message:
           now.length === 0
             ? `No alerts for ${organization.name}.`
-            : `${organization.name}: an email at ${now.map(thresholdText).join(', ')} in the shared pool.`,
+            : words.creditAlerts.saved(organization.name, now.map(thresholdText).join(', ')),
       });
     } catch (cause) {
       const fields = serverFieldErrors(cause);

@@ -26,6 +26,7 @@ import { useIdempotencyKey } from '../../../lib/use-idempotency-key';
 import { AmountInput } from '../../credits/components/amount-input';
 import { PoolChoice } from '../../credits/components/pool-choice';
 import { amountField } from '../../credits/forms/amount';
+import { useMailWords } from '../../mail/mail-words';
 import { useCreateRequest } from '../api/create-request';
 import { type AskFormValues, askFormSchema } from '../forms/ask-form';
 import { amountText } from '../forms/request-texts';
@@ -87,6 +88,7 @@ function AskAboveForm({ organization, parent, freeSeats, preset, onClose }: AskA
   const create = useCreateRequest();
   const idempotency = useIdempotencyKey();
   const [failure, setFailure] = useState<string | null>(null);
+  const words = useMailWords();
   const {
     control,
     register,
@@ -140,7 +142,7 @@ function AskAboveForm({ organization, parent, freeSeats, preset, onClose }: AskA
       notifications.show({
         color: 'green',
         title: 'Request sent',
-        message: `${parent.name} was asked for ${amountText(request.kind, request.amount, request.licenseType)}. Its admins get a mail; their answer shows under Requests.`,
+        message: `${parent.name} was asked for ${amountText(request.kind, request.amount, request.licenseType)}. ${words.request.asked}`,
       });
       onClose();
     } catch (error) {
@@ -159,9 +161,7 @@ function AskAboveForm({ organization, parent, freeSeats, preset, onClose }: AskA
     <form noValidate aria-label={`Ask ${parent.name}`} onSubmit={handleSubmit(submit)}>
       <Stack gap="sm">
         {failure && <FormAlert title="The request was not sent">{failure}</FormAlert>}
-        <Text size="sm">
-          The owners and admins of {parent.name} get a mail and decide. Their answer shows under Requests.
-        </Text>
+        <Text size="sm">{words.request.askNote(parent.name)}</Text>
         <Controller
           control={control}
           name="kind"

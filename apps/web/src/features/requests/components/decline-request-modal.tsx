@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { DialogActions } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { applyServerErrors } from '../../../lib/form-errors';
+import { useMailWords } from '../../mail/mail-words';
 import { useDeclineRequest } from '../api/decline-request';
 import { RequestFacts } from './request-facts';
 
@@ -37,6 +38,7 @@ type Values = z.input<typeof declineRequestSchema>;
 function DeclineForm({ request, onClose }: { request: UpTreeRequest; onClose: () => void }) {
   const decline = useDeclineRequest();
   const [failure, setFailure] = useState<string | null>(null);
+  const words = useMailWords();
   const {
     register,
     handleSubmit,
@@ -54,7 +56,7 @@ function DeclineForm({ request, onClose }: { request: UpTreeRequest; onClose: ()
       notifications.show({
         color: 'green',
         title: 'Request declined',
-        message: `${request.organization.name} is told why by mail and under Requests.`,
+        message: words.request.declined(request.organization.name),
       });
       onClose();
     } catch (error) {

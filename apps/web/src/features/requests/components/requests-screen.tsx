@@ -28,12 +28,14 @@ import { knownPages } from '../../../lib/paging';
 import { useListUrl } from '../../../lib/use-list-url';
 import { useCurrentOrganization } from '../../organizations/api/use-current-organization';
 import { useAbove } from '../api/get-above';
+import { useRequest } from '../api/get-request';
 import { useRequests } from '../api/get-requests';
 import { useRequestRights } from '../hooks/use-request-rights';
 import { ApproveRequestModal } from './approve-request-modal';
 import { AskAboveButton } from './ask-above-button';
 import { CancelRequestModal } from './cancel-request-modal';
 import { DeclineRequestModal } from './decline-request-modal';
+import { LinkedRequest } from './linked-request';
 import { RequestItem } from './request-item';
 
 type Shown = RequestStatus | 'all';
@@ -41,6 +43,9 @@ const SHOWN: Shown[] = [...REQUEST_STATUSES, 'all'];
 const DIRECTION_PARAM = 'direction';
 const STATUS_PARAM = 'status';
 const PAGE_PARAM = 'page';
+/** `?request=`: one request opened above the list (a mail's link, issue 33). */
+const REQUEST_PARAM = 'request';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Incoming opens on what waits for an answer; one's own requests on all of them, answers included. */
 const DEFAULT_STATUS: Record<RequestDirection, Shown> = { incoming: 'open', outgoing: 'all' };
@@ -118,6 +123,9 @@ export function RequestsScreen() {
     { direction, status: status === 'all' ? '' : status, page, limit: DEFAULT_PAGE_SIZE },
     shown,
   );
+  const askedFor = params.get(REQUEST_PARAM);
+  const linkedId = askedFor && UUID.test(askedFor) ? askedFor : null;
+  const linked = useRequest(organization.id, linkedId, rights.manages);
   const [approving, setApproving] = useState<UpTreeRequest | null>(null);
   const [declining, setDeclining] = useState<UpTreeRequest | null>(null);
   const [cancelling, setCancelling] = useState<UpTreeRequest | null>(null);
@@ -175,13 +183,29 @@ export function RequestsScreen() {
     );
   }
 
+  const linkedRequest = linkedId && (
+    <LinkedRequest
+      organization={organization}
+      query={linked}
+      decides={(request) => rights.decides(request.kind)}
+      maySeeOwn={mayOutgoing}
+      onApprove={setApproving}
+      onDecline={setDeclining}
+      onCancel={setCancelling}
+      onClose={() => write({ [REQUEST_PARAM]: null }, 'push')}
+    />
+  );
   const openIncoming = above?.openRequests ?? 0;
-  const records = data?.data ?? [];
+  // The request opened above is not listed a second time (it would read as two requests).
+  const shownAbove = linked.data?.id;
+  const records = (data?.data ?? []).filter((request) => request.id !== shownAbove);
+  const onlyTheOneAbove = records.length === 0 && (data?.data.length ?? 0) > 0;
   const empty = emptyText(direction, status, organization.name, parentName);
 
   return (
     <Stack gap="lg">
       {heading}
+      {linkedRequest}
       <Group gap="md" align="flex-end" component="section" aria-label="Filters">
         {mayIncoming && mayOutgoing && (
           <SegmentedControl
@@ -233,6 +257,10 @@ export function RequestsScreen() {
           onRetry={() => void refetch()}
           retrying={isRefetching}
         />
+      ) : onlyTheOneAbove ? (
+        <Text size="sm" c="dimmed">
+          No other request on this page.
+        </Text>
       ) : records.length === 0 ? (
         <Card py="xl">
           <EmptyState

@@ -10,6 +10,7 @@ import { DialogActions } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { errorText } from '../../../lib/api-error';
 import { applyServerErrors } from '../../../lib/form-errors';
+import { useMailWords } from '../../mail/mail-words';
 import { useUserEditRights } from '../api/get-user-edit-rights';
 import { useUpdateUser } from '../api/update-user';
 
@@ -28,10 +29,10 @@ interface EditUserModalProps {
 
 /** An email change waiting for its code (CONTRACT §3). */
 function PendingEmailNotice({ email }: { email: string }) {
+  const { emailChange } = useMailWords();
   return (
     <Alert variant="light" color="blue" icon={<IconMailForward size={18} aria-hidden="true" />} p="sm">
-      Email change pending: <strong>{email}</strong>. It applies when the code mailed there is entered; saving
-      another email replaces it.
+      Email change pending: <strong>{email}</strong>. {emailChange.pending}
     </Alert>
   );
 }
@@ -53,6 +54,7 @@ export function EditUserModal({ user, onClose }: EditUserModalProps) {
 
 function EditUserForm({ user, onClose }: { user: OrganizationUser; onClose: () => void }) {
   const update = useUpdateUser();
+  const { emailChange } = useMailWords();
   // Asked first, so that the form offers only what the server accepts from this caller: an account that
   // belongs to organizations the caller does not manage keeps its name and email; one the caller does not
   // outrank everywhere keeps its email; an invitation keeps the address it went to.
@@ -79,12 +81,7 @@ function EditUserForm({ user, onClose }: { user: OrganizationUser; onClose: () =
         saved.pendingEmail && saved.pendingEmail !== user.pendingEmail ? saved.pendingEmail : null;
       notifications.show(
         asked
-          ? {
-              color: 'blue',
-              title: 'Confirmation sent',
-              message: `A code went to ${asked}. The email changes when it is entered there; until then ${saved.email} stays in use.`,
-              autoClose: 10_000,
-            }
+          ? { color: 'blue', ...emailChange.asked(asked, saved.email), autoClose: 10_000 }
           : { color: 'green', title: 'Changes saved', message: `${values.name} was updated.` },
       );
       onClose();
@@ -130,7 +127,7 @@ function EditUserForm({ user, onClose }: { user: OrganizationUser; onClose: () =
               ? 'The invitation went to this address. To use another, cancel the invitation and invite that one.'
               : emailLocked && !nameLocked
                 ? rights.data?.reason
-                : 'A new email applies once it is confirmed with the code mailed to it.'
+                : emailChange.note
           }
           error={errors.email?.message}
           {...register('email')}

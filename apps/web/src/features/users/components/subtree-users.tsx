@@ -1,16 +1,14 @@
-import { MSG } from '@allot/domain/messages';
-import type { Organization } from '@allot/domain/organizations';
+import { LICENSE_TYPE_LABEL, type Organization } from '@allot/domain/organizations';
 import { ROLE_LABEL } from '@allot/domain/roles';
 import { ORGANIZATION_USER_SORT_KEYS, type OrganizationUser } from '@allot/domain/users';
 import { Anchor, Box, Group, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
-import { useState } from 'react';
+import type { DataTableColumn, DataTableSortStatus } from 'mantine-datatable';
+import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { LoadError } from '../../../components/load-error';
 import { SearchInput } from '../../../components/search-input';
-import { emptyStateWhen, withSortButtons } from '../../../components/table-a11y';
-import { tablePaging } from '../../../components/table-paging';
+import { SelectablePagedTable } from '../../../components/selectable-paged-table';
 import { formatCount } from '../../../lib/format';
 import { queryKeys } from '../../../lib/query-keys';
 import { SEARCH_HINT } from '../../../lib/search-hints';
@@ -21,6 +19,7 @@ import { SubtreeOrganizationSelect } from '../../organizations/components/subtre
 import { type OrganizationUserSortKey, useSubtreeUsers } from '../api/get-organization-users';
 import { useUserPermissions } from '../hooks/use-user-permissions';
 import { personPath } from '../person-path';
+import { membershipKey } from '../selection-organizations';
 import { ChangeRoleModal } from './change-role-modal';
 import { EditUserModal } from './edit-user-modal';
 import { PendingBadge } from './pending-badge';
@@ -44,10 +43,29 @@ function rowOrganization(user: OrganizationUser) {
  * Everyone in an organization and below (CONTRACT §6 `scope=subtree`, issue 33): who they are, where, and their
  * role there, narrowed to one organization on demand. Each row offers the single-person actions of the
  * organization's own list, acting in the row's organization: the caller's role here holds in every organization
- * below (CONTRACT §2), so the same checks apply. The product access panel and the moves stay in the person's
- * own organization's list ("Open in …"). A person in two organizations is two rows.
+ * below (CONTRACT §2), so the same checks apply. Selected rows get the toolbar of that list (credit moves, licence,
+ * resend, remove), for people of one organization at a time (`selectionActions`: app/routes'
+ * `SubtreeSelectionActions`). The product access panel
+ * stays in the person's own organization's list ("Open in …"). A person in two organizations is two rows.
  */
-export function SubtreeUsers({ organization }: { organization: Organization }) {
+/** What the toolbar over the selected rows is given (the Users screen puts the credit dialogs together with it). */
+export interface SubtreeSelection {
+  /** The selected rows as the latest page shows them (balances after a move). */
+  selected: OrganizationUser[];
+  onSelectedChange: (selected: OrganizationUser[]) => void;
+  /** The caller's rights in the organization shown, which hold in every organization below (CONTRACT §2). */
+  permissions: ReturnType<typeof useUserPermissions>;
+  /** After a change the dialogs do not refresh this list for (they refresh the person's own organization's). */
+  onChanged: () => void;
+}
+
+export function SubtreeUsers({
+  organization,
+  selectionActions,
+}: {
+  organization: Organization;
+  selectionActions: (selection: SubtreeSelection) => ReactNode;
+}) {
   const organizationId = organization.id;
   const organizationName = organization.name;
   const permissions = useUserPermissions(organization);
@@ -76,6 +94,10 @@ export function SubtreeUsers({ organization }: { organization: Organization }) {
   const refresh = () =>
     void queryClient.invalidateQueries({ queryKey: queryKeys.users.membersOf(organizationId) });
   const records = data?.data ?? [];
+  // The selected rows with the balances of the latest page: after a move the dialogs show the new ones.
+  const selectedNow = list.selected.map(
+    (row) => records.find((fresh) => membershipKey(fresh) === membershipKey(row)) ?? row,
+  );
   const columns: DataTableColumn<OrganizationUser>[] = [
     {
       accessor: 'name',
@@ -111,6 +133,18 @@ export function SubtreeUsers({ organization }: { organization: Organization }) {
       title: 'Role',
       sortable: true,
       render: (user) => <Text size="sm">{ROLE_LABEL[user.role]}</Text>,
+    },
+    {
+      accessor: 'licence',
+      title: 'Licence',
+      render: (user) =>
+        user.licence ? (
+          <Text size="sm">{LICENSE_TYPE_LABEL[user.licence.licenseType]}</Text>
+        ) : (
+          <Text span c="dimmed" size="sm" aria-label="No licence">
+            —
+          </Text>
+        ),
     },
     {
       accessor: 'credits',
@@ -150,7 +184,7 @@ export function SubtreeUsers({ organization }: { organization: Organization }) {
     <Stack gap="sm">
       <Text size="sm" c="dimmed">
         Everyone in {organizationName} and the organizations below it. Each row's actions act in the person's
-        organization.
+        organization; select people of one organization to move their credits or licences together.
       </Text>
       <Group gap="sm" align="flex-end" wrap="wrap">
         <Box flex="1 1 240px" maw={360}>
@@ -180,27 +214,22 @@ export function SubtreeUsers({ organization }: { organization: Organization }) {
           retrying={isRefetching}
         />
       )}
-      <DataTable<OrganizationUser>
-        aria-label="Everyone below"
-        withTableBorder
-        borderRadius="md"
-        highlightOnHover
-        verticalSpacing="sm"
-        minHeight={records.length === 0 ? 220 : undefined}
-        records={records}
-        columns={withSortButtons(columns, list.table.sortStatus, list.table.onSortStatusChange)}
+      {selectionActions({
+        selected: selectedNow,
+        onSelectedChange: list.setSelected,
+        permissions,
+        onChanged: refresh,
+      })}
+      <SelectablePagedTable<OrganizationUser>
+        label="Everyone below"
+        columns={columns}
         // A person in two organizations of the subtree is two rows.
-        idAccessor={(user) => `${user.organization?.id}:${user.id}`}
-        pinFirstColumn
-        {...tablePaging({
-          label: 'Everyone below',
-          totals: data?.pagination,
-          page: list.table.page,
-          pageSize: list.table.pageSize,
-          onPageChange: list.table.onPageChange,
-        })}
+        idAccessor={membershipKey}
+        rowLabel={(user) => `${user.name}, ${user.organization?.name ?? ''}`}
+        records={records}
+        totals={data?.pagination}
+        {...list.table}
         fetching={isPending || isFetching}
-        {...emptyStateWhen(records.length === 0 && !isPending && !isFetching, MSG.noSearchResults)}
       />
       <EditUserModal user={editing} onClose={() => setEditing(null)} />
       <ChangeRoleModal

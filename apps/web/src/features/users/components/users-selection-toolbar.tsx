@@ -25,6 +25,11 @@ interface UsersSelectionToolbarProps {
   resendSelected: number;
   onResendInvitations: () => void;
   resending?: boolean;
+  /**
+   * Why the credit moves, the licence change and the removal cannot act on this selection (people of several
+   * organizations, in the list of everyone below: each acts in one organization). Resending is per person.
+   */
+  blocked?: string;
 }
 
 /** What acts on the selected rows: the credit moves, the licence, removal. */
@@ -42,6 +47,7 @@ export function UsersSelectionToolbar({
   resendSelected,
   onResendInvitations,
   resending = false,
+  blocked,
 }: UsersSelectionToolbarProps) {
   const none = selected === 0;
   const noCredits = creditSelected === 0;
@@ -79,6 +85,7 @@ export function UsersSelectionToolbar({
             onAllocate={onAllocateCredits}
             onReclaim={onReclaimCredits}
             onTransfer={onTransferCredits}
+            blocked={blocked}
           />
           <Divider orientation="vertical" mx={4} />
           {onChangeLicence && (
@@ -86,7 +93,7 @@ export function UsersSelectionToolbar({
               size="xs"
               variant="default"
               leftSection={<IconCertificate size={16} aria-hidden="true" />}
-              reason={none ? 'Select the users first' : changeLicenceBlocked}
+              reason={none ? 'Select the users first' : (blocked ?? changeLicenceBlocked)}
               onClick={onChangeLicence}
             >
               Change licence
@@ -113,7 +120,7 @@ export function UsersSelectionToolbar({
             variant="default"
             color="red"
             leftSection={<IconUserMinus size={16} aria-hidden="true" />}
-            reason={none ? 'Select the users first' : removeBlocked}
+            reason={none ? 'Select the users first' : (blocked ?? removeBlocked)}
             onClick={onRemove}
           >
             Remove

@@ -2,6 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { errorText, isApiError } from '../../../lib/api-error';
 import { formatCountOf } from '../../../lib/format';
+import { useMailWords } from '../../mail/mail-words';
 import { resendInvitation } from '../api/resend-invitation';
 
 /**
@@ -13,8 +14,10 @@ import { resendInvitation } from '../api/resend-invitation';
  */
 export function useSendInvitationsAgain() {
   const [sending, setSending] = useState(false);
+  const words = useMailWords();
 
-  async function sendAll(organizationId: string, people: readonly { id: string; email: string }[]) {
+  /** Each person's invitation to their own organization (the list of everyone below mixes several). */
+  async function sendAll(people: readonly { id: string; email: string; organizationId: string }[]) {
     setSending(true);
     let sent = 0;
     let failure: unknown;
@@ -22,7 +25,7 @@ export function useSendInvitationsAgain() {
     try {
       for (const person of people) {
         try {
-          await resendInvitation({ organizationId, userId: person.id });
+          await resendInvitation({ organizationId: person.organizationId, userId: person.id });
           sent += 1;
         } catch (cause) {
           failure ??= cause;
@@ -36,9 +39,10 @@ export function useSendInvitationsAgain() {
     } finally {
       setSending(false);
     }
-    const summary = `Invitations sent again to ${formatCountOf(sent, 'person', 'people')}.`;
+    const done = words.resentMany(formatCountOf(sent, 'person', 'people'));
+    const summary = done.message;
     if (failed === 0) {
-      notifications.show({ color: 'green', title: 'Invitations sent', message: summary });
+      notifications.show({ color: 'green', ...done });
     } else {
       notifications.show({
         color: sent === 0 ? 'red' : 'orange',
