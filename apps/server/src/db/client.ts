@@ -6,12 +6,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { isDatabaseUnavailable, retryWhileUnavailable } from './database-unavailable';
-import {
-  openReadReplica,
-  REPLICA_CONNECT_TIMEOUT_MS,
-  type ReadRouting,
-  type ReplicaOptions,
-} from './read-replica';
+import type { ReadRouting, ReplicaOptions } from './read-replica';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -38,6 +33,9 @@ export async function openPostgres(
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   db.transaction = transactionsReleasingTheirClient(pool);
   if (!replica) return { db, kind: 'postgres', close: () => pool.end() };
+  // Loaded only with a replica: it registers its metrics (lib/metrics.ts) on prom-client's one registry, and
+  // the test harness's global setup, which opens databases once per project in one process, must not.
+  const { openReadReplica, REPLICA_CONNECT_TIMEOUT_MS } = await import('./read-replica');
   // A replica that is down must cost a request little: a connection it does not accept fails within a second.
   const replicaPool = postgresPool(replica.url, max, { connectionTimeoutMillis: REPLICA_CONNECT_TIMEOUT_MS });
   const reads = openReadReplica(db, pool, replicaPool, replica);
