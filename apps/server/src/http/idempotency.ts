@@ -173,12 +173,15 @@ export interface KeyAlongside {
 function keepStatement(callerId: string, { key, hash }: IdempotencyRequest, answer: Answer): SQL {
   return sql`insert into idempotency_keys (caller_id, key, request_hash, status, response)
     values (${callerId}, ${key}, ${hash}, ${answer.status}, ${JSON.stringify(answer.body)}::jsonb)
-    on conflict (caller_id, key) do update
-      set request_hash = excluded.request_hash, status = excluded.status, response = excluded.response,
-        created_at = now()
-      where idempotency_keys.created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS})
+    ${TAKE_OVER_EXPIRED_KEY}
     returning pg_current_xact_id()::text as answer`;
 }
+
+/** A key already answering keeps its answer; one past its 24 hours is taken over by the new request. */
+const TAKE_OVER_EXPIRED_KEY = sql`on conflict (caller_id, key) do update
+  set request_hash = excluded.request_hash, status = excluded.status, response = excluded.response,
+    created_at = now()
+  where idempotency_keys.created_at < now() - make_interval(hours => ${sql.raw(String(IDEMPOTENCY_KEY_HOURS))})`;
 
 /** `keepStatement` on its own. True when kept. */
 async function keep(
@@ -219,10 +222,7 @@ export async function keepAnswers(
     sql`insert into idempotency_keys (caller_id, key, request_hash, status, response)
       select ${callerId}, e->>'key', e->>'hash', (e->>'status')::int, (e->'body')::jsonb
       from json_array_elements(${jsonParam(entries)}) as e order by e->>'key'
-      on conflict (caller_id, key) do update
-        set request_hash = excluded.request_hash, status = excluded.status, response = excluded.response,
-          created_at = now()
-        where idempotency_keys.created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS})
+      ${TAKE_OVER_EXPIRED_KEY}
       returning key, pg_current_xact_id()::text as xid`,
   );
   rememberTransactionId(tx, kept[0]?.xid);

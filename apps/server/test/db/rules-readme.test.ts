@@ -73,6 +73,13 @@ function difference(readme: string[], database: string[]) {
 }
 const agree = { notInReadme: [], notInDatabase: [] };
 
+/** The README lists exactly the live names, each once. */
+function expectListedAsLive(names: string[], live: string[]) {
+  expect(names.length).toBeGreaterThan(0);
+  expect(difference(names, live)).toEqual(agree);
+  expect(names).toHaveLength(live.length);
+}
+
 describe('db/README.md, the database rules', () => {
   const listed = listedInReadme();
 
@@ -84,15 +91,10 @@ describe('db/README.md, the database rules', () => {
           where n.nspname = 'public' and not exists (select 1 from pg_depend d
             where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')`,
     );
-    const names = listed.filter((l) => l.kind === 'function').map((l) => l.name);
-    expect(names.length).toBeGreaterThan(0);
-    expect(
-      difference(
-        names,
-        live.map((r) => r.name),
-      ),
-    ).toEqual(agree);
-    expect(names).toHaveLength(live.length);
+    expectListedAsLive(
+      listed.filter((l) => l.kind === 'function').map((l) => l.name),
+      live.map((r) => r.name),
+    );
   });
 
   it('lists every trigger of the migrated database, on its table, and no other', async () => {
@@ -102,15 +104,10 @@ describe('db/README.md, the database rules', () => {
           join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
           where n.nspname = 'public' and not t.tgisinternal`,
     );
-    const names = listed.filter((l) => l.kind === 'trigger').map((l) => `${l.table}.${l.name}`);
-    expect(names.length).toBeGreaterThan(0);
-    expect(
-      difference(
-        names,
-        live.map((r) => r.name),
-      ),
-    ).toEqual(agree);
-    expect(names).toHaveLength(live.length);
+    expectListedAsLive(
+      listed.filter((l) => l.kind === 'trigger').map((l) => `${l.table}.${l.name}`),
+      live.map((r) => r.name),
+    );
   });
 
   it('names for each the migration with its live definition', () => {
