@@ -311,21 +311,3 @@ function countConsumption(counted: Map<string, number>) {
     on conflict (organization_id, day, slot) do update set credits = consumption_days.credits + excluded.credits
     returning 1 as answer`;
 }
-
-/** POST /api/integration/consume: one consumption; a refusal is thrown, as its answer. */
-export async function consumeCredits(
-  tx: Tx,
-  caller: IntegrationCaller,
-  input: ConsumeItem,
-  key?: KeyAlongside | null,
-): Promise<ConsumeResponse> {
-  const [outcome] = await consumeEach(
-    tx,
-    caller,
-    [input],
-    key ? { key, bodyOf: (outcomes) => (outcomes[0]?.ok ? outcomes[0].answer : null) } : undefined,
-  );
-  if (!outcome) throw new Error('a consumption without an outcome');
-  if (!outcome.ok) throw outcome.error;
-  return outcome.answer;
-}
