@@ -87,6 +87,19 @@ describe('docs/ARCHITECTURE.md', () => {
     );
   });
 
+  it('pairs every feature folder of the web and the server in its table of subjects, and names no other', () => {
+    const folders = (side: string) =>
+      readdirSync(path.join(root, side), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name)
+        .sort();
+    const rows = [...document.matchAll(/^\| ([a-z-]+|–) \| ([a-z, -]+|–) \| [^|\n]+ \|$/gm)];
+    const named = (cells: string[]) =>
+      [...new Set(cells.flatMap((cell) => cell.split(', ')))].filter((n) => n !== '–');
+    expect(named(rows.map((row) => row[1] as string)).sort()).toEqual(folders('apps/web/src/features'));
+    expect(named(rows.map((row) => row[2] as string)).sort()).toEqual(folders('apps/server/src/features'));
+  });
+
   it('checks a fair share of what it names (the patterns above still match the document)', () => {
     const checked = named.filter((name) => FILE.test(name) || SYMBOL.test(name) || SQL_NAME.test(name));
     expect(checked.length).toBeGreaterThan(150);
