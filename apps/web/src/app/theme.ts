@@ -11,7 +11,7 @@ import {
 } from '@mantine/core';
 
 /*
- * Contrast (WCAG 2.1 AA, 4.5:1 for text; docs/decisions/012-everyday-admin-flows.md). Mantine's default
+ * Contrast (WCAG 2.1 AA, 4.5:1 for text; docs/decisions/020-accessibility-phones-footer.md). Mantine's default
  * palettes are light: the shades it uses for text and for white text on a fill fail on white (gray 6, the
  * `dimmed` text, is 3.3:1; red 6, the error text, 3.3:1; red 7 3.8:1; teal 9 on teal 1, a light badge,
  * 4.3:1; green, lime, yellow and orange fail even at shade 9). So the theme fixes the palettes, not the

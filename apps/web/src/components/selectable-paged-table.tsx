@@ -50,7 +50,7 @@ export function SelectablePagedTable<T extends { id: string; name: string }>({
       records={state.records}
       columns={withSortButtons(columns, state.sortStatus, state.onSortStatusChange)}
       idAccessor={idAccessor}
-      // Scrolled sideways (a phone), the row's name and its actions stay in view (decision 012).
+      // Scrolled sideways (a phone), the row's name and its actions stay in view (decision 020).
       pinFirstColumn
       pinLastColumn={columns.at(-1)?.accessor === 'actions'}
       {...tablePaging({

@@ -1,8 +1,7 @@
 import type { DataTableSortStatus } from 'mantine-datatable';
 
 /*
- * A list's search, sort and page as URL query parameters (docs/decisions/012-everyday-admin-flows.md,
- * "Lists"): `?q=gar&sort=name&order=asc&page=3`, defaults left out, so that reload, Back and a shared link
+ * A list's search, sort and page as URL query parameters (docs/decisions/019-lists-in-the-url.md): `?q=gar&sort=name&order=asc&page=3`, defaults left out, so that reload, Back and a shared link
  * keep them. A screen with a second list gives it a prefix: 'invoice' names invoiceQ, invoiceSort,
  * invoiceOrder and invoicePage.
  */

@@ -18,7 +18,7 @@ export interface PagedListOptions<K extends string> {
 /**
  * The state of a server-paged list with a search box, sorting and row selection: the query to ask the
  * server, and the props of its table. Search, sort and page live in the URL's query string (lib/list-params.ts,
- * decision 012 "Lists"), so that reload, Back and a shared link keep them: a page or sort change is a new
+ * decision 019), so that reload, Back and a shared link keep them: a page or sort change is a new
  * history entry, typing is not one per keystroke. A new search text or sort starts on page 1; a new column
  * starts ascending; a new search clears the selection.
  */

@@ -37,7 +37,7 @@ const PHONE = '(max-width: 47.99em)';
 /**
  * Dashboard of one organization (spec §2): menu on the left, organization name on top, footer below.
  * From `sm` up the footer is fixed to the bottom of the window (one line there); on a phone, where its
- * links would wrap over the content, it follows the content instead (decision 012).
+ * links would wrap over the content, it follows the content instead (decision 020).
  */
 export function DashboardLayout() {
   const organization = useCurrentOrganization();

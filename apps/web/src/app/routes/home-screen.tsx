@@ -77,7 +77,7 @@ export function HomeScreen() {
   const navigate = useNavigate();
   const session = useSession();
   const { data } = useOrganizations();
-  // The search and the pages of its two lists live in the URL (decision 012, "Lists").
+  // The search and the pages of its two lists live in the URL (decision 019).
   const { search, setSearch, inUrl: searched } = useUrlSearch(SEARCH_PARAM, RESULT_PAGE_PARAMS);
   const [adding, { open: openAdd, close: closeAdd }] = useDisclosure(false);
 

@@ -46,7 +46,7 @@ function SectionTitle({
   );
 }
 
-/** Home's URL parameters (decision 012, "Lists"): `?q=gar&orgPage=2&userPage=3`, defaults left out. */
+/** Home's URL parameters (decision 019): `?q=gar&orgPage=2&userPage=3`, defaults left out. */
 export const SEARCH_PARAM = 'q';
 const ORG_PAGE_PARAM = 'orgPage';
 const USER_PAGE_PARAM = 'userPage';

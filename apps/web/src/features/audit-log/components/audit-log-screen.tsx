@@ -51,7 +51,7 @@ const isAction = (value: string): value is AuditAction =>
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const readId = (value: string | null) => (value && UUID.test(value) ? value : '');
 
-/** The filters of the URL (decision 012, Lists): `actor`, `action` (comma-separated), `org`, `from`, `to`. */
+/** The filters of the URL (decision 019): `actor`, `action` (comma-separated), `org`, `from`, `to`. */
 function readFilters(params: URLSearchParams): AuditLogFilters {
   return {
     actorId: readId(params.get('actor')),

@@ -31,7 +31,7 @@ export function CreditLogScreen() {
   useDocumentTitle(`Credit log · ${organization.name} · Allot`);
   const { can } = useOrganizationPermissions(organization);
   const allowed = can('view_audit_logs');
-  // The date range of the URL (decision 012, Lists): `from` and `to`, days both included.
+  // The date range of the URL (decision 019): `from` and `to`, days both included.
   const { params, write } = useListUrl();
   const range = { from: readDay(params.get('from')), to: readDay(params.get('to')) };
   const rangeOk = validRange(range);
