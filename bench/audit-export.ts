@@ -4,30 +4,17 @@
 // BENCH_AUDIT_DATABASE_URL (default: allot_bench_audit on the local PostgreSQL) is recreated each run.
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { openPostgres } from '../apps/server/src/db/client';
 import { migrate } from '../apps/server/src/db/migrate';
 import { rows } from '../apps/server/src/db/rows';
 import { createSession } from '../apps/server/src/features/auth/sessions';
 import { insertOrganization } from '../apps/server/src/features/organizations/tree';
-import { databaseUrl } from './support/database-url';
+import { recreateBenchDatabase } from './support/bench-database';
 import { startServer } from './support/server';
 
 const SIZES = [10_000, 100_000];
 const url = process.env.BENCH_AUDIT_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/allot_bench_audit';
-const name = new URL(url).pathname.slice(1);
-const admin = new pg.Client({
-  connectionString: databaseUrl(url, 'postgres'),
-});
-try {
-  await admin.connect();
-} catch {
-  console.log(`audit export bench skipped: no PostgreSQL answers at ${url}`);
-  process.exit(0);
-}
-await admin.query(`drop database if exists "${name}" with (force)`);
-await admin.query(`create database "${name}"`);
-await admin.end();
+await (await recreateBenchDatabase('audit export', url)).end();
 
 const database = await openPostgres(url, 2);
 await migrate(database);

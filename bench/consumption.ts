@@ -14,18 +14,14 @@ import { openPostgres } from '../apps/server/src/db/client';
 import { migrate } from '../apps/server/src/db/migrate';
 import { createSession } from '../apps/server/src/features/auth/sessions';
 import { rollUpCreditUsage } from '../apps/server/src/features/insights/usage-rollup';
+import { freshBenchDatabase, positive } from './support/bench-database';
 import { type CostRow, CostTable, perCall, walOf } from './support/cost-table';
-import { benchDatabaseUrl, databaseUrl } from './support/database-url';
+import { benchDatabaseUrl } from './support/database-url';
 import { seedDistrict, type Teacher } from './support/district';
 import { type LoadResult, load, measure, send } from './support/load';
 import { PostgresCostSampler } from './support/pg-costs';
 import { type StartedServer, startServer } from './support/server';
 
-const positive = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!(value > 0)) throw new Error(`${name} must be a positive number, not ${process.env[name]}`);
-  return value;
-};
 const SECONDS = positive('BENCH_SECONDS', 10);
 const WARM_UP_SECONDS = positive('BENCH_WARMUP_SECONDS', 2);
 const CLIENTS = positive('BENCH_CLIENTS', 64);
@@ -45,47 +41,9 @@ const url = benchDatabaseUrl(
   'BENCH_CONSUMPTION_DATABASE_URL',
   `bench_consumption_${process.pid}_${Date.now().toString(36)}`,
 );
-const name = decodeURIComponent(new URL(url).pathname.slice(1));
-const shownUrl = url.replace(/\/\/[^@/]*@/, '//');
-
 // Whatever happens (an error, Ctrl-C), the server processes are stopped and the database dropped.
-const cleanups: (() => Promise<unknown>)[] = [];
-let interrupted = false;
-async function cleanUp() {
-  for (const cleanup of cleanups.splice(0).reverse()) {
-    try {
-      await cleanup();
-    } catch (error) {
-      console.error(`consumption bench: cleaning up: ${(error as Error).message}`);
-    }
-  }
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    interrupted = true;
-    console.error(`\nconsumption bench: ${signal}, stopping the server and dropping ${name}`);
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
-
-const admin = new pg.Client({
-  connectionString: databaseUrl(url, 'postgres'),
-  connectionTimeoutMillis: 5000,
-});
-try {
-  await admin.connect();
-} catch (error) {
-  console.error(
-    `consumption bench skipped: no PostgreSQL answers at ${shownUrl} (${(error as Error).message}); start it, or set BENCH_CONSUMPTION_DATABASE_URL`,
-  );
-  process.exit(0);
-}
-await admin.query(`drop database if exists "${name}" with (force)`);
-await admin.query(`create database "${name}"`);
-cleanups.push(async () => {
-  await admin.query(`drop database if exists "${name}" with (force)`);
-  await admin.end();
-});
+const bench = await freshBenchDatabase('consumption', url, 'start it, or set BENCH_CONSUMPTION_DATABASE_URL');
+const { shownUrl, cleanUp, admin } = bench;
 
 // --- figures -------------------------------------------------------------------------------------------
 
@@ -138,7 +96,7 @@ const { teachers } = district;
 const randomTeacher = (): Teacher => teachers[Math.floor(Math.random() * teachers.length)] as Teacher;
 
 const sampler = await PostgresCostSampler.open(url).catch(fail);
-cleanups.push(() => sampler.close());
+bench.onCleanUp(() => sampler.close());
 if (!sampler.seesPostgresCpu) console.log('(PostgreSQL runs elsewhere: its CPU is not measured)');
 const autovacuum = (await admin.query<{ autovacuum: string }>('show autovacuum')).rows[0]?.autovacuum;
 if (autovacuum !== 'on')
@@ -265,7 +223,7 @@ try {
       WEB_CONCURRENCY: String(processes),
       INTEGRATION_RATE_LIMIT_PER_MINUTE: '1000000000',
     });
-    cleanups.push(() => server.stop());
+    bench.onCleanUp(() => server.stop());
     try {
       const agent = new Agent({ keepAlive: true });
       try {
@@ -535,7 +493,7 @@ try {
   if (!held) process.exitCode = 1;
 } catch (error) {
   // Interrupted: the cleaning up closed what the scenario was using; nothing more to say.
-  if (!interrupted) console.error(`\nconsumption bench failed: ${(error as Error).stack ?? error}`);
+  if (!bench.interrupted()) console.error(`\nconsumption bench failed: ${(error as Error).stack ?? error}`);
   process.exitCode = 1;
 } finally {
   await cleanUp();

@@ -11,8 +11,9 @@ import {
 } from '../apps/server/src/features/credits/journal';
 import { hashIntegrationKey } from '../apps/server/src/features/integration/key-auth';
 import { insertOrganization } from '../apps/server/src/features/organizations/tree';
+import { recreateBenchDatabase } from './support/bench-database';
 import { type CostRow, CostTable, perCall } from './support/cost-table';
-import { benchDatabaseUrl, databaseUrl } from './support/database-url';
+import { benchDatabaseUrl } from './support/database-url';
 import { type LoadResult, load, measure } from './support/load';
 import { PostgresCostSampler } from './support/pg-costs';
 import { startServer } from './support/server';
@@ -26,19 +27,7 @@ const TEACHERS_PER_SCHOOL = 4;
 const TARGET_RATIO = 0.35;
 const url = benchDatabaseUrl('BENCH_CREDITS_DATABASE_URL', 'allot_bench_credits');
 
-const name = new URL(url).pathname.slice(1);
-const admin = new pg.Client({
-  connectionString: databaseUrl(url, 'postgres'),
-});
-try {
-  await admin.connect();
-} catch {
-  console.log(`credits bench skipped: no PostgreSQL answers at ${url}`);
-  process.exit(0);
-}
-await admin.query(`drop database if exists "${name}" with (force)`);
-await admin.query(`create database "${name}"`);
-await admin.end();
+await (await recreateBenchDatabase('credits', url)).end();
 
 const database = await openPostgres(url, 2);
 await migrate(database);
@@ -255,7 +244,14 @@ try {
   await pool.end();
   await sampler.close();
 }
-const [bare, posting, health, http, keyed, consume] = measured.map((r) => r.result) as LoadResult[];
+const [bare, posting, health, http, keyed, consume] = measured.map((r) => r.result) as [
+  LoadResult,
+  LoadResult,
+  LoadResult,
+  LoadResult,
+  LoadResult,
+  LoadResult,
+];
 const ratio = http.perSecond / bare.perSecond;
 console.log(
   `\nHTTP / bare SQL: ${ratio.toFixed(2)} (${http.perSecond.toFixed(0)} / ${bare.perSecond.toFixed(0)} transfers a second; target ≥ ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'MISSED'}); with an Idempotency-Key: ${(keyed.perSecond / bare.perSecond).toFixed(2)}`,

@@ -28,6 +28,7 @@ import {
   systemAccountId,
 } from '../apps/server/src/features/credits/journal';
 import { insertOrganization } from '../apps/server/src/features/organizations/tree';
+import { freshBenchDatabase, positive } from './support/bench-database';
 import { benchDatabaseUrl, databaseUrl } from './support/database-url';
 import { seedDistrict } from './support/district';
 import { load } from './support/load';
@@ -35,11 +36,6 @@ import { type Costs, PostgresCostSampler } from './support/pg-costs';
 import { cpuMs } from './support/proc';
 import { freePort, startServer } from './support/server';
 
-const positive = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!(value > 0)) throw new Error(`${name} must be a positive number, not ${process.env[name]}`);
-  return value;
-};
 const SLICE_SECONDS = positive('BENCH_SLICE_SECONDS', 2);
 const CYCLES = positive('BENCH_CYCLES', 6);
 const COST_SECONDS = positive('BENCH_COST_SECONDS', 3);
@@ -52,44 +48,10 @@ const OTHER_DISTRICTS = 100;
 const TARGET = 0.45;
 
 const url = benchDatabaseUrl('BENCH_READS_DATABASE_URL', 'allot_bench_reads');
-const name = decodeURIComponent(new URL(url).pathname.slice(1));
-const shownUrl = url.replace(/\/\/[^@/]*@/, '//');
+const bench = await freshBenchDatabase('reads', url);
+const { shownUrl, cleanUp } = bench;
 const logDir = mkdtempSync(path.join(tmpdir(), 'allot-bench-reads-'));
-
-const cleanups: (() => Promise<unknown>)[] = [];
-async function cleanUp() {
-  for (const cleanup of cleanups.splice(0).reverse()) {
-    try {
-      await cleanup();
-    } catch (error) {
-      console.error(`reads bench: cleaning up: ${(error as Error).message}`);
-    }
-  }
-  rmSync(logDir, { recursive: true, force: true });
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.error(`\nreads bench: ${signal}, stopping the servers and dropping ${name}`);
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
-
-const admin = new pg.Client({
-  connectionString: databaseUrl(url, 'postgres'),
-  connectionTimeoutMillis: 5000,
-});
-try {
-  await admin.connect();
-} catch (error) {
-  console.log(`reads bench skipped: no PostgreSQL answers at ${shownUrl} (${(error as Error).message})`);
-  process.exit(0);
-}
-await admin.query(`drop database if exists "${name}" with (force)`);
-await admin.query(`create database "${name}"`);
-cleanups.push(async () => {
-  await admin.query(`drop database if exists "${name}" with (force)`);
-  await admin.end();
-});
+bench.onCleanUp(async () => rmSync(logDir, { recursive: true, force: true }));
 
 // --- the data: a district with schools, credits in every pool, members ------------------------------------
 const { districtId, ownerToken } = await (async () => {
@@ -164,10 +126,10 @@ async function seedOtherTenants(db: Db) {
 }
 
 const sampler = await PostgresCostSampler.open(url);
-cleanups.push(() => sampler.close());
+bench.onCleanUp(() => sampler.close());
 const activity = new pg.Client({ connectionString: databaseUrl(url, 'postgres') });
 await activity.connect();
-cleanups.push(() => activity.end());
+bench.onCleanUp(() => activity.end());
 
 // --- the servers -----------------------------------------------------------------------------------------------
 type Key = 'minimal' | 'api' | 'api-nolog';
@@ -296,11 +258,11 @@ const targets: Target[] = [];
 const tallies = new Map<Key, Tally>();
 try {
   targets.push(await startMinimal());
-  cleanups.push(() => (targets[0] as Target).stop());
+  bench.onCleanUp(() => (targets[0] as Target).stop());
   targets.push(await startApi('api', 'API read (access log: info)', 'info'));
-  cleanups.push(() => (targets[1] as Target).stop());
+  bench.onCleanUp(() => (targets[1] as Target).stop());
   targets.push(await startApi('api-nolog', 'API read (no access log: warn)', 'warn'));
-  cleanups.push(() => (targets[2] as Target).stop());
+  bench.onCleanUp(() => (targets[2] as Target).stop());
   for (const target of targets) {
     await probe(target);
     await load(target.url, target.headers, { ...options, maxSeconds: WARM_UP_SECONDS });
