@@ -2,7 +2,7 @@ import type { AuditAction, AuditEntry, AuditLogExportQuery, AuditTargetType } fr
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
-import { namedInLogOfSql, personInLog } from '../organization-access/log-names';
+import { namedInLogOfSql, personInLog } from '../organization-access';
 import { auditFilterSql } from './audit-filter';
 
 export interface AuditRow {

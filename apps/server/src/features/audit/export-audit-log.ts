@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { rows } from '../../db/rows';
 import type { AuthUser } from '../../http/authenticate';
 import { EXPORT_BATCH } from '../../http/csv-download';
-import { requireOrganizationAccess } from '../organization-access/access';
+import { requireOrganizationAccess } from '../organization-access';
 import { type AuditRow, readAuditRows, toAuditEntry } from './audit-entries';
 
 const json = (value: Record<string, unknown> | null) => (value === null ? '' : JSON.stringify(value));

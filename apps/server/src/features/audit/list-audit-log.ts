@@ -2,7 +2,7 @@ import type { AuditLogPage, AuditLogQuery } from '@allot/domain/audit';
 import type { Db } from '../../db/client';
 import type { AuthUser } from '../../http/authenticate';
 import { cursorPage, decodePageToken } from '../../lib/cursor';
-import { requireOrganizationAccess } from '../organization-access/access';
+import { requireOrganizationAccess } from '../organization-access';
 import { readAuditRows, toAuditEntry } from './audit-entries';
 
 /** GET /api/organization/{id}/audit-log (CONTRACT §10; needs view_audit_logs): newest first, by cursor. */

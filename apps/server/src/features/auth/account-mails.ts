@@ -1,6 +1,5 @@
 import { CODE_MINUTES } from '@allot/domain/auth';
-import { type MailContent, renderHtml, renderText } from '../mail/mail-layout';
-import type { Mail } from '../mail/outbox';
+import { type Mail, type MailContent, renderHtml, renderText } from '../mail';
 
 function mail(kind: string, to: string, subject: string, content: MailContent): Mail {
   return { kind, to, subject, text: renderText(content), html: renderHtml(content) };

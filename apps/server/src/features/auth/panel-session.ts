@@ -6,7 +6,7 @@ import type { Tx } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
-import { strongestRoleAnywhere } from '../organization-access/access';
+import { strongestRoleAnywhere } from '../organization-access';
 import { createSession } from './sessions';
 
 /**

@@ -14,7 +14,7 @@ import { errorBodySchema } from '@allot/domain/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
-import type { MailSettings } from '../mail/public-links';
+import type { MailSettings } from '../mail';
 import { checkResetCode, requestPasswordReset, resetPassword } from './password-reset-service';
 import { login } from './service';
 import { revokeSession } from './sessions';

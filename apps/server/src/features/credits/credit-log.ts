@@ -14,8 +14,7 @@ import { rows } from '../../db/rows';
 import type { AuthUser } from '../../http/authenticate';
 import { EXPORT_BATCH } from '../../http/csv-download';
 import { cursorPage, decodePageToken } from '../../lib/cursor';
-import { requireOrganizationAccess } from '../organization-access/access';
-import { namedInLogOfSql, personInLog } from '../organization-access/log-names';
+import { namedInLogOfSql, personInLog, requireOrganizationAccess } from '../organization-access';
 
 type CreditLogRow = {
   id: string;

@@ -13,7 +13,7 @@ import type { Tx } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import type { AuthUser } from '../../http/authenticate';
-import { requireSystemAdmin } from '../organization-access/system-admin';
+import { requireSystemAdmin } from '../organization-access';
 import { systemAccountId } from './journal';
 import { count, namesOf, postMove, refuse } from './move-answer';
 import {

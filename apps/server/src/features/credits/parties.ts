@@ -11,7 +11,7 @@ import {
   organizationsActedOn as actedOn,
   organizationsBelow as below,
   lowerIds,
-} from '../organization-access/acted-on';
+} from '../organization-access';
 import { memberAccountIds } from './journal';
 
 /** An organization taking part in a move, with the ids of its two pool accounts. */

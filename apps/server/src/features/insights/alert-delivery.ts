@@ -5,8 +5,7 @@ import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
 import { MANAGING_ROLES_SQL } from '../../lib/managing-roles';
-import { queueMails } from '../mail/outbox';
-import type { MailSettings } from '../mail/public-links';
+import { type MailSettings, queueMails } from '../mail';
 import { type AlertRecipient, lowBalanceMail } from './alert-mail';
 
 /** Events turned into mails per transaction. */

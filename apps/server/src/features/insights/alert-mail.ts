@@ -1,7 +1,5 @@
 import { type CreditAlertThreshold, creditAlertLevel } from '@allot/domain/insights';
-import { type MailContent, renderHtml, renderText } from '../mail/mail-layout';
-import type { Mail } from '../mail/outbox';
-import { type MailSettings, publicLink } from '../mail/public-links';
+import { type Mail, type MailContent, type MailSettings, publicLink, renderHtml, renderText } from '../mail';
 
 /** A crossed threshold as the alert trigger recorded it (`credit_alert_events`). */
 export interface CrossedThreshold {

@@ -11,8 +11,7 @@ import { rows } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
-import { requireOrganizationAccess } from '../organization-access/access';
-import { lockOrganizationChain } from '../organization-access/locks';
+import { lockOrganizationChain, requireOrganizationAccess } from '../organization-access';
 
 /**
  * Low-balance alert thresholds of an organization's shared pool (CONTRACT §10; decision 014). Needs

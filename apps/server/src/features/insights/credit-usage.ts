@@ -9,7 +9,7 @@ import type { Db, Tx } from '../../db/client';
 import type { ReplicaReads } from '../../db/read-replica';
 import { rows } from '../../db/rows';
 import type { AuthUser } from '../../http/authenticate';
-import { requireOrganizationAccess } from '../organization-access/access';
+import { requireOrganizationAccess } from '../organization-access';
 import { usageDaySeries } from './credit-usage-days';
 import { creditUsageQueued, rollUpCreditUsage } from './usage-rollup';
 

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import { type RepeatingJob, startRepeatingJob } from '../../lib/repeating-job';
-import type { MailSettings } from '../mail/public-links';
+import type { MailSettings } from '../mail';
 import { deliverCreditAlerts } from './alert-delivery';
 import { rollUpCreditUsage } from './usage-rollup';
 

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rows } from '../../db/rows';
 import type { AuthUser } from '../../http/authenticate';
-import { requireOrganizationAccess } from '../organization-access/access';
+import { requireOrganizationAccess } from '../organization-access';
 
 /**
  * Seat use of an organization's own licences (issue 16 item 2; decision 014, "Seat use"). Needs

@@ -12,7 +12,7 @@ import { jsonParam } from '../../db/json-params';
 import { AppError } from '../../http/app-error';
 import type { IntegrationCaller } from '../../http/authenticate';
 import type { KeyAlongside } from '../../http/idempotency';
-import { InsufficientCreditsError, type Posting, postCreditTransactionsReporting } from '../credits/journal';
+import { InsufficientCreditsError, type Posting, postCreditTransactionsReporting } from '../credits';
 import { consumedToday, dailyLimitSlot, lockDailyLimits } from './daily-limit';
 import { findPlacesOfEach, type Place, placeNamed, reasonsOf } from './entitlement-service';
 import { refuseUnlessKeyLive } from './key-auth';

@@ -11,7 +11,7 @@ import { preparedRows } from '../../db/prepared-rows';
 import { AppError } from '../../http/app-error';
 import type { AuthUser, IntegrationCaller } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
-import { requireOrganizationAccess } from '../organization-access/access';
+import { requireOrganizationAccess } from '../organization-access';
 import { liveKeySql, refuseUnlessKeyLive } from './key-auth';
 
 /**

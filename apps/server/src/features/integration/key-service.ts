@@ -13,9 +13,8 @@ import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
-import { recordAudit } from '../audit/record';
-import { requireOrganizationAccess } from '../organization-access/access';
-import { lockOrganization } from '../organization-access/locks';
+import { recordAudit } from '../audit';
+import { lockOrganization, requireOrganizationAccess } from '../organization-access';
 import { hashIntegrationKey } from './key-auth';
 
 /**

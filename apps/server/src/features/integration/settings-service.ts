@@ -5,7 +5,7 @@ import { rows } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
-import { requireOrganizationAccess } from '../organization-access/access';
+import { requireOrganizationAccess } from '../organization-access';
 
 /**
  * General information's 'Daily limit' (issue 15): the most credits the classroom product may consume in one

@@ -14,10 +14,10 @@ import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
-import { recordAudit } from '../audit/record';
-import { organizationPoolAccountId, postCreditTransaction, systemAccountId } from '../credits/journal';
-import { changeExpiry, changeLicense, type LicenseEntry, openLicense } from '../licenses/ledger';
-import { requireSystemAdmin } from '../organization-access/system-admin';
+import { recordAudit } from '../audit';
+import { organizationPoolAccountId, postCreditTransaction, systemAccountId } from '../credits';
+import { changeExpiry, changeLicense, type LicenseEntry, openLicense } from '../licenses';
+import { requireSystemAdmin } from '../organization-access';
 import { type InvoiceRecord, selectInvoice } from './invoice-queries';
 import { requireExpiryAsPriced, requireSeatsAsPriced } from './priced-licence';
 

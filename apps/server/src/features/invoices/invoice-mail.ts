@@ -1,8 +1,5 @@
 import { formatMoney, type Invoice } from '@allot/domain/invoices';
-import { renderHtml, renderText } from '../mail/mail-layout';
-import type { Mail } from '../mail/outbox';
-import { type MailSettings, publicLink } from '../mail/public-links';
-import { unlinked } from '../mail/unlinked';
+import { type Mail, type MailSettings, publicLink, renderHtml, renderText, unlinked } from '../mail';
 
 export const longDate = (iso: string) =>
   new Date(iso).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' });

@@ -18,8 +18,7 @@ import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
-import { requireOrganizationAccess } from '../organization-access/access';
-import { requireSystemAdmin } from '../organization-access/system-admin';
+import { requireOrganizationAccess, requireSystemAdmin } from '../organization-access';
 
 type Stamp = Date | string;
 export type InvoiceRecordPage = Omit<InvoicePage, 'data'> & { data: InvoiceRecord[] };

@@ -3,7 +3,7 @@ import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
 import { MANAGING_ROLES_SQL } from '../../lib/managing-roles';
 import { hitRateLimit, rateLimitKey } from '../../lib/rate-limit';
-import type { MailSettings } from '../mail/public-links';
+import type { MailSettings } from '../mail';
 
 /** Invoice mails one organization may send in a day to outside addresses unless configured otherwise. */
 export const DEFAULT_INVOICE_MAILS_PER_DAY = 20;

@@ -6,7 +6,7 @@ import type { Db, Tx } from '../../db/client';
 import { rows } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
 import type { AuthUser } from '../../http/authenticate';
-import { requireSystemAdmin } from '../organization-access/system-admin';
+import { requireSystemAdmin } from '../organization-access';
 
 /** The price list (CONTRACT §7, decision 010): stored in the database, seeded by migration 0013. */
 export async function readPriceList(db: Db | Tx): Promise<PriceList> {

@@ -17,7 +17,7 @@ import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
 import { idempotencyHeader, replyIdempotently } from '../../http/idempotency';
 import { replicaReads } from '../../http/replica-reads';
-import type { MailSettings } from '../mail/public-links';
+import type { MailSettings } from '../mail';
 import { createInvoice } from './create-invoice';
 import { fulfilInvoice, voidInvoice } from './fulfil-invoice';
 import { type InvoicePayment, withPayment } from './invoice-payment';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
-import { recordAudit } from '../audit/record';
+import { recordAudit } from '../audit';
 
 /**
  * An organization being deleted (in its delete's transaction, its row locked): its open invoices become void

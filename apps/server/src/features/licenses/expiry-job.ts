@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client';
 import { type RepeatingJob, startRepeatingJob } from '../../lib/repeating-job';
-import type { MailSettings } from '../mail/public-links';
+import type { MailSettings } from '../mail';
 import { sendDueExpiryReminders } from './expiry-reminders';
 
 export interface ExpiryReminderJobOptions {

@@ -1,7 +1,5 @@
 import { LICENSE_TYPE_LABEL, type LicenseType } from '@allot/domain/organizations';
-import { type MailContent, renderHtml, renderText } from '../mail/mail-layout';
-import type { Mail } from '../mail/outbox';
-import { type MailSettings, publicLink } from '../mail/public-links';
+import { type Mail, type MailContent, type MailSettings, publicLink, renderHtml, renderText } from '../mail';
 
 /** What an expiry reminder says: the licence, where it is, and (handed down) where its expiry comes from. */
 export interface ExpiringLicence {

@@ -3,8 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { rows } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
-import { queueMail } from '../mail/outbox';
-import type { MailSettings } from '../mail/public-links';
+import { type MailSettings, queueMail } from '../mail';
 import { type ExpiringLicence, expiryReminderMail, type ReminderRecipient } from './expiry-reminder-mail';
 
 /** A reminder goes this many days before a licence expires, once per licence, expiry and threshold. */

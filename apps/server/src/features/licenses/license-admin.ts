@@ -7,9 +7,8 @@ import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
-import { changedFields } from '../audit/changes';
-import { recordAudit } from '../audit/record';
-import { requireSystemAdmin } from '../organization-access/system-admin';
+import { changedFields, recordAudit } from '../audit';
+import { requireSystemAdmin } from '../organization-access';
 import { changeExpiry, changeLicense, closeLicense, type LicenseEntry, openLicense } from './ledger';
 import { type LicenseRow, licenseColumns, licenseSourceJoins, toLicense } from './queries';
 

@@ -14,7 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
 import { rows } from '../../db/rows';
 import { authOf } from '../../http/authenticate';
-import { requireSystemAdmin } from '../organization-access/system-admin';
+import { requireSystemAdmin } from '../organization-access';
 
 type Row = {
   id: string;

@@ -26,7 +26,7 @@ import {
   wordPrefix,
 } from '../../lib/search';
 import { byEstimatedRange } from '../../lib/word-frequency';
-import { rootCondition } from '../organization-access/scope';
+import { rootCondition } from '../organization-access';
 
 export type SummaryRow = {
   id: string;

@@ -10,9 +10,8 @@ import { uuidsIn } from '../../db/json-params';
 import { preparedRows } from '../../db/prepared-rows';
 import type { ReplicaReads } from '../../db/read-replica';
 import type { AuthUser } from '../../http/authenticate';
-import { rollUpBeforeRead } from '../insights/credit-usage';
-import { accessFromRoles, rolesHeldSql } from '../organization-access/access';
-import { managedScope, rootCondition } from '../organization-access/scope';
+import { rollUpBeforeRead } from '../insights';
+import { accessFromRoles, managedScope, rolesHeldSql, rootCondition } from '../organization-access';
 import { allOrganizations, childrenOf, pageOrganizationSummaries, subtreesOf } from './queries';
 import { pageSubOrganizationsByDaysLeft, withDaysLeft } from './sub-organizations-days-left';
 

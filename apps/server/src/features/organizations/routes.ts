@@ -22,7 +22,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf, callerOf } from '../../http/authenticate';
 import { replicaReads } from '../../http/replica-reads';
-import type { MailSettings } from '../mail/public-links';
+import type { MailSettings } from '../mail';
 import {
   getOrganizationCredits,
   getParentOrganizations,

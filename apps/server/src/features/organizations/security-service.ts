@@ -6,10 +6,9 @@ import { rows } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
-import { recordAudit } from '../audit/record';
-import { endSessionsOfUnenrolled, hasMfaOn } from '../auth/mfa-requirement';
-import { requireOrganizationAccess } from '../organization-access/access';
-import { lockOrganization } from '../organization-access/locks';
+import { recordAudit } from '../audit';
+import { endSessionsOfUnenrolled, hasMfaOn } from '../auth';
+import { lockOrganization, requireOrganizationAccess } from '../organization-access';
 
 /**
  * An organization's two-factor requirement as a JSON column of a read (decision 015): its own setting and the

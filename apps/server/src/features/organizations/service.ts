@@ -7,10 +7,9 @@ import { AppError } from '../../http/app-error';
 import type { AuthUser, SessionInRead } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
 import { MANAGING_ROLES_SQL } from '../../lib/managing-roles';
-import { type SessionRow, sessionOfTokenSql, signedInFrom } from '../auth/sessions';
-import { hashToken } from '../auth/tokens';
-import { type LicenseRow, organizationLicensesJson, toLicense } from '../licenses/queries';
-import { accessFromRoles, rolesHeldByCallerSql } from '../organization-access/access';
+import { hashToken, type SessionRow, sessionOfTokenSql, signedInFrom } from '../auth';
+import { type LicenseRow, organizationLicensesJson, toLicense } from '../licenses';
+import { accessFromRoles, rolesHeldByCallerSql } from '../organization-access';
 import {
   organizationSummariesJson,
   organizationSummaryJson,

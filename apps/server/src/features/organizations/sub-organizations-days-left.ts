@@ -5,8 +5,7 @@ import type { Db } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { findsNothing, matchesTerms, searchTerms } from '../../lib/search';
-import { subtreeMemberCreditsSql, subtreePoolsSql } from '../insights/credit-usage';
-import { daysLeftOf, daysLeftSql } from '../insights/credit-usage-days-left';
+import { daysLeftOf, daysLeftSql, subtreeMemberCreditsSql, subtreePoolsSql } from '../insights';
 import { childrenOf, selectOrganizationSummaries } from './queries';
 
 /**

@@ -7,19 +7,21 @@ import { rows } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
-import { changedFields } from '../audit/changes';
-import { recordAudit } from '../audit/record';
-import { endSessionsWithoutPanelAccess } from '../auth/sessions';
-import { organizationPoolAccountId, postCreditTransaction, systemAccountId } from '../credits/journal';
-import { rollUpCreditUsage } from '../insights/usage-rollup';
-import { voidOpenInvoicesOf } from '../invoices/void-with-organization';
-import { returnLicensesToParent } from '../licenses/ledger';
-import type { MailSettings } from '../mail/public-links';
-import { requireOrganizationAccess } from '../organization-access/access';
-import { type LockedOrganization, lockOrganizationChain } from '../organization-access/locks';
-import { requireSystemAdmin } from '../organization-access/system-admin';
-import { cancelOpenRequestsOf, holdOpenRequestsOf } from '../requests/cancel-request';
-import { applyMemberPlan, planMembers } from '../users/add-members';
+import { changedFields, recordAudit } from '../audit';
+import { endSessionsWithoutPanelAccess } from '../auth';
+import { organizationPoolAccountId, postCreditTransaction, systemAccountId } from '../credits';
+import { rollUpCreditUsage } from '../insights';
+import { voidOpenInvoicesOf } from '../invoices';
+import { returnLicensesToParent } from '../licenses';
+import type { MailSettings } from '../mail';
+import {
+  type LockedOrganization,
+  lockOrganizationChain,
+  requireOrganizationAccess,
+  requireSystemAdmin,
+} from '../organization-access';
+import { cancelOpenRequestsOf, holdOpenRequestsOf } from '../requests';
+import { applyMemberPlan, planMembers } from '../users';
 import { getOrganization } from './service';
 import { insertOrganization, renameInTree } from './tree';
 

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
 import type { AuthUser } from '../../http/authenticate';
-import { recordAudit } from '../audit/record';
+import { recordAudit } from '../audit';
 import { lockVisibleRequest, requireAsker, requireOpen } from './request-access';
 import { readRequest } from './request-rows';
 

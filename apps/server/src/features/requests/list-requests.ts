@@ -6,7 +6,7 @@ import type { Db } from '../../db/client';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
-import { requireOrganizationAccess } from '../organization-access/access';
+import { requireOrganizationAccess } from '../organization-access';
 import { readRequests } from './request-rows';
 
 /** Who decides requests asked of an organization: whoever may allocate credits or seats there. */

@@ -5,8 +5,8 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rows } from '../../db/rows';
 import type { AuthUser } from '../../http/authenticate';
-import { freeSeatTypesOf } from '../licenses/seats';
-import { requireOrganizationAccess } from '../organization-access/access';
+import { freeSeatTypesOf } from '../licenses';
+import { requireOrganizationAccess } from '../organization-access';
 import { decidersOf } from './deciders';
 import { DECIDING_PERMISSIONS } from './list-requests';
 

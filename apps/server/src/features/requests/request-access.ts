@@ -21,7 +21,7 @@ import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
-import { rolesHeldSql } from '../organization-access/access';
+import { rolesHeldSql } from '../organization-access';
 
 /** A request as its decisions need it, its row locked until the transaction ends. */
 export interface LockedRequest {

@@ -1,8 +1,13 @@
 import { describeRequest, type UpTreeRequest } from '@allot/domain/requests';
-import { type MailContent, renderHtml, renderText } from '../mail/mail-layout';
-import type { Mail } from '../mail/outbox';
-import { type MailSettings, publicLink } from '../mail/public-links';
-import { unlinked } from '../mail/unlinked';
+import {
+  type Mail,
+  type MailContent,
+  type MailSettings,
+  publicLink,
+  renderHtml,
+  renderText,
+  unlinked,
+} from '../mail';
 
 /*
  * The mails of requests up the tree (CONTRACT §11): a new request to the admins above, the decision to the person

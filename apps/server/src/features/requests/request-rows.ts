@@ -4,7 +4,7 @@ import type { RequestKind, RequestStatus, UpTreeRequest } from '@allot/domain/re
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
-import { namedInLogOfSql, personInLog } from '../organization-access/log-names';
+import { namedInLogOfSql, personInLog } from '../organization-access';
 
 type Stamp = Date | string;
 

@@ -18,7 +18,7 @@ import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
 import { idempotencyHeader, replyIdempotently } from '../../http/idempotency';
 import { replicaReads } from '../../http/replica-reads';
-import type { MailSettings } from '../mail/public-links';
+import type { MailSettings } from '../mail';
 import { cancelRequest } from './cancel-request';
 import { createRequest } from './create-request';
 import { approveRequest, declineRequest } from './decide-request';

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rows } from '../../db/rows';
 import { users } from '../../db/schema';
-import { hashPassword } from '../auth/passwords';
+import { hashPassword } from '../auth';
 
 export type EnsureAdminResult =
   | { kind: 'configured'; email: string }

@@ -9,7 +9,7 @@ import {
 import { errorBodySchema } from '@allot/domain/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
-import type { MailSettings } from '../mail/public-links';
+import type { MailSettings } from '../mail';
 import { confirmEmailChange } from './email-change-service';
 import { acceptInvitation, resendInvitation } from './invitations';
 

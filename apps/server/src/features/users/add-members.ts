@@ -5,16 +5,16 @@ import { jsonParam } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { RetryTransaction } from '../../db/transaction';
 import type { AuthUser } from '../../http/authenticate';
-import { recordAudit } from '../audit/record';
-import { queueInvitations } from '../auth/verification-service';
+import { recordAudit } from '../audit';
+import { queueInvitations } from '../auth';
 import {
   allocateSeats,
   freeSeats,
   lockOrganizationSeats,
   type SeatLicense,
   unknownLicense,
-} from '../licenses/seats';
-import type { MailSettings } from '../mail/public-links';
+} from '../licenses';
+import type { MailSettings } from '../mail';
 import { countInvitations, queueMembershipInvitations } from './invitations';
 import { transferOwnership } from './role-service';
 

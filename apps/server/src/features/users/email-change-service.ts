@@ -6,13 +6,17 @@ import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
-import { emailAddressTakenMail, emailChangeCodeMail, emailChangeNoticeMail } from '../auth/account-mails';
-import { CODE_MAX_FAILURES, issueCode } from '../auth/one-time-codes';
-import { redeemCode } from '../auth/redeem-code';
-import { revokeAllSessions } from '../auth/sessions';
-import { markVerified } from '../auth/verification-service';
-import { queueMails } from '../mail/outbox';
-import { type MailSettings, publicLink } from '../mail/public-links';
+import {
+  CODE_MAX_FAILURES,
+  emailAddressTakenMail,
+  emailChangeCodeMail,
+  emailChangeNoticeMail,
+  issueCode,
+  markVerified,
+  redeemCode,
+  revokeAllSessions,
+} from '../auth';
+import { type MailSettings, publicLink, queueMails } from '../mail';
 
 const PURPOSE = 'email_change';
 

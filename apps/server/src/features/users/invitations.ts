@@ -10,15 +10,18 @@ import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import { isUuid } from '../../lib/ids';
 import { hitRateLimit, rateLimitKey } from '../../lib/rate-limit';
-import { membershipInvitationMail } from '../auth/account-mails';
-import { issueCodes, mayRequestMail } from '../auth/one-time-codes';
-import { withoutPanelAccess } from '../auth/panel-session';
-import { redeemCode } from '../auth/redeem-code';
-import { accountByEmail, markVerified } from '../auth/verification-service';
-import { lockOrganizationSeats } from '../licenses/seats';
-import { queueMails } from '../mail/outbox';
-import { type MailSettings, publicLink } from '../mail/public-links';
-import { lockOrganization } from '../organization-access/locks';
+import {
+  accountByEmail,
+  issueCodes,
+  markVerified,
+  mayRequestMail,
+  membershipInvitationMail,
+  redeemCode,
+  withoutPanelAccess,
+} from '../auth';
+import { lockOrganizationSeats } from '../licenses';
+import { type MailSettings, publicLink, queueMails } from '../mail';
+import { lockOrganization } from '../organization-access';
 import { transferOwnership } from './role-service';
 
 const PURPOSE = 'membership_invitation';

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
-import { recordAudit } from '../audit/record';
+import { recordAudit } from '../audit';
 
 export interface MemberChange {
   userId: string;

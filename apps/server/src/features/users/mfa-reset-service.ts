@@ -4,9 +4,8 @@ import type { Db } from '../../db/client';
 import { rows } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
 import type { AuthUser } from '../../http/authenticate';
-import { turnOffMfa } from '../auth/mfa-service';
-import { revokeAllSessions } from '../auth/sessions';
-import { requireSystemAdmin } from '../organization-access/system-admin';
+import { revokeAllSessions, turnOffMfa } from '../auth';
+import { requireSystemAdmin } from '../organization-access';
 import { auditMemberChanges } from './member-audit';
 import { requireVisibleAccount } from './update-service';
 

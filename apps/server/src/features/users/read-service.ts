@@ -23,8 +23,13 @@ import {
   wordPrefix,
 } from '../../lib/search';
 import { byEstimatedRange } from '../../lib/word-frequency';
-import { accessFromRoles, rolesHeldSql } from '../organization-access/access';
-import { inSubtreesSql, managedScopeSql, organizationsInSubtreesSql } from '../organization-access/scope';
+import {
+  accessFromRoles,
+  inSubtreesSql,
+  managedScopeSql,
+  organizationsInSubtreesSql,
+  rolesHeldSql,
+} from '../organization-access';
 import {
   type PersonRow,
   peopleOf,

@@ -6,10 +6,9 @@ import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { hitRateLimit, rateLimitKey } from '../../lib/rate-limit';
-import { queueInvitations, queueVerification } from '../auth/verification-service';
-import type { MailSettings } from '../mail/public-links';
-import { requireOrganizationAccess } from '../organization-access/access';
-import { lockOrganization } from '../organization-access/locks';
+import { queueInvitations, queueVerification } from '../auth';
+import type { MailSettings } from '../mail';
+import { lockOrganization, requireOrganizationAccess } from '../organization-access';
 import { countInvitations, queueMembershipInvitations } from './invitations';
 import { lockMembers, requireNotAbove } from './member-guards';
 

@@ -6,9 +6,8 @@ import { rows } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
-import { endSessionsWithoutPanelAccess } from '../auth/sessions';
-import { requireOrganizationAccess } from '../organization-access/access';
-import { lockOrganization } from '../organization-access/locks';
+import { endSessionsWithoutPanelAccess } from '../auth';
+import { lockOrganization, requireOrganizationAccess } from '../organization-access';
 import { auditMemberChanges } from './member-audit';
 import { lockMembers, peopleTable, requireAssignable, requireNotAbove } from './member-guards';
 

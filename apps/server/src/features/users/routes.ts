@@ -28,7 +28,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
 import { replicaReads } from '../../http/replica-reads';
-import type { MailSettings } from '../mail/public-links';
+import type { MailSettings } from '../mail';
 import { createUser, importUsers, previewImport } from './add-service';
 import { resetUserMfa } from './mfa-reset-service';
 import { listOrganizationUsers, searchUsers } from './read-service';

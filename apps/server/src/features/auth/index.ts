@@ -1,0 +1,22 @@
+/** What other features may use of `auth`. They import '../auth', never its files: biome.json's noRestrictedImports holds it. */
+export {
+  emailAddressTakenMail,
+  emailChangeCodeMail,
+  emailChangeNoticeMail,
+  membershipInvitationMail,
+} from './account-mails';
+export { endSessionsOfUnenrolled, hasMfaOn } from './mfa-requirement';
+export { turnOffMfa } from './mfa-service';
+export { CODE_MAX_FAILURES, issueCode, issueCodes, mayRequestMail } from './one-time-codes';
+export { withoutPanelAccess } from './panel-session';
+export { hashPassword } from './passwords';
+export { redeemCode } from './redeem-code';
+export {
+  endSessionsWithoutPanelAccess,
+  revokeAllSessions,
+  type SessionRow,
+  sessionOfTokenSql,
+  signedInFrom,
+} from './sessions';
+export { hashToken } from './tokens';
+export { accountByEmail, markVerified, queueInvitations, queueVerification } from './verification-service';
