@@ -93,7 +93,9 @@ describe('docs/ARCHITECTURE.md', () => {
         .filter((entry) => entry.isDirectory())
         .map((entry) => entry.name)
         .sort();
-    const rows = [...document.matchAll(/^\| ([a-z-]+|–) \| ([a-z, -]+|–) \| [^|\n]+ \|$/gm)];
+    const start = document.indexOf('| web feature (`apps/web/src/features/`) |');
+    const table = document.slice(start, document.indexOf('\n\n', start));
+    const rows = [...table.matchAll(/^\| ([a-z-]+|–) \| ([a-z, -]+|–) \| [^|\n]+ \|$/gm)];
     const named = (cells: string[]) =>
       [...new Set(cells.flatMap((cell) => cell.split(', ')))].filter((n) => n !== '–');
     expect(named(rows.map((row) => row[1] as string)).sort()).toEqual(folders('apps/web/src/features'));
