@@ -5,6 +5,7 @@ import {
   creditAlertsSchema,
 } from '@allot/domain/insights';
 import { formatCount } from '../../lib/format';
+import { typedNumber } from '../../lib/numbers';
 
 /** A threshold as the form holds it: the value as typed. */
 export interface ThresholdRow {
@@ -38,7 +39,7 @@ export type ThresholdCheck =
 export function checkThresholds(rows: readonly ThresholdRow[]): ThresholdCheck {
   const thresholds = rows.map((r) => ({
     kind: r.kind,
-    value: r.value.trim() === '' ? Number.NaN : Number(r.value.trim().replace(/[,\s]/g, '')),
+    value: typedNumber(r.value) ?? Number.NaN,
   }));
   const parsed = creditAlertsSchema.safeParse({ thresholds });
   if (parsed.success) return { ok: true, thresholds: parsed.data.thresholds };

@@ -8,6 +8,7 @@ import {
 } from '@allot/domain/organizations';
 import { z } from 'zod';
 import { formatCount } from '../../../lib/format';
+import { typedNumber } from '../../../lib/numbers';
 
 /** What a licence dialog needs of a licence: its seats and expiry (`expired` as the server read it). */
 export type SeatFigures = Pick<License, 'licenseType' | 'maxUsers' | 'usedSeats' | 'expireAt'> &
@@ -35,24 +36,20 @@ export function byType<T extends { licenseType: LicenseType }>(licences: readonl
   );
 }
 
-const GROUPED = /^[+-]?\d{1,3}(?:[, ]\d{3})+(?:\.\d*)?$/;
-const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
-
 /** The seats of one licence move item, with the domain's range (0 = this type is skipped). */
 const seatsSchema = z.number().int(MSG.invalidNumber).min(0, MSG.min(0)).max(MAX_SEATS, MSG.max(MAX_SEATS));
 
 export type ParsedSeats = { ok: true; value: number } | { ok: false; message: string };
 
 /**
- * A typed number of seats: empty is 0 (the type is skipped); "1,500" and "1 500" as the app shows
- * numbers; the spec's texts for the rest ("only numbers", "Invalid number", the range).
+ * A typed number of seats: empty is 0 (the type is skipped); "1,500" and "1 500" as every number field
+ * reads them (`lib/numbers.ts`); the spec's texts for the rest ("only numbers", "Invalid number", the range).
  */
 export function parseSeats(text: string): ParsedSeats {
-  const trimmed = text.trim();
-  if (trimmed === '') return { ok: true, value: 0 };
-  const plain = GROUPED.test(trimmed) ? trimmed.replace(/[, ]/g, '') : trimmed;
-  if (!NUMBER.test(plain)) return { ok: false, message: MSG.onlyNumbers };
-  const parsed = seatsSchema.safeParse(Number(plain));
+  if (text.trim() === '') return { ok: true, value: 0 };
+  const value = typedNumber(text);
+  if (value === null) return { ok: false, message: MSG.onlyNumbers };
+  const parsed = seatsSchema.safeParse(value);
   return parsed.success
     ? { ok: true, value: parsed.data }
     : { ok: false, message: parsed.error.issues[0]?.message ?? MSG.invalidNumber };
