@@ -4,7 +4,7 @@ import {
   type CreditAlertThreshold,
   creditAlertsSchema,
 } from '@allot/domain/insights';
-import { formatCount } from '../../lib/format';
+import { formatCountOf } from '../../lib/format';
 import { typedNumber } from '../../lib/numbers';
 
 /** A threshold as the form holds it: the value as typed. */
@@ -25,7 +25,7 @@ export const toRows = (thresholds: readonly CreditAlertThreshold[]): ThresholdRo
 export function thresholdText(t: CreditAlertThreshold): string {
   return t.kind === 'percent_of_last_topup'
     ? `${t.value} % of the last top-up`
-    : `${formatCount(t.value)} ${t.value === 1 ? 'credit' : 'credits'}`;
+    : formatCountOf(t.value, 'credit', 'credits');
 }
 
 export type ThresholdCheck =

@@ -1,6 +1,6 @@
 import { MSG } from '@allot/domain/messages';
 import type { z } from 'zod';
-import { formatCount } from '../../../lib/format';
+import { formatCount, formatCountOf } from '../../../lib/format';
 
 /**
  * The most each of `count` parties may get from `available` credits: an amount above it is refused before
@@ -22,12 +22,7 @@ export function checkAvailable(
   if (amount > most) ctx.addIssue({ code: 'custom', path, message: MSG.max(formatCount(most)) });
 }
 
-/** "1 organization", "3 organizations". */
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${formatCount(count)} ${count === 1 ? one : many}`;
-}
-
 /** "100 credits", "1 credit". */
 export function credits(count: number): string {
-  return plural(count, 'credit');
+  return formatCountOf(count, 'credit', 'credits');
 }

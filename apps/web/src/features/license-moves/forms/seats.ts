@@ -7,7 +7,7 @@ import {
   type LicenseType,
 } from '@allot/domain/organizations';
 import { z } from 'zod';
-import { formatCount } from '../../../lib/format';
+import { formatCount, formatCountOf } from '../../../lib/format';
 import { typedNumber } from '../../../lib/numbers';
 
 /** What a licence dialog needs of a licence: its seats and expiry (`expired` as the server read it). */
@@ -58,14 +58,9 @@ export function parseSeats(text: string): ParsedSeats {
 /** Shown when every amount is 0: the spec sends only items above 0, so there would be nothing to send. */
 export const NOTHING_TO_MOVE = 'Enter seats above 0 for at least one licence.';
 
-/** "1 organization", "3 organizations". */
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${formatCount(count)} ${count === 1 ? one : many}`;
-}
-
 /** "3 organizations × 5 = 15 seats": what a move of `amount` for each of `count` organizations carries. */
 export function totalText(count: number, amount: number): string {
-  return `${plural(count, 'organization')} × ${formatCount(amount)} = ${plural(amount * count, 'seat')}`;
+  return `${formatCountOf(count, 'organization', 'organizations')} × ${formatCount(amount)} = ${formatCountOf(amount * count, 'seat', 'seats')}`;
 }
 
 export const typeLabel = (type: LicenseType): string => LICENSE_TYPE_LABEL[type];
