@@ -26,7 +26,7 @@ import { formatCount, formatDateLong, formatDay } from '../../../lib/format';
 import { parseWhole } from '../../../lib/numbers';
 import { useSession } from '../../../lib/session';
 import { useIdempotencyKey } from '../../../lib/use-idempotency-key';
-import { useMailWords } from '../../mail/mail-words';
+import { useMailWords } from '../../mail/hooks/use-mail-words';
 import { usePriceList } from '../../price-list/api/get-price-list';
 import { useCreateInvoice } from '../api/create-invoice';
 import { estimateLicence, monthsToExpiry, periodMonths, priceOf } from '../forms/estimate';

@@ -4,8 +4,9 @@ import { Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { formatCount, formatCountOf, formatDateShort } from '../../../lib/format';
+import { freeSeats, isExpired } from '../../../lib/seats';
 import { useAssignLicenses } from '../api/assign-licenses';
-import { byType, freeSeats, isExpired, movedText, totalText, typeLabel } from '../forms/seats';
+import { byType, movedText, totalText, typeLabel } from '../forms/seats';
 import { useLicenceMove } from '../hooks/use-licence-move';
 import { useSeatAmounts } from '../hooks/use-seat-amounts';
 import {

@@ -4,16 +4,9 @@ import { Loader, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { ReactNode } from 'react';
 import { formatCount, formatCountOf } from '../../../lib/format';
+import { unusedSeats } from '../../../lib/seats';
 import { useReclaimLicenses } from '../api/reclaim-licenses';
-import {
-  byType,
-  movedText,
-  type SourceSeats,
-  sourceSeats,
-  totalText,
-  typeLabel,
-  unusedSeats,
-} from '../forms/seats';
+import { byType, movedText, type SourceSeats, sourceSeats, totalText, typeLabel } from '../forms/seats';
 import { useLicenceMove } from '../hooks/use-licence-move';
 import { type LicencesOf, useLicencesOf } from '../hooks/use-licences-of';
 import { useSeatAmounts } from '../hooks/use-seat-amounts';

@@ -1,33 +1,10 @@
 import { MAX_SEATS } from '@allot/domain/licenses';
 import { MSG } from '@allot/domain/messages';
-import {
-  LICENSE_TYPE_LABEL,
-  LICENSE_TYPES,
-  type License,
-  type LicenseType,
-} from '@allot/domain/organizations';
+import { LICENSE_TYPE_LABEL, LICENSE_TYPES, type LicenseType } from '@allot/domain/organizations';
 import { z } from 'zod';
 import { formatCount, formatCountOf } from '../../../lib/format';
 import { typedNumber } from '../../../lib/numbers';
-
-/** What a licence dialog needs of a licence: its seats and expiry (`expired` as the server read it). */
-export type SeatFigures = Pick<License, 'licenseType' | 'maxUsers' | 'usedSeats' | 'expireAt'> &
-  Partial<Pick<License, 'expired'>>;
-
-/** Expired when the server read it, or since (the dialog may stay open past the expiry). */
-export function isExpired(licence: Pick<SeatFigures, 'expireAt' | 'expired'>, now = Date.now()): boolean {
-  return licence.expired === true || Date.parse(licence.expireAt) <= now;
-}
-
-/** Seats nobody holds (members, pending invitations): what a reclaim may take, expired or not. */
-export function unusedSeats(licence: Pick<License, 'maxUsers' | 'usedSeats'>): number {
-  return Math.max(0, licence.maxUsers - licence.usedSeats);
-}
-
-/** Seats a licence can give now: those nobody holds, none once it has expired (decision 009). */
-export function freeSeats(licence: SeatFigures, now = Date.now()): number {
-  return isExpired(licence, now) ? 0 : unusedSeats(licence);
-}
+import { type SeatFigures, unusedSeats } from '../../../lib/seats';
 
 /** An organization's licences in the order of the types (CONTRACT §7), one per type. */
 export function byType<T extends { licenseType: LicenseType }>(licences: readonly T[]): T[] {

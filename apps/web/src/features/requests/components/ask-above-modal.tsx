@@ -26,7 +26,7 @@ import { formatCount } from '../../../lib/format';
 import { useIdempotencyKey } from '../../../lib/use-idempotency-key';
 import { AmountInput } from '../../credits/components/amount-input';
 import { PoolChoice } from '../../credits/components/pool-choice';
-import { useMailWords } from '../../mail/mail-words';
+import { useMailWords } from '../../mail/hooks/use-mail-words';
 import { useCreateRequest } from '../api/create-request';
 import { type AskFormValues, askFormSchema } from '../forms/ask-form';
 import { amountText } from '../forms/request-texts';
