@@ -34,3 +34,23 @@ export function formatSigned(value: number): string {
 export function formatCountOf(count: number, one: string, many: string): string {
   return `${integer.format(count)} ${count === 1 ? one : many}`;
 }
+
+// Calendar days the server counts in UTC (`YYYY-MM-DD`: usage, forecasts, seat history), shown as that day in
+// every time zone.
+const longDay = new Intl.DateTimeFormat('en-US', { dateStyle: 'full', timeZone: 'UTC' });
+const shortDay = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const mediumDay = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** A `YYYY-MM-DD` day in a format; anything else (a chart may pass its own values) as it is. */
+function formatIn(format: Intl.DateTimeFormat, day: unknown): string {
+  const text = String(day ?? '');
+  const date = new Date(`${text.slice(0, 10)}T00:00:00Z`);
+  return /^\d{4}-\d{2}-\d{2}/.test(text) && !Number.isNaN(date.getTime()) ? format.format(date) : text;
+}
+
+/** "Tuesday, March 2, 2027": a forecast's day (a UTC calendar day, shown as that day everywhere). */
+export const formatLongDay = (day: string) => formatIn(longDay, day);
+/** "Mar 2": a chart's axis. */
+export const formatShortDay = (day: unknown) => formatIn(shortDay, day);
+/** "Mar 2, 2027": a table's row, a tooltip's title. */
+export const formatMediumDay = (day: unknown) => formatIn(mediumDay, day);

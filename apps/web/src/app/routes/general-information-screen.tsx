@@ -29,9 +29,9 @@ import { CreditPoolCard } from '../../features/organizations/components/credit-p
 import { DeleteOrganizationModal } from '../../features/organizations/components/delete-organization-modal';
 import { EditOrganizationModal } from '../../features/organizations/components/edit-organization-modal';
 import { SignInSecurityCard } from '../../features/organizations/components/sign-in-security-card';
-import { deleteBlocked } from '../../features/organizations/delete-blocked';
 import { useOrganizationPermissions } from '../../features/organizations/hooks/use-organization-permissions';
 import { ManagedAboveCard } from '../../features/requests/components/managed-above-card';
+import { deleteBlocked } from '../../lib/delete-blocked';
 import { PICKER_STATE } from '../../lib/home-link';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {

@@ -29,7 +29,7 @@ import { ChangeLicenceModal } from '../../features/users/components/change-licen
 import { ChangeRoleModal } from '../../features/users/components/change-role-modal';
 import { EditUserModal } from '../../features/users/components/edit-user-modal';
 import { ImportUsersModal } from '../../features/users/components/import-users-modal';
-import { freeSeats, LicenceSeats } from '../../features/users/components/licence-seats';
+import { LicenceSeats } from '../../features/users/components/licence-seats';
 import { MoreSeatsLink } from '../../features/users/components/more-seats-link';
 import { RemoveUsersModal } from '../../features/users/components/remove-users-modal';
 import { ResetTwoFactorModal } from '../../features/users/components/reset-two-factor-modal';
@@ -40,6 +40,7 @@ import { UsersTable } from '../../features/users/components/users-table';
 import { useSendInvitationsAgain } from '../../features/users/hooks/use-send-invitations-again';
 import { useUserPermissions } from '../../features/users/hooks/use-user-permissions';
 import { SEARCH_HINT } from '../../lib/search-hints';
+import { unusedSeats } from '../../lib/seats';
 import { usePagedList } from '../../lib/use-paged-list';
 import { SubtreeSelectionActions } from './subtree-selection-actions';
 
@@ -62,7 +63,7 @@ export function UsersScreen() {
   const { can } = useOrganizationPermissions(organization);
   const licenses = organization.licenses ?? [];
   // CONTRACT §6: with licences, a new user takes a free seat of one of them; none free is a 402. Say it first.
-  const seatsFull = licenses.length > 0 && licenses.every((license) => freeSeats(license) === 0);
+  const seatsFull = licenses.length > 0 && licenses.every((license) => unusedSeats(license) === 0);
   const mayBuySeats = can('manage_org_license');
   // The organization above holds a free seat of a full licence: the banner offers to ask it (CONTRACT §11).
   const { mayAsk } = useRequestRights(organization);

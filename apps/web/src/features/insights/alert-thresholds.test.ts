@@ -8,12 +8,14 @@ describe('low-balance thresholds in the form', () => {
       checkThresholds([
         { kind: 'percent_of_last_topup', value: '10' },
         { kind: 'credits', value: '1,500' },
+        { kind: 'credits', value: '2 500' },
       ]),
     ).toEqual({
       ok: true,
       thresholds: [
         { kind: 'percent_of_last_topup', value: 10 },
         { kind: 'credits', value: 1500 },
+        { kind: 'credits', value: 2500 },
       ],
     });
   });

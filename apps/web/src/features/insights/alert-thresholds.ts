@@ -4,7 +4,8 @@ import {
   type CreditAlertThreshold,
   creditAlertsSchema,
 } from '@allot/domain/insights';
-import { formatCount } from '../../lib/format';
+import { formatCountOf } from '../../lib/format';
+import { typedNumber } from '../../lib/numbers';
 
 /** A threshold as the form holds it: the value as typed. */
 export interface ThresholdRow {
@@ -24,7 +25,7 @@ export const toRows = (thresholds: readonly CreditAlertThreshold[]): ThresholdRo
 export function thresholdText(t: CreditAlertThreshold): string {
   return t.kind === 'percent_of_last_topup'
     ? `${t.value} % of the last top-up`
-    : `${formatCount(t.value)} ${t.value === 1 ? 'credit' : 'credits'}`;
+    : formatCountOf(t.value, 'credit', 'credits');
 }
 
 export type ThresholdCheck =
@@ -38,7 +39,7 @@ export type ThresholdCheck =
 export function checkThresholds(rows: readonly ThresholdRow[]): ThresholdCheck {
   const thresholds = rows.map((r) => ({
     kind: r.kind,
-    value: r.value.trim() === '' ? Number.NaN : Number(r.value.trim().replace(/[,\s]/g, '')),
+    value: typedNumber(r.value) ?? Number.NaN,
   }));
   const parsed = creditAlertsSchema.safeParse({ thresholds });
   if (parsed.success) return { ok: true, thresholds: parsed.data.thresholds };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { burnRateText, forecastText, formatShortDay } from './usage-text';
+import { burnRateText, forecastText } from './usage-text';
 
 const forecast = {
   runsOutOn: '2027-03-02',
@@ -35,17 +35,5 @@ describe('credit use in words', () => {
     expect(burnRateText({ ...forecast, meanDailyConsumption: 0.02 })).toBe(
       'Less than 0.1 credits a day, mean of the last 28 days',
     );
-  });
-
-  it('shows a UTC day as that day whatever the time zone', () => {
-    expect(formatShortDay('2026-03-01')).toBe('Mar 1');
-  });
-});
-
-describe('a chart passing its own values', () => {
-  it('shows what is not a day as it is, never throws', () => {
-    expect(formatShortDay(0)).toBe('0');
-    expect(formatShortDay(undefined)).toBe('');
-    expect(formatShortDay('auto')).toBe('auto');
   });
 });

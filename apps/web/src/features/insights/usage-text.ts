@@ -1,25 +1,7 @@
 import type { CreditForecast } from '@allot/domain/insights';
-import { formatCount } from '../../lib/format';
+import { formatCount, formatLongDay } from '../../lib/format';
 
 const oneDecimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
-const longDay = new Intl.DateTimeFormat('en-US', { dateStyle: 'full', timeZone: 'UTC' });
-const shortDay = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-const mediumDay = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
-
-/** A `YYYY-MM-DD` day in a format; anything else (a chart may pass its own values) as it is. */
-function formatIn(format: Intl.DateTimeFormat, day: unknown): string {
-  const text = String(day ?? '');
-  const date = new Date(`${text.slice(0, 10)}T00:00:00Z`);
-  return /^\d{4}-\d{2}-\d{2}/.test(text) && !Number.isNaN(date.getTime()) ? format.format(date) : text;
-}
-
-/** "Tuesday, March 2, 2027": a forecast's day (a UTC calendar day, shown as that day everywhere). */
-export const formatLongDay = (day: string) => formatIn(longDay, day);
-/** "Mar 2": a chart's axis. */
-export const formatShortDay = (day: unknown) => formatIn(shortDay, day);
-/** "Mar 2, 2027": a table's row, a tooltip's title. */
-export const formatMediumDay = (day: unknown) => formatIn(mediumDay, day);
-
 /** "12.5 credits a day, mean of the last 28 days" (decision 014: the last 28 complete UTC days). */
 export function burnRateText(forecast: CreditForecast): string {
   const mean = forecast.meanDailyConsumption;

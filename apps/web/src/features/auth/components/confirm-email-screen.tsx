@@ -4,7 +4,7 @@ import { useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { queryClient } from '../../../lib/query-client';
 import { getSession, updateSession } from '../../../lib/session';
-import { useMailWords } from '../../mail/mail-words';
+import { useMailWords } from '../../mail/hooks/use-mail-words';
 import { confirmEmailChange } from '../api/confirm-email-change';
 import { CodeSteps } from './code-steps';
 import { DoneCard } from './done-card';

@@ -8,7 +8,7 @@ import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { FormAlert } from '../../../components/form-alert';
 import { isApiError } from '../../../lib/api-error';
-import { useMailWords } from '../../mail/mail-words';
+import { useMailWords } from '../../mail/hooks/use-mail-words';
 import { forgotPassword } from '../api/forgot-password';
 import { AuthCard } from './auth-card';
 

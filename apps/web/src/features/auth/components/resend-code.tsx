@@ -1,7 +1,7 @@
 import { MSG } from '@allot/domain/messages';
 import { Button, Text } from '@mantine/core';
 import { useState } from 'react';
-import { useMailWords } from '../../mail/mail-words';
+import { useMailWords } from '../../mail/hooks/use-mail-words';
 
 interface ResendCodeProps {
   email: string;

@@ -6,7 +6,7 @@ import { Link, useParams } from 'react-router';
 import { FormAlert } from '../../../components/form-alert';
 import { isApiError } from '../../../lib/api-error';
 import { serverFieldErrors } from '../../../lib/form-errors';
-import { useMailWords } from '../../mail/mail-words';
+import { useMailWords } from '../../mail/hooks/use-mail-words';
 import { checkResetCode } from '../api/check-reset-code';
 import { resetPassword } from '../api/reset-password';
 import { AuthCard } from './auth-card';

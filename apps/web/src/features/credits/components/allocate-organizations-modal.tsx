@@ -3,9 +3,10 @@ import { notifications } from '@mantine/notifications';
 import { useMemo } from 'react';
 import { useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { formatCount } from '../../../lib/format';
+import { amountField } from '../../../lib/credit-amount';
+import { formatCount, formatCountOf } from '../../../lib/format';
 import { useAssignOrganizations } from '../api/assign-organizations';
-import { amountField, checkAvailable, credits, plural } from '../forms/amount';
+import { checkAvailable, credits } from '../forms/amount';
 import { mostText, type OrganizationParty, organizationDetail, poolName } from '../forms/parties';
 import { useCreditForm } from '../hooks/use-credit-form';
 import { AmountInput } from './amount-input';
@@ -74,7 +75,7 @@ function AllocateOrganizationsForm({ source, targets, onClose }: AllocateOrganiz
       title: 'Credits allocated',
       message: single
         ? `${credits(answer.total)} went to ${single.name}.`
-        : `${formatCount(answer.amount)} each went to ${plural(count, 'organization')}: ${credits(answer.total)} in all.`,
+        : `${formatCount(answer.amount)} each went to ${formatCountOf(count, 'organization', 'organizations')}: ${credits(answer.total)} in all.`,
     });
     onClose();
   }
@@ -83,7 +84,7 @@ function AllocateOrganizationsForm({ source, targets, onClose }: AllocateOrganiz
     <CreditMoveForm label="Allocate credits" form={form} onSubmit={submit} onCancel={onClose}>
       {!single && (
         <SelectedParties
-          label={`To each of ${plural(count, 'organization')}`}
+          label={`To each of ${formatCountOf(count, 'organization', 'organizations')}`}
           parties={targets.map(organizationDetail)}
         />
       )}
@@ -118,7 +119,7 @@ function AllocateOrganizationsForm({ source, targets, onClose }: AllocateOrganiz
           ? null
           : single
             ? `${credits(amount.data)} to ${single.name}, into its ${poolName(toPool)}.`
-            : `${formatCount(amount.data)} each to ${plural(count, 'organization')}: ${credits(total)} in all.`}
+            : `${formatCount(amount.data)} each to ${formatCountOf(count, 'organization', 'organizations')}: ${credits(total)} in all.`}
       </MoveSummary>
     </CreditMoveForm>
   );

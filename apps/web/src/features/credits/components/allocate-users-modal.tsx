@@ -3,9 +3,10 @@ import { notifications } from '@mantine/notifications';
 import { useMemo } from 'react';
 import { useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { formatCount } from '../../../lib/format';
+import { amountField } from '../../../lib/credit-amount';
+import { formatCount, formatCountOf } from '../../../lib/format';
 import { useAssignUsers } from '../api/assign-users';
-import { amountField, checkAvailable, credits, plural } from '../forms/amount';
+import { checkAvailable, credits } from '../forms/amount';
 import { mostText, type OrganizationParty, poolName, type UserParty, userDetail } from '../forms/parties';
 import { useCreditForm } from '../hooks/use-credit-form';
 import { AmountInput } from './amount-input';
@@ -78,7 +79,7 @@ function AllocateUsersForm({
       title: 'Credits allocated',
       message: single
         ? `${credits(answer.total)} went to ${single.name}.`
-        : `${formatCount(answer.amount)} each went to ${plural(count, 'user')}: ${credits(answer.total)} in all.`,
+        : `${formatCount(answer.amount)} each went to ${formatCountOf(count, 'user', 'users')}: ${credits(answer.total)} in all.`,
     });
     onClose();
   }
@@ -86,7 +87,7 @@ function AllocateUsersForm({
   return (
     <CreditMoveForm label="Allocate credits" form={form} onSubmit={submit} onCancel={onClose}>
       <SelectedParties
-        label={single ? 'To' : `To each of ${plural(count, 'user')}`}
+        label={single ? 'To' : `To each of ${formatCountOf(count, 'user', 'users')}`}
         parties={users.map(userDetail)}
       />
       <PoolField
@@ -113,7 +114,7 @@ function AllocateUsersForm({
           ? null
           : single
             ? `${credits(amount.data)} to ${single.name}.`
-            : `${formatCount(amount.data)} each to ${plural(count, 'user')}: ${credits(total)} in all.`}
+            : `${formatCount(amount.data)} each to ${formatCountOf(count, 'user', 'users')}: ${credits(total)} in all.`}
       </MoveSummary>
     </CreditMoveForm>
   );

@@ -6,11 +6,11 @@ import { type ReactNode, useId, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { FormAlert } from '../../../components/form-alert';
 import { errorText, isApiError } from '../../../lib/api-error';
-import { formatCount } from '../../../lib/format';
+import { formatCount, formatCountOf } from '../../../lib/format';
 import { newIdempotencyKey } from '../../../lib/use-idempotency-key';
 import { invalidateCreditQueries } from '../api/credit-move';
 import { useReclaimUsers } from '../api/reclaim-users';
-import { credits, plural } from '../forms/amount';
+import { credits } from '../forms/amount';
 import { type OrganizationParty, poolName, type UserParty } from '../forms/parties';
 import { reclaimAllCalls, reclaimAllTotal } from '../forms/reclaim-all';
 import { CreditMoveForm } from './credit-move-form';
@@ -96,7 +96,7 @@ export function ReclaimAllForm({ organization, users, onClose, choice }: Reclaim
       title: 'Credits reclaimed',
       message: single
         ? `${credits(outcome.returned.total)} came back from ${single.name}: all they held.`
-        : `Everything they held: ${credits(outcome.returned.total)} from ${plural(holders.length, 'user')} back to ${organization.name}.`,
+        : `Everything they held: ${credits(outcome.returned.total)} from ${formatCountOf(holders.length, 'user', 'users')} back to ${organization.name}.`,
     });
     onClose();
   }
@@ -127,7 +127,7 @@ export function ReclaimAllForm({ organization, users, onClose, choice }: Reclaim
       )}
       {choice}
       <Text size="sm" fw={500} id={fromId}>
-        {single ? 'From' : `From each of ${plural(users.length, 'user')}: all they hold`}
+        {single ? 'From' : `From each of ${formatCountOf(users.length, 'user', 'users')}: all they hold`}
       </Text>
       <List size="sm" spacing={2} aria-labelledby={fromId} withPadding={users.length > 1}>
         {users.map((u) => (
@@ -156,7 +156,9 @@ export function ReclaimAllForm({ organization, users, onClose, choice }: Reclaim
         {total === 0
           ? `${single ? `${single.name} holds` : 'The people selected hold'} no credits in ${organization.name}: there is nothing to reclaim.`
           : `${credits(total)} in all, into the ${poolName(toPool)}${
-              empty.length > 0 ? `; ${plural(empty.length, 'user')} holding nothing left out` : ''
+              empty.length > 0
+                ? `; ${formatCountOf(empty.length, 'user', 'users')} holding nothing left out`
+                : ''
             }.`}
       </MoveSummary>
       {calls.length > 1 && (

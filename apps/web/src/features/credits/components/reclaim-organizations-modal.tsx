@@ -10,9 +10,10 @@ import { notifications } from '@mantine/notifications';
 import { useMemo } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { formatCount } from '../../../lib/format';
+import { amountField } from '../../../lib/credit-amount';
+import { formatCount, formatCountOf } from '../../../lib/format';
 import { useReclaimOrganizations } from '../api/reclaim-organizations';
-import { amountField, checkAvailable, credits, plural } from '../forms/amount';
+import { checkAvailable, credits } from '../forms/amount';
 import { type OrganizationParty, organizationDetail, poolName } from '../forms/parties';
 import { useCreditForm } from '../hooks/use-credit-form';
 import { AmountInput } from './amount-input';
@@ -90,7 +91,7 @@ function ReclaimOrganizationsForm({ target, sources, onClose }: ReclaimOrganizat
       title: 'Credits reclaimed',
       message: single
         ? `${credits(answer.total)} came back from ${single.name} to ${target.name}.`
-        : `${formatCount(answer.amount)} from each of ${plural(count, 'organization')}: ${credits(answer.total)} back to ${target.name}.`,
+        : `${formatCount(answer.amount)} from each of ${formatCountOf(count, 'organization', 'organizations')}: ${credits(answer.total)} back to ${target.name}.`,
     });
     onClose();
   }
@@ -98,7 +99,7 @@ function ReclaimOrganizationsForm({ target, sources, onClose }: ReclaimOrganizat
   return (
     <CreditMoveForm label="Reclaim credits" form={form} onSubmit={submit} reclaim onCancel={onClose}>
       <SelectedParties
-        label={single ? 'From' : `From each of ${plural(count, 'organization')}`}
+        label={single ? 'From' : `From each of ${formatCountOf(count, 'organization', 'organizations')}`}
         parties={sources.map(organizationDetail)}
       />
       <Controller
@@ -143,7 +144,7 @@ function ReclaimOrganizationsForm({ target, sources, onClose }: ReclaimOrganizat
           ? null
           : single
             ? `${credits(amount.data)} from ${single.name} into the ${poolName(toPool)} of ${target.name}.`
-            : `${formatCount(amount.data)} from each of ${plural(count, 'organization')}: ${credits(total)} in all, into the ${poolName(toPool)} of ${target.name}.`}
+            : `${formatCount(amount.data)} from each of ${formatCountOf(count, 'organization', 'organizations')}: ${credits(total)} in all, into the ${poolName(toPool)} of ${target.name}.`}
       </MoveSummary>
     </CreditMoveForm>
   );

@@ -4,9 +4,10 @@ import { notifications } from '@mantine/notifications';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { formatCount } from '../../../lib/format';
+import { amountField } from '../../../lib/credit-amount';
+import { formatCount, formatCountOf } from '../../../lib/format';
 import { useReclaimUsers } from '../api/reclaim-users';
-import { amountField, checkAvailable, credits, plural } from '../forms/amount';
+import { checkAvailable, credits } from '../forms/amount';
 import { type OrganizationParty, poolName, type UserParty, userDetail } from '../forms/parties';
 import { useCreditForm } from '../hooks/use-credit-form';
 import { AmountInput } from './amount-input';
@@ -99,7 +100,7 @@ function ReclaimUsersForm({
       title: 'Credits reclaimed',
       message: single
         ? `${credits(answer.total)} came back from ${single.name}.`
-        : `${formatCount(answer.amount)} from each of ${plural(count, 'user')}: ${credits(answer.total)} back to ${organization.name}.`,
+        : `${formatCount(answer.amount)} from each of ${formatCountOf(count, 'user', 'users')}: ${credits(answer.total)} back to ${organization.name}.`,
     });
     onClose();
   }
@@ -108,7 +109,7 @@ function ReclaimUsersForm({
     <CreditMoveForm label="Reclaim credits" form={form} onSubmit={submit} reclaim onCancel={onClose}>
       {choice}
       <SelectedParties
-        label={single ? 'From' : `From each of ${plural(count, 'user')}`}
+        label={single ? 'From' : `From each of ${formatCountOf(count, 'user', 'users')}`}
         parties={users.map(userDetail)}
       />
       <PoolField
@@ -135,7 +136,7 @@ function ReclaimUsersForm({
           ? null
           : single
             ? `${credits(amount.data)} from ${single.name} into the ${poolName(toPool)}.`
-            : `${formatCount(amount.data)} from each of ${plural(count, 'user')}: ${credits(total)} in all, into the ${poolName(toPool)}.`}
+            : `${formatCount(amount.data)} from each of ${formatCountOf(count, 'user', 'users')}: ${credits(total)} in all, into the ${poolName(toPool)}.`}
       </MoveSummary>
     </CreditMoveForm>
   );

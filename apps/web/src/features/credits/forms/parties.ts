@@ -1,6 +1,6 @@
 import { CREDIT_POOL_LABEL, type CreditPool } from '@allot/domain/credits';
-import { formatCount } from '../../../lib/format';
-import { credits, mostEach, plural } from './amount';
+import { formatCount, formatCountOf } from '../../../lib/format';
+import { credits, mostEach } from './amount';
 
 /** Both pools of an organization. */
 export interface Pools {
@@ -47,5 +47,5 @@ export const userDetail = (u: UserParty) => ({ id: u.id, name: u.name, detail: c
 export function mostText(available: number, pool: CreditPool, count = 1, one = ''): string {
   return count === 1
     ? `At most ${formatCount(available)}, all of the ${poolName(pool)}.`
-    : `At most ${formatCount(mostEach(available, count))} each: the ${poolName(pool)} holds ${formatCount(available)} for ${plural(count, one)}.`;
+    : `At most ${formatCount(mostEach(available, count))} each: the ${poolName(pool)} holds ${formatCount(available)} for ${formatCountOf(count, one, `${one}s`)}.`;
 }

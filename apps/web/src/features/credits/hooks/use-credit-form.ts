@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type DefaultValues, type FieldValues, type Path, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
-import { amountField } from '../forms/amount';
+import { amountField } from '../../../lib/credit-amount';
 import { type MoveMutation, useCreditMove } from './use-credit-move';
 
 /**

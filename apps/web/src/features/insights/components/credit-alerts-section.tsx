@@ -21,7 +21,7 @@ import { LoadError } from '../../../components/load-error';
 import { errorText } from '../../../lib/api-error';
 import { serverFieldErrors } from '../../../lib/form-errors';
 import { formatCount, formatCountOf } from '../../../lib/format';
-import { useMailWords } from '../../mail/mail-words';
+import { useMailWords } from '../../mail/hooks/use-mail-words';
 import { checkThresholds, KIND_LABEL, type ThresholdRow, thresholdText, toRows } from '../alert-thresholds';
 import { type CreditAlertsAnswer, useCreditAlerts, useUpdateCreditAlerts } from '../api/credit-alerts';
 

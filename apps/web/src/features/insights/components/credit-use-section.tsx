@@ -16,9 +16,9 @@ import {
 import { IconChartBar, IconTable } from '@tabler/icons-react';
 import { useId, useState } from 'react';
 import { LoadError } from '../../../components/load-error';
-import { formatCount } from '../../../lib/format';
+import { formatCount, formatMediumDay, formatShortDay } from '../../../lib/format';
 import { useCreditUsage } from '../api/get-credit-usage';
-import { burnRateText, forecastText, formatMediumDay, formatShortDay } from '../usage-text';
+import { burnRateText, forecastText } from '../usage-text';
 
 const PERIODS = [
   { value: '30', label: '30 days' },

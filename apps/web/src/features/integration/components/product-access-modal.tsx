@@ -14,7 +14,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { LoadError } from '../../../components/load-error';
 import { formatCountOf, formatDay } from '../../../lib/format';
-import { freeSeats } from '../../users/components/licence-seats';
+import { unusedSeats } from '../../../lib/seats';
 import { useSendInvitationAgain } from '../../users/hooks/use-send-invitation-again';
 import { useMemberEntitlement } from '../api/get-member-entitlement';
 import { type AccessViewer, type Fix, fixesFor, licenceOfType, productOptions } from '../product-access';
@@ -108,7 +108,7 @@ function ProductAccess({
             fixes={fixesFor(data.reasons, {
               viewer,
               pending: person.status === 'pending',
-              licence: licence && { id: licence.id, full: freeSeats(licence) === 0 },
+              licence: licence && { id: licence.id, full: unusedSeats(licence) === 0 },
             })}
             onGiveSeat={onGiveSeat}
             onAddCredits={onAddCredits}

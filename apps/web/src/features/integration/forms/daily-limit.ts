@@ -2,7 +2,7 @@ import { creditAmountSchema } from '@allot/domain/credits';
 import { MSG } from '@allot/domain/messages';
 import { z } from 'zod';
 import { formatCount, formatCountOf } from '../../../lib/format';
-import { amountValue } from '../../credits/forms/amount';
+import { typedValue } from '../../../lib/numbers';
 
 /**
  * General information's 'Daily limit' field: empty is no limit (null); anything else is a whole number of
@@ -11,7 +11,7 @@ import { amountValue } from '../../credits/forms/amount';
  */
 export const dailyLimitField = z.string().transform((text, ctx): number | null => {
   if (text.trim() === '') return null;
-  const parsed = creditAmountSchema.safeParse(amountValue(text));
+  const parsed = creditAmountSchema.safeParse(typedValue(text));
   if (parsed.success) return parsed.data;
   ctx.addIssue({ code: 'custom', message: parsed.error.issues[0]?.message ?? MSG.invalidNumber });
   return z.NEVER;

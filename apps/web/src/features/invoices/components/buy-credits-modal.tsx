@@ -16,7 +16,7 @@ import { formatCount } from '../../../lib/format';
 import { useSession } from '../../../lib/session';
 import { useIdempotencyKey } from '../../../lib/use-idempotency-key';
 import { PoolField } from '../../credits/components/pool-field';
-import { useMailWords } from '../../mail/mail-words';
+import { useMailWords } from '../../mail/hooks/use-mail-words';
 import { usePriceList } from '../../price-list/api/get-price-list';
 import { useCreateInvoice } from '../api/create-invoice';
 import { AmountSummary } from './amount-summary';

@@ -1,7 +1,7 @@
 import { formatMoney, type Invoice } from '@allot/domain/invoices';
 import { Anchor, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import type { MailWords } from '../../mail/mail-words';
+import type { MailWords } from '../../mail/hooks/use-mail-words';
 import { invoicePath } from '../invoice-path';
 
 /**

@@ -3,9 +3,10 @@ import type { License } from '@allot/domain/organizations';
 import { Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { formatCount, formatDateShort } from '../../../lib/format';
+import { formatCount, formatCountOf, formatDateShort } from '../../../lib/format';
+import { freeSeats, isExpired } from '../../../lib/seats';
 import { useAssignLicenses } from '../api/assign-licenses';
-import { byType, freeSeats, isExpired, movedText, plural, totalText, typeLabel } from '../forms/seats';
+import { byType, movedText, totalText, typeLabel } from '../forms/seats';
 import { useLicenceMove } from '../hooks/use-licence-move';
 import { useSeatAmounts } from '../hooks/use-seat-amounts';
 import {
@@ -83,7 +84,7 @@ function AllocateLicencesForm({ source, targets, onClose }: AllocateLicencesModa
         text: `${label}: ${totalText(count, amount)}`,
         ...(needed > free
           ? {
-              warning: `${MSG.notEnoughLicenses(label)} ${source.name} has ${plural(free, 'free seat')}.`,
+              warning: `${MSG.notEnoughLicenses(label)} ${source.name} has ${formatCountOf(free, 'free seat', 'free seats')}.`,
             }
           : { after: `Left free in ${source.name}: ${formatCount(free - needed)}.` }),
       },
@@ -104,7 +105,7 @@ function AllocateLicencesForm({ source, targets, onClose }: AllocateLicencesModa
       title: 'Licences allocated',
       message: single
         ? `${movedText(items)} went to ${single.name}.`
-        : `${movedText(items)} went to each of ${plural(count, 'organization')}.`,
+        : `${movedText(items)} went to each of ${formatCountOf(count, 'organization', 'organizations')}.`,
     });
     onClose();
   }
@@ -117,7 +118,10 @@ function AllocateLicencesForm({ source, targets, onClose }: AllocateLicencesModa
       onSubmit={() => void submit()}
       onCancel={onClose}
     >
-      <MoveParties label={single ? 'To' : `To each of ${plural(count, 'organization')}`} parties={targets} />
+      <MoveParties
+        label={single ? 'To' : `To each of ${formatCountOf(count, 'organization', 'organizations')}`}
+        parties={targets}
+      />
       <Text size="sm">
         {single
           ? `Free seats of ${source.name} move down to ${single.name}.`

@@ -3,18 +3,10 @@ import type { LicenseType } from '@allot/domain/organizations';
 import { Loader, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { ReactNode } from 'react';
-import { formatCount } from '../../../lib/format';
+import { formatCount, formatCountOf } from '../../../lib/format';
+import { unusedSeats } from '../../../lib/seats';
 import { useReclaimLicenses } from '../api/reclaim-licenses';
-import {
-  byType,
-  movedText,
-  plural,
-  type SourceSeats,
-  sourceSeats,
-  totalText,
-  typeLabel,
-  unusedSeats,
-} from '../forms/seats';
+import { byType, movedText, type SourceSeats, sourceSeats, totalText, typeLabel } from '../forms/seats';
 import { useLicenceMove } from '../hooks/use-licence-move';
 import { type LicencesOf, useLicencesOf } from '../hooks/use-licences-of';
 import { useSeatAmounts } from '../hooks/use-seat-amounts';
@@ -71,7 +63,7 @@ function figuresText(seats: SourceSeats, label: string, count: number): string {
   const [first] = seats.missing;
   if (first) {
     const others = seats.missing.length - 1;
-    return `${first.name}${others > 0 ? ` and ${plural(others, 'other')}` : ''} ${seats.missing.length === 1 ? 'holds' : 'hold'} no ${label} licence`;
+    return `${first.name}${others > 0 ? ` and ${formatCountOf(others, 'other', 'others')}` : ''} ${seats.missing.length === 1 ? 'holds' : 'hold'} no ${label} licence`;
   }
   if (!seats.fewest) return '';
   const { name, free, used } = seats.fewest;
@@ -121,7 +113,7 @@ function ReclaimLicencesForm({ target, sources, onClose }: ReclaimLicencesModalP
     const warning = missing
       ? `${MSG.sourceMissing(label)}: ${missing.name} holds no ${label} licence.`
       : fewest && amount > fewest.free
-        ? `${MSG.notEnoughLicenses(label)} ${fewest.name} has ${plural(fewest.free, 'free seat')}; seats in use are never reclaimed.`
+        ? `${MSG.notEnoughLicenses(label)} ${fewest.name} has ${formatCountOf(fewest.free, 'free seat', 'free seats')}; seats in use are never reclaimed.`
         : undefined;
     return [
       {
@@ -150,7 +142,7 @@ function ReclaimLicencesForm({ target, sources, onClose }: ReclaimLicencesModalP
       title: 'Licences reclaimed',
       message: single
         ? `${movedText(items)} came back from ${single.name} to ${target.name}.`
-        : `${movedText(items)} came back from each of ${plural(count, 'organization')} to ${target.name}.`,
+        : `${movedText(items)} came back from each of ${formatCountOf(count, 'organization', 'organizations')} to ${target.name}.`,
     });
     onClose();
   }
@@ -165,7 +157,7 @@ function ReclaimLicencesForm({ target, sources, onClose }: ReclaimLicencesModalP
       onCancel={onClose}
     >
       <MoveParties
-        label={single ? 'From' : `From each of ${plural(count, 'organization')}`}
+        label={single ? 'From' : `From each of ${formatCountOf(count, 'organization', 'organizations')}`}
         parties={single ? sources : sources.map((s) => ({ ...s, detail: holdingsText(held, s.id, types) }))}
       />
       <Text size="sm">

@@ -1,6 +1,6 @@
 import { MSG } from '@allot/domain/messages';
 import { describe, expect, test } from 'vitest';
-import { freeSeats, itemsOf, movedText, parseSeats, sourceSeats, totalText, unusedSeats } from './seats';
+import { itemsOf, movedText, parseSeats, sourceSeats, totalText } from './seats';
 
 const message = (text: string) => {
   const parsed = parseSeats(text);
@@ -32,15 +32,6 @@ describe('the seats of a licence dialog', () => {
     expect(message('ten')).toBe(MSG.onlyNumbers);
     expect(message('1e3')).toBe(MSG.onlyNumbers);
     expect(message('2000000')).toBe(MSG.max(1_000_000));
-  });
-
-  test('free seats: none on an expired licence, while its unused seats can still come back', () => {
-    expect(freeSeats(licence(30, 18))).toBe(12);
-    expect(freeSeats(licence(5, 7))).toBe(0);
-    expect(freeSeats(licence(30, 18, past))).toBe(0);
-    expect(unusedSeats(licence(30, 18, past))).toBe(12);
-    // The server's word counts too: its clock said expired.
-    expect(freeSeats({ ...licence(30, 18), expired: true })).toBe(0);
   });
 
   test('the total and the items sent: only amounts above 0, in the types’ order', () => {

@@ -1,32 +1,10 @@
 import { MAX_SEATS } from '@allot/domain/licenses';
 import { MSG } from '@allot/domain/messages';
-import {
-  LICENSE_TYPE_LABEL,
-  LICENSE_TYPES,
-  type License,
-  type LicenseType,
-} from '@allot/domain/organizations';
+import { LICENSE_TYPE_LABEL, LICENSE_TYPES, type LicenseType } from '@allot/domain/organizations';
 import { z } from 'zod';
-import { formatCount } from '../../../lib/format';
-
-/** What a licence dialog needs of a licence: its seats and expiry (`expired` as the server read it). */
-export type SeatFigures = Pick<License, 'licenseType' | 'maxUsers' | 'usedSeats' | 'expireAt'> &
-  Partial<Pick<License, 'expired'>>;
-
-/** Expired when the server read it, or since (the dialog may stay open past the expiry). */
-export function isExpired(licence: Pick<SeatFigures, 'expireAt' | 'expired'>, now = Date.now()): boolean {
-  return licence.expired === true || Date.parse(licence.expireAt) <= now;
-}
-
-/** Seats nobody holds (members, pending invitations): what a reclaim may take, expired or not. */
-export function unusedSeats(licence: Pick<License, 'maxUsers' | 'usedSeats'>): number {
-  return Math.max(0, licence.maxUsers - licence.usedSeats);
-}
-
-/** Seats a licence can give now: those nobody holds, none once it has expired (decision 009). */
-export function freeSeats(licence: SeatFigures, now = Date.now()): number {
-  return isExpired(licence, now) ? 0 : unusedSeats(licence);
-}
+import { formatCount, formatCountOf } from '../../../lib/format';
+import { typedNumber } from '../../../lib/numbers';
+import { type SeatFigures, unusedSeats } from '../../../lib/seats';
 
 /** An organization's licences in the order of the types (CONTRACT §7), one per type. */
 export function byType<T extends { licenseType: LicenseType }>(licences: readonly T[]): T[] {
@@ -35,24 +13,20 @@ export function byType<T extends { licenseType: LicenseType }>(licences: readonl
   );
 }
 
-const GROUPED = /^[+-]?\d{1,3}(?:[, ]\d{3})+(?:\.\d*)?$/;
-const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
-
 /** The seats of one licence move item, with the domain's range (0 = this type is skipped). */
 const seatsSchema = z.number().int(MSG.invalidNumber).min(0, MSG.min(0)).max(MAX_SEATS, MSG.max(MAX_SEATS));
 
 export type ParsedSeats = { ok: true; value: number } | { ok: false; message: string };
 
 /**
- * A typed number of seats: empty is 0 (the type is skipped); "1,500" and "1 500" as the app shows
- * numbers; the spec's texts for the rest ("only numbers", "Invalid number", the range).
+ * A typed number of seats: empty is 0 (the type is skipped); "1,500" and "1 500" as every number field
+ * reads them (`lib/numbers.ts`); the spec's texts for the rest ("only numbers", "Invalid number", the range).
  */
 export function parseSeats(text: string): ParsedSeats {
-  const trimmed = text.trim();
-  if (trimmed === '') return { ok: true, value: 0 };
-  const plain = GROUPED.test(trimmed) ? trimmed.replace(/[, ]/g, '') : trimmed;
-  if (!NUMBER.test(plain)) return { ok: false, message: MSG.onlyNumbers };
-  const parsed = seatsSchema.safeParse(Number(plain));
+  if (text.trim() === '') return { ok: true, value: 0 };
+  const value = typedNumber(text);
+  if (value === null) return { ok: false, message: MSG.onlyNumbers };
+  const parsed = seatsSchema.safeParse(value);
   return parsed.success
     ? { ok: true, value: parsed.data }
     : { ok: false, message: parsed.error.issues[0]?.message ?? MSG.invalidNumber };
@@ -61,14 +35,9 @@ export function parseSeats(text: string): ParsedSeats {
 /** Shown when every amount is 0: the spec sends only items above 0, so there would be nothing to send. */
 export const NOTHING_TO_MOVE = 'Enter seats above 0 for at least one licence.';
 
-/** "1 organization", "3 organizations". */
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${formatCount(count)} ${count === 1 ? one : many}`;
-}
-
 /** "3 organizations × 5 = 15 seats": what a move of `amount` for each of `count` organizations carries. */
 export function totalText(count: number, amount: number): string {
-  return `${plural(count, 'organization')} × ${formatCount(amount)} = ${plural(amount * count, 'seat')}`;
+  return `${formatCountOf(count, 'organization', 'organizations')} × ${formatCount(amount)} = ${formatCountOf(amount * count, 'seat', 'seats')}`;
 }
 
 export const typeLabel = (type: LicenseType): string => LICENSE_TYPE_LABEL[type];

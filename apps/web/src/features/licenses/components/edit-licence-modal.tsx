@@ -11,7 +11,7 @@ import { DialogActions } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { applyServerErrors } from '../../../lib/form-errors';
 import { formatCount } from '../../../lib/format';
-import { parseWhole } from '../../price-list/forms/numbers';
+import { parseWhole } from '../../../lib/numbers';
 import { useUpdateLicense } from '../api/update-license';
 import { dateFieldValue, expiryFromField } from '../forms/expiry';
 import { ExpiryInput, SeatsInput } from './licence-fields';

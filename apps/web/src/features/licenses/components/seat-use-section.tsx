@@ -16,10 +16,9 @@ import {
 } from '@mantine/core';
 import { Link } from 'react-router';
 import { LoadError } from '../../../components/load-error';
-import { formatCount, formatCountOf } from '../../../lib/format';
+import { formatCount, formatCountOf, formatMediumDay } from '../../../lib/format';
+import { personPath } from '../../../lib/person-path';
 import { useLicenseUsage } from '../../insights/api/get-license-usage';
-import { formatMediumDay } from '../../insights/usage-text';
-import { personPath } from '../../users/person-path';
 
 const DAYS = 90;
 type LicenceUse = LicenseUsage['licenses'][number];

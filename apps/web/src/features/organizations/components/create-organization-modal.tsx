@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { DialogActions } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { applyServerErrors } from '../../../lib/form-errors';
-import { useMailWords } from '../../mail/mail-words';
+import { useMailWords } from '../../mail/hooks/use-mail-words';
 import { useCreateOrganization } from '../api/create-organization';
 import { useRoleIn } from '../api/get-organization-role';
 import { OrganizationDetailsFields } from './organization-details-fields';

@@ -4,10 +4,10 @@ import { notifications } from '@mantine/notifications';
 import { IconAlertCircle, IconAlertTriangle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { deleteBlocked } from '../../../lib/delete-blocked';
 import { formatCount, formatCountOf } from '../../../lib/format';
 import { useDeleteOrganization } from '../api/delete-organization';
 import { organizationQueryOptions } from '../api/get-organization';
-import { deleteBlocked } from '../delete-blocked';
 
 export interface DeletableOrganization {
   id: string;

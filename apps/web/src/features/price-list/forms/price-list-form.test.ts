@@ -39,12 +39,14 @@ describe('the price-list form', () => {
   it('takes a changed price in major units as minor units', () => {
     const values = toFormValues(seeded);
     values.licenses[0] = { licenseType: 'chorus', pricePerSeatMonth: '4.25', hasFreeTier: true };
-    values.creditPacks.push({ credits: '20,000', price: '160' });
+    values.creditPacks.push({ credits: '20,000', price: '160' }, { credits: '1 500', price: '1 200' });
     values.currency = 'eur';
     const list = priceListFormSchema.parse(values);
     expect(list.currency).toBe('EUR');
     expect(list.licenses[0]).toEqual({ licenseType: 'chorus', pricePerSeatMonth: 425, hasFreeTier: true });
     expect(list.creditPacks[2]).toEqual({ credits: 20_000, price: 16_000 });
+    // Thousands grouped with a space, as every number field of the app reads them (lib/numbers.ts).
+    expect(list.creditPacks[3]).toEqual({ credits: 1500, price: 120_000 });
   });
 
   it('puts each refusal on its field', () => {

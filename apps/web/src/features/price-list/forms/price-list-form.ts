@@ -2,7 +2,8 @@ import { MAX_CREDIT_PACKS, MAX_PRICE, type PriceList, priceListSchema } from '@a
 import { LICENSE_TYPES, type LicenseType } from '@allot/domain/organizations';
 import { z } from 'zod';
 import { formatCount } from '../../../lib/format';
-import { parseMoney, parseWhole, toMajor } from './numbers';
+import { parseWhole } from '../../../lib/numbers';
+import { parseMoney, toMajor } from './money';
 
 /** Credits in one pack: the domain's bound. */
 export const MAX_PACK_CREDITS = 100_000_000;

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { DialogActions } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { applyServerErrors } from '../../../lib/form-errors';
-import { useMailWords } from '../../mail/mail-words';
+import { useMailWords } from '../../mail/hooks/use-mail-words';
 import { useDeclineRequest } from '../api/decline-request';
 import { RequestFacts } from './request-facts';
 

@@ -1,7 +1,7 @@
 import { CREDIT_POOLS } from '@allot/domain/credits';
 import { createRequestSchema, REQUEST_KINDS, REQUEST_NOTE_MAX } from '@allot/domain/requests';
 import { z } from 'zod';
-import { amountField } from '../../credits/forms/amount';
+import { amountField } from '../../../lib/credit-amount';
 
 /**
  * The ask dialog's fields as typed (the amount as text, so that every wrong entry gets the spec's message),

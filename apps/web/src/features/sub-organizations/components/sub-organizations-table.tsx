@@ -5,8 +5,8 @@ import type { DataTableColumn } from 'mantine-datatable';
 import { Link } from 'react-router';
 import { ReasonedActionIcon } from '../../../components/reasoned-button';
 import { type PagedTableState, SelectablePagedTable } from '../../../components/selectable-paged-table';
+import { deleteBlocked } from '../../../lib/delete-blocked';
 import { formatCount } from '../../../lib/format';
-import { deleteBlocked } from '../../organizations/delete-blocked';
 
 interface SubOrganizationsTableProps extends PagedTableState<OrganizationSummary> {
   onEdit?: (organization: OrganizationSummary) => void;

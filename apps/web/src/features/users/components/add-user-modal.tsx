@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { DialogActions } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { applyServerErrors } from '../../../lib/form-errors';
-import { useMailWords } from '../../mail/mail-words';
+import { useMailWords } from '../../mail/hooks/use-mail-words';
 import { useCreateUser } from '../api/create-user';
 import { AUTOMATIC_LICENCE, LicenceSelect } from './licence-select';
 import { OwnerChangeNotice } from './owner-change-notice';

@@ -21,7 +21,7 @@ interface ChangeLicenceModalProps {
   initialLicenseId?: string;
 }
 
-const plural = (count: number) => formatCountOf(count, 'user', 'users');
+const countUsers = (count: number) => formatCountOf(count, 'user', 'users');
 
 /** Moves the selected users onto one licence of the organization (POST /api/user/update/licenses). */
 export function ChangeLicenceModal(props: ChangeLicenceModalProps) {
@@ -64,7 +64,7 @@ function ChangeLicenceForm({
       notifications.show({
         color: 'green',
         title: 'Licence changed',
-        message: `${plural(users.length)} now on ${LICENSE_TYPE_LABEL[license.licenseType]}.`,
+        message: `${countUsers(users.length)} now on ${LICENSE_TYPE_LABEL[license.licenseType]}.`,
       });
       onChanged();
       onClose();
@@ -85,8 +85,8 @@ function ChangeLicenceForm({
       <Stack gap="md">
         {error && <FormAlert title="Licence not changed">{error}</FormAlert>}
         <Text size="sm">
-          Move {plural(users.length)} onto one licence of {organization.name}. Users already on it keep their
-          seat; the others take a free seat of it and give back the one they held.
+          Move {countUsers(users.length)} onto one licence of {organization.name}. Users already on it keep
+          their seat; the others take a free seat of it and give back the one they held.
         </Text>
         <SelectedNames users={users} />
         <LicenceSelect

@@ -10,7 +10,7 @@ import { DialogActions } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { errorText } from '../../../lib/api-error';
 import { applyServerErrors } from '../../../lib/form-errors';
-import { useMailWords } from '../../mail/mail-words';
+import { useMailWords } from '../../mail/hooks/use-mail-words';
 import { useUserEditRights } from '../api/get-user-edit-rights';
 import { useUpdateUser } from '../api/update-user';
 

@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
 import { BreakableEmail } from '../../../components/breakable-email';
 import { FormAlert } from '../../../components/form-alert';
 import { formatCount, formatCountOf } from '../../../lib/format';
-import { useMailWords } from '../../mail/mail-words';
+import { useMailWords } from '../../mail/hooks/use-mail-words';
 import { ImportSeatLimit } from './import-seat-limit';
 import { importSeatsText } from './import-seats-text';
 import { SHOWN_ROWS, SkippedRowsTable } from './skipped-rows-table';

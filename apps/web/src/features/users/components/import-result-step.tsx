@@ -3,7 +3,7 @@ import type { BulkImportResponse, ImportRow } from '@allot/domain/users';
 import { Alert, Button, Group, List, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
 import { formatCount, formatCountOf } from '../../../lib/format';
-import { useMailWords } from '../../mail/mail-words';
+import { useMailWords } from '../../mail/hooks/use-mail-words';
 import { ImportSeatLimit } from './import-seat-limit';
 import { SHOWN_ROWS, SkippedRowsTable } from './skipped-rows-table';
 

@@ -1,10 +1,7 @@
 import { LICENSE_TYPE_LABEL, type License } from '@allot/domain/organizations';
 import { Group, Paper, Progress, SimpleGrid, Text } from '@mantine/core';
 import { formatCount } from '../../../lib/format';
-
-export function freeSeats(license: Pick<License, 'maxUsers' | 'usedSeats'>): number {
-  return Math.max(0, license.maxUsers - license.usedSeats);
-}
+import { unusedSeats } from '../../../lib/seats';
 
 /** Seats used per licence of the organization, above the users table. */
 export function LicenceSeats({ licenses }: { licenses: License[] }) {
@@ -24,7 +21,7 @@ export function LicenceSeats({ licenses }: { licenses: License[] }) {
     >
       {licenses.map((license) => {
         const label = LICENSE_TYPE_LABEL[license.licenseType];
-        const full = freeSeats(license) === 0;
+        const full = unusedSeats(license) === 0;
         const share = license.maxUsers > 0 ? (license.usedSeats / license.maxUsers) * 100 : 100;
         return (
           <Paper key={license.id} withBorder px="md" py="sm" aria-label={`${label} seats`} role="group">

@@ -1,13 +1,13 @@
 import { LICENSE_TYPE_LABEL, type License } from '@allot/domain/organizations';
 import { Select } from '@mantine/core';
 import { formatCount } from '../../../lib/format';
-import { freeSeats } from './licence-seats';
+import { unusedSeats } from '../../../lib/seats';
 
 /** The value of the "first licence with a free seat" choice (no licenseId is sent). */
 export const AUTOMATIC_LICENCE = 'automatic';
 
 export function licenceOptionLabel(license: License): string {
-  const free = freeSeats(license);
+  const free = unusedSeats(license);
   return `${LICENSE_TYPE_LABEL[license.licenseType]} · ${free === 0 ? 'no free seat' : `${formatCount(free)} of ${formatCount(license.maxUsers)} seats free`}`;
 }
 
@@ -40,7 +40,7 @@ export function LicenceSelect({
     ...licenses.map((license) => ({
       value: license.id,
       label: licenceOptionLabel(license),
-      disabled: disableFull && freeSeats(license) === 0,
+      disabled: disableFull && unusedSeats(license) === 0,
     })),
   ];
   return (

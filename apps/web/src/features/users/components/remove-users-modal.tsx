@@ -16,7 +16,7 @@ interface RemoveUsersModalProps {
   onRemoved: (ids: string[]) => void;
 }
 
-const plural = (count: number) => formatCountOf(count, 'user', 'users');
+const countUsers = (count: number) => formatCountOf(count, 'user', 'users');
 
 /** Confirmation before POST /api/user/remove; a refusal is shown in the dialog. */
 export function RemoveUsersModal({ users: asked, organization, onClose, onRemoved }: RemoveUsersModalProps) {
@@ -55,7 +55,7 @@ export function RemoveUsersModal({ users: asked, organization, onClose, onRemove
         message:
           (invitation
             ? `${single?.name} will not join ${organization.name}.`
-            : `${single ? single.name : plural(answer.removed.length)} removed from ${organization.name}.`) +
+            : `${single ? single.name : countUsers(answer.removed.length)} removed from ${organization.name}.`) +
           (answer.creditsReturned > 0
             ? ` ${formatCount(answer.creditsReturned)} credits went back to the shared pool.`
             : ''),
@@ -76,7 +76,7 @@ export function RemoveUsersModal({ users: asked, organization, onClose, onRemove
           ? `Cancel the invitation of ${single?.name}?`
           : single
             ? `Remove ${single.name}?`
-            : `Remove ${plural(users.length)}?`
+            : `Remove ${countUsers(users.length)}?`
       }
       centered
     >
@@ -103,7 +103,7 @@ export function RemoveUsersModal({ users: asked, organization, onClose, onRemove
               ) : (
                 <>
                   <Text span fw={600} inherit>
-                    {plural(users.length)}
+                    {countUsers(users.length)}
                   </Text>{' '}
                   leave
                 </>
@@ -147,7 +147,7 @@ export function RemoveUsersModal({ users: asked, organization, onClose, onRemove
             {invitation ? 'Keep the invitation' : 'Cancel'}
           </Button>
           <Button color="red" onClick={() => void confirm()} loading={remove.isPending}>
-            {invitation ? 'Cancel invitation' : single ? 'Remove user' : `Remove ${plural(users.length)}`}
+            {invitation ? 'Cancel invitation' : single ? 'Remove user' : `Remove ${countUsers(users.length)}`}
           </Button>
         </Group>
       </Stack>

@@ -10,6 +10,7 @@ import { LoadError } from '../../../components/load-error';
 import { SearchInput } from '../../../components/search-input';
 import { SelectablePagedTable } from '../../../components/selectable-paged-table';
 import { formatCount } from '../../../lib/format';
+import { personPath } from '../../../lib/person-path';
 import { queryKeys } from '../../../lib/query-keys';
 import { SEARCH_HINT } from '../../../lib/search-hints';
 import { useListUrl } from '../../../lib/use-list-url';
@@ -18,7 +19,6 @@ import { organizationQueryOptions } from '../../organizations/api/get-organizati
 import { SubtreeOrganizationSelect } from '../../organizations/components/subtree-organization-select';
 import { type OrganizationUserSortKey, useSubtreeUsers } from '../api/get-organization-users';
 import { useUserPermissions } from '../hooks/use-user-permissions';
-import { personPath } from '../person-path';
 import { membershipKey } from '../selection-organizations';
 import { ChangeRoleModal } from './change-role-modal';
 import { EditUserModal } from './edit-user-modal';

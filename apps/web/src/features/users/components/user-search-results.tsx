@@ -2,7 +2,7 @@ import { ROLE_LABEL } from '@allot/domain/roles';
 import type { UserSearchItem } from '@allot/domain/users';
 import { Anchor, Avatar, Card, Group, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { personPath } from '../person-path';
+import { personPath } from '../../../lib/person-path';
 
 function initials(name: string): string {
   const parts = name.trim().split(/\s+/);

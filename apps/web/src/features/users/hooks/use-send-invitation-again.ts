@@ -1,6 +1,6 @@
 import { notifications } from '@mantine/notifications';
 import { errorText } from '../../../lib/api-error';
-import { useMailWords } from '../../mail/mail-words';
+import { useMailWords } from '../../mail/hooks/use-mail-words';
 import { useResendInvitation } from '../api/resend-invitation';
 
 /**

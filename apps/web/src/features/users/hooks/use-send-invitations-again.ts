@@ -2,7 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { errorText, isApiError } from '../../../lib/api-error';
 import { formatCountOf } from '../../../lib/format';
-import { useMailWords } from '../../mail/mail-words';
+import { useMailWords } from '../../mail/hooks/use-mail-words';
 import { resendInvitation } from '../api/resend-invitation';
 
 /**

@@ -1,6 +1,6 @@
 import { MSG } from '@allot/domain/messages';
 import { describe, expect, it } from 'vitest';
-import { fractionDigits, parseMoney, parseWhole, toMajor } from './numbers';
+import { fractionDigits, parseMoney, toMajor } from './money';
 
 describe('prices in major units', () => {
   it('knows the decimals of a currency', () => {
@@ -15,6 +15,7 @@ describe('prices in major units', () => {
     expect(parseMoney('4.5', 'USD', 100_000_000)).toEqual({ ok: true, value: 450 });
     expect(parseMoney(' 4.05 ', 'USD', 100_000_000)).toEqual({ ok: true, value: 405 });
     expect(parseMoney('1,080.00', 'USD', 100_000_000)).toEqual({ ok: true, value: 108_000 });
+    expect(parseMoney('1 080.00', 'USD', 100_000_000)).toEqual({ ok: true, value: 108_000 });
     expect(parseMoney('0', 'USD', 100_000_000)).toEqual({ ok: true, value: 0 });
     expect(parseMoney('4.', 'USD', 100_000_000)).toEqual({ ok: true, value: 400 });
     expect(parseMoney('450', 'JPY', 100_000_000)).toEqual({ ok: true, value: 450 });
@@ -43,21 +44,5 @@ describe('prices in major units', () => {
     for (const minor of [0, 1, 99, 300, 108_000, 100_000_000]) {
       expect(parseMoney(toMajor(minor, 'USD'), 'USD', 100_000_000)).toEqual({ ok: true, value: minor });
     }
-  });
-});
-
-describe('whole numbers', () => {
-  it('reads seats and credits, grouped or not', () => {
-    expect(parseWhole('30', 1, 100)).toEqual({ ok: true, value: 30 });
-    expect(parseWhole('20,000', 1, 100_000)).toEqual({ ok: true, value: 20_000 });
-  });
-
-  it("refuses with the spec's messages", () => {
-    expect(parseWhole(' ', 1, 100)).toEqual({ ok: false, message: MSG.required });
-    expect(parseWhole('ten', 1, 100)).toEqual({ ok: false, message: MSG.onlyNumbers });
-    expect(parseWhole('2.5', 1, 100)).toEqual({ ok: false, message: MSG.invalidNumber });
-    expect(parseWhole('0', 1, 100)).toEqual({ ok: false, message: MSG.min(1) });
-    expect(parseWhole('-3', 1, 100)).toEqual({ ok: false, message: MSG.min(1) });
-    expect(parseWhole('101', 1, 100)).toEqual({ ok: false, message: MSG.max(100) });
   });
 });

@@ -1,4 +1,4 @@
-import { formatCountOf } from '../../lib/format';
+import { formatCountOf } from './format';
 
 /**
  * Why an organization cannot be deleted yet, or undefined: the server refuses (409) while it has

@@ -1,7 +1,7 @@
 import { CODE_MINUTES } from '@allot/domain/auth';
 import type { MailDelivery } from '@allot/domain/mail';
-import { formatCountOf } from '../../lib/format';
-import { useMailDelivery } from './api/get-mail-delivery';
+import { formatCountOf } from '../../../lib/format';
+import { useMailDelivery } from '../api/get-mail-delivery';
 
 /** Why nothing arrives, where a screen says a mail is queued: the same sentence everywhere. */
 export const NOT_DELIVERED =

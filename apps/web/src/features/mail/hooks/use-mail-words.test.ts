@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mailWords, NOT_DELIVERED } from './mail-words';
+import { mailWords, NOT_DELIVERED } from './use-mail-words';
 
 describe('mailWords', () => {
   it('says "sent" only where the installation delivers mail', () => {
