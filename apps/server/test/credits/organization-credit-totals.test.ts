@@ -10,7 +10,7 @@ import {
 } from '../../src/features/credits/journal';
 import { rebuildOrganizationCreditTotals } from '../../src/features/credits/organization-credit-totals';
 import { rollUpCreditUsage } from '../../src/features/insights/usage-rollup';
-import { getOrganizationCredits } from '../../src/features/organizations/read-service';
+import { getOrganizationCredits } from '../../src/features/organizations/find-organizations';
 import { openTestDatabase } from '../support/test-database';
 import { createWorld, type World } from '../support/world';
 

@@ -4,8 +4,11 @@ import { type Pagination, type PaginationQuery, SEARCH_TOTAL_CAP } from '@allot/
 import type { OrganizationUser } from '@allot/domain/users';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client';
-import { listSubOrganizations, searchOrganizations } from '../../src/features/organizations/read-service';
-import { listOrganizationUsers, searchUsers } from '../../src/features/users/read-service';
+import {
+  listSubOrganizations,
+  searchOrganizations,
+} from '../../src/features/organizations/find-organizations';
+import { listOrganizationUsers, searchUsers } from '../../src/features/users/list-users';
 import type { AuthUser } from '../../src/http/authenticate';
 import { openTestDatabase } from '../support/test-database';
 import {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client';
-import { searchUsers } from '../../src/features/users/read-service';
+import { searchUsers } from '../../src/features/users/list-users';
 import type { AuthUser } from '../../src/http/authenticate';
 import { openTestDatabase } from '../support/test-database';
 import { createWorld, type World } from '../support/world';

@@ -9,7 +9,7 @@ import { organizationIdParamsSchema } from '@allot/domain/organizations';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../http/authenticate';
 import { replicaReads } from '../../http/replica-reads';
-import { getLicenseUsage } from './license-usage-service';
+import { getLicenseUsage } from './read-license-usage';
 
 /** Seat use of an organization's licences (decision 014). */
 export function licenseUsageRoutes(): FastifyPluginAsyncZod {

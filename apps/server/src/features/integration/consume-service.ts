@@ -13,8 +13,8 @@ import { AppError } from '../../http/app-error';
 import type { IntegrationCaller } from '../../http/authenticate';
 import type { KeyAlongside } from '../../http/idempotency';
 import { InsufficientCreditsError, type Posting, postCreditTransactionsReporting } from '../credits';
+import { findPlacesOfEach, type Place, placeNamed, reasonsOf } from './check-entitlement';
 import { consumedToday, dailyLimitSlot, lockDailyLimits } from './daily-limit';
-import { findPlacesOfEach, type Place, placeNamed, reasonsOf } from './entitlement-service';
 import { refuseUnlessKeyLive } from './key-auth';
 
 /** The reasons that refuse a consumption before any credit is looked at (the rest: see `refusingReasons`). */

@@ -26,10 +26,10 @@ import {
   replyAnswer,
 } from '../../http/idempotency';
 import { consumptions } from '../../lib/metrics';
+import { checkEntitlement, checkMemberEntitlement } from './check-entitlement';
 import { consumeBatch } from './consume-batch';
 import { CONSUME_BATCH_EXAMPLES } from './consume-batch-examples';
 import { ConsumeQueue, DEFAULT_CONSUME_TRANSACTIONS } from './consume-queue';
-import { checkEntitlement, checkMemberEntitlement } from './entitlement-service';
 import { refuseUnlessKeyLive } from './key-auth';
 import {
   DEFAULT_INTEGRATION_RATE_LIMIT_PER_MINUTE,

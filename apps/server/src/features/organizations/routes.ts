@@ -28,9 +28,9 @@ import {
   getParentOrganizations,
   listSubOrganizations,
   searchOrganizations,
-} from './read-service';
+} from './find-organizations';
+import { getOrganization, listMyOrganizations } from './get-organization';
 import { updateOrganizationSecurity } from './security-service';
-import { getOrganization, listMyOrganizations } from './service';
 import { createOrganization, deleteOrganization, updateOrganization } from './write-service';
 
 const tags = ['organizations'];

@@ -22,7 +22,7 @@ import {
 } from '../organization-access';
 import { cancelOpenRequestsOf, holdOpenRequestsOf } from '../requests';
 import { applyMemberPlan, planMembers } from '../users';
-import { getOrganization } from './service';
+import { getOrganization } from './get-organization';
 import { insertOrganization, renameInTree } from './tree';
 
 const FULL = { licenses: true, subOrganizations: false, credits: true, permissionsAndRole: true };
