@@ -15,8 +15,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
-import { idempotencyHeader, replyIdempotently } from '../../http/idempotency';
+import { idempotencyHeader } from '../../http/idempotency';
 import { replicaReads } from '../../http/replica-reads';
+import { writeRoute } from '../../http/write-route';
 import type { MailSettings } from '../mail/public-links';
 import { createInvoice } from './create-invoice';
 import { fulfilInvoice, voidInvoice } from './fulfil-invoice';
@@ -85,12 +86,12 @@ export function invoiceRoutes(db: Db, mail: MailSettings, payment: InvoicePaymen
         },
       },
       async (request, reply) =>
-        replyIdempotently(
+        writeRoute(
           db,
           request,
           reply,
-          (tx, user) => createInvoice(tx, user, request.body, mail, payment),
-          201,
+          (tx) => createInvoice(tx, authOf(request), request.body, mail, payment),
+          { status: 201, idempotent: true },
         ),
     );
 

@@ -15,8 +15,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
-import { idempotencyHeader, replyIdempotently } from '../../http/idempotency';
+import { idempotencyHeader } from '../../http/idempotency';
 import { replicaReads } from '../../http/replica-reads';
+import { writeRoute } from '../../http/write-route';
 import { createLicense, deleteLicense, updateLicense } from './license-admin';
 import { listLicenseLog } from './license-log';
 import { assignLicenses, reclaimLicenses } from './license-moves';
@@ -100,7 +101,9 @@ export function licenseRoutes(db: Db): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        replyIdempotently(db, request, reply, (tx, user) => assignLicenses(tx, user, request.body)),
+        writeRoute(db, request, reply, (tx) => assignLicenses(tx, authOf(request), request.body), {
+          idempotent: true,
+        }),
     );
 
     app.post(
@@ -123,7 +126,9 @@ export function licenseRoutes(db: Db): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        replyIdempotently(db, request, reply, (tx, user) => reclaimLicenses(tx, user, request.body)),
+        writeRoute(db, request, reply, (tx) => reclaimLicenses(tx, authOf(request), request.body), {
+          idempotent: true,
+        }),
     );
 
     app.get(
