@@ -42,7 +42,9 @@ export function licenseRoutes(db: Db): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await createLicense(db, authOf(request), request.body)),
+        writeRoute(db, request, reply, (tx) => createLicense(tx, authOf(request), request.body), {
+          status: 201,
+        }),
     );
 
     app.post(
@@ -58,7 +60,10 @@ export function licenseRoutes(db: Db): FastifyPluginAsyncZod {
           response: { 200: licenseSchema, 403: errorBodySchema, 404: errorBodySchema, 422: errorBodySchema },
         },
       },
-      async (request) => updateLicense(db, authOf(request), request.params.id, request.body),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx) =>
+          updateLicense(tx, authOf(request), request.params.id, request.body),
+        ),
     );
 
     app.delete(
@@ -78,7 +83,8 @@ export function licenseRoutes(db: Db): FastifyPluginAsyncZod {
           },
         },
       },
-      async (request) => deleteLicense(db, authOf(request), request.params.id),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx) => deleteLicense(tx, authOf(request), request.params.id)),
     );
 
     app.post(
