@@ -61,7 +61,8 @@ export function invoiceRoutes(db: Db, mail: MailSettings, payment: InvoicePaymen
           response: { 200: priceListSchema, 403: errorBodySchema },
         },
       },
-      async (request) => updatePriceList(db, authOf(request), request.body),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx) => updatePriceList(tx, authOf(request), request.body)),
     );
 
     app.post(
@@ -162,8 +163,10 @@ export function invoiceRoutes(db: Db, mail: MailSettings, payment: InvoicePaymen
           response: { 200: invoiceSchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
         },
       },
-      async (request) =>
-        paid(await fulfilInvoice(db, authOf(request), request.params.id, request.body.method)),
+      async (request, reply) =>
+        writeRoute(db, request, reply, async (tx) =>
+          paid(await fulfilInvoice(tx, authOf(request), request.params.id, request.body.method)),
+        ),
     );
 
     app.post(
@@ -178,7 +181,10 @@ export function invoiceRoutes(db: Db, mail: MailSettings, payment: InvoicePaymen
           response: { 200: invoiceSchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
         },
       },
-      async (request) => paid(await voidInvoice(db, authOf(request), request.params.id)),
+      async (request, reply) =>
+        writeRoute(db, request, reply, async (tx) =>
+          paid(await voidInvoice(tx, authOf(request), request.params.id)),
+        ),
     );
   };
 }
