@@ -83,6 +83,7 @@ export async function previewImport(
 ): Promise<BulkImportPreview> {
   await requireOrganizationAccess(db, user, input.organizationId, ['manage_users']);
   await countImport(db, user);
+  // Its own transaction, not writeRoute's (ARCHITECTURE.md): the count above stays when the preview is refused.
   const plan = await writeTransaction(db, async (tx) => {
     await lockOrganization(tx, input.organizationId);
     return planImport(tx, user, input);
@@ -130,6 +131,8 @@ async function addImportedUsers(
 ): Promise<BulkImportResponse> {
   await requireOrganizationAccess(db, user, input.organizationId, ['manage_users']);
   await countImport(db, user);
+  // Its own transaction, not writeRoute's (ARCHITECTURE.md): the count above stays when the import is refused,
+  // and the rows added stay added when the answer below is `402`.
   const result = await writeTransaction(db, async (tx) => {
     await lockOrganization(tx, input.organizationId);
     const plan = await planImport(tx, user, input);
