@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../apps/server/src/db/client';
 import { rows } from '../../apps/server/src/db/rows';
+import { writeTransaction } from '../../apps/server/src/db/transaction';
 import {
   organizationPoolAccountId,
   postCreditTransaction,
@@ -80,12 +81,14 @@ export async function seedDistrict(
   const expireAt = new Date(Date.now() + 365 * 86_400_000).toISOString();
   const licenceIds: string[] = [];
   for (const organizationId of schoolIds) {
-    const licence = await createLicense(db, systemAdmin, {
-      organizationId,
-      licenseType: 'tle_teacher',
-      expireAt,
-      maxUsers: teachersPerSchool,
-    });
+    const licence = await writeTransaction(db, (tx) =>
+      createLicense(tx, systemAdmin, {
+        organizationId,
+        licenseType: 'tle_teacher',
+        expireAt,
+        maxUsers: teachersPerSchool,
+      }),
+    );
     licenceIds.push(licence.id);
   }
 

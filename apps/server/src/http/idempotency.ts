@@ -9,7 +9,6 @@ import { preparedRows } from '../db/prepared-rows';
 import { rows } from '../db/rows';
 import { rememberTransactionId, WRITE_ATTEMPTS, writeTransaction } from '../db/transaction';
 import { AppError } from './app-error';
-import { type AuthUser, authOf } from './authenticate';
 import { errorAnswer, type RouteMessages } from './error-handler';
 
 /** How long a key answers with its first answer (CONTRACT §5: at least 24 hours). */
@@ -251,31 +250,6 @@ export async function keptAnswers(
     if (first.request_hash !== hash) return AppError.of('idempotency_key_reused', KEY_REUSED_MESSAGE);
     return { status: first.status, body: first.response, replayed: true };
   });
-}
-
-/**
- * A route's answer through `idempotentWrite`: the caller and the request's key, the work in the transaction,
- * the first answer's status and body, and `Idempotent-Replayed: true` on a repeat.
- */
-export async function replyIdempotently<T>(
-  db: Db,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  work: (tx: Tx, user: AuthUser) => Promise<T>,
-  successStatus = 200,
-) {
-  const user = authOf(request);
-  return replyAnswer(
-    reply,
-    await idempotentWrite(
-      db,
-      user.userId,
-      idempotencyOf(request),
-      (tx) => work(tx, user),
-      successStatus,
-      request.routeOptions.config?.messages,
-    ),
-  );
 }
 
 /** Sends an `idempotentWrite` answer: its status and body, and `Idempotent-Replayed: true` on a repeat. */

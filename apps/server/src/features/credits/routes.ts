@@ -19,8 +19,9 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
 import { csvFileName, sendCsv } from '../../http/csv-download';
-import { idempotencyHeader, replyIdempotently } from '../../http/idempotency';
+import { idempotencyHeader } from '../../http/idempotency';
 import { replicaReads } from '../../http/replica-reads';
+import { writeRoute } from '../../http/write-route';
 import { exportCreditLog, listCreditLog } from './credit-log';
 import {
   allocateSystemCredits,
@@ -129,7 +130,9 @@ export function creditRoutes(db: Db): FastifyPluginAsyncZod {
           },
         },
         async (request, reply) =>
-          replyIdempotently(db, request, reply, (tx, user) => move(tx, user, request.body as never)),
+          writeRoute(db, request, reply, (tx) => move(tx, authOf(request), request.body as never), {
+            idempotent: true,
+          }),
       );
     }
 

@@ -4,6 +4,7 @@ import { organizationIdParamsSchema } from '@allot/domain/organizations';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
+import { writeRoute } from '../../http/write-route';
 import { getCreditAlerts, putCreditAlerts } from './credit-alerts-service';
 
 const tags = ['insights'];
@@ -42,7 +43,10 @@ export function creditAlertRoutes(db: Db): FastifyPluginAsyncZod {
           response: { 200: creditAlertSettingsSchema, 403: errorBodySchema, 404: errorBodySchema },
         },
       },
-      async (request) => putCreditAlerts(db, authOf(request), request.params.id, request.body),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx) =>
+          putCreditAlerts(tx, authOf(request), request.params.id, request.body),
+        ),
     );
   };
 }

@@ -8,7 +8,6 @@ import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { jsonParam } from '../../db/json-params';
 import { rows } from '../../db/rows';
-import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { lockOrganizationChain, requireOrganizationAccess } from '../organization-access';
@@ -67,28 +66,26 @@ export async function getCreditAlerts(
  * and a posting after the save sees the new thresholds.
  */
 export async function putCreditAlerts(
-  db: Db,
+  tx: Tx,
   user: AuthUser,
   organizationId: string,
   input: CreditAlerts,
 ): Promise<CreditAlertSettings> {
-  return writeTransaction(db, async (tx) => {
-    await requireOrganizationAccess(tx, user, organizationId, PERMISSION);
-    await lockOrganizationChain(tx, organizationId);
-    const thresholds = input.thresholds.map((t) => ({ kind: t.kind, value: t.value }));
-    await tx.execute(sql`
-      insert into credit_alert_settings (organization_id, thresholds, reference_balance, fired, updated_by, updated_at)
-      select o.id, ${jsonParam(thresholds)}::jsonb, o.shared_credits, '[]'::jsonb, ${user.userId}, now()
-        from organizations o where o.id = ${organizationId}
-      on conflict (organization_id) do update set
-        thresholds = excluded.thresholds,
-        reference_balance = case
-          when credit_alert_settings.reference_balance is null
-            or jsonb_array_length(credit_alert_settings.thresholds) = 0
-          then excluded.reference_balance else credit_alert_settings.reference_balance end,
-        fired = '[]'::jsonb,
-        updated_by = excluded.updated_by,
-        updated_at = now()`);
-    return readSettings(tx, organizationId);
-  });
+  await requireOrganizationAccess(tx, user, organizationId, PERMISSION);
+  await lockOrganizationChain(tx, organizationId);
+  const thresholds = input.thresholds.map((t) => ({ kind: t.kind, value: t.value }));
+  await tx.execute(sql`
+    insert into credit_alert_settings (organization_id, thresholds, reference_balance, fired, updated_by, updated_at)
+    select o.id, ${jsonParam(thresholds)}::jsonb, o.shared_credits, '[]'::jsonb, ${user.userId}, now()
+      from organizations o where o.id = ${organizationId}
+    on conflict (organization_id) do update set
+      thresholds = excluded.thresholds,
+      reference_balance = case
+        when credit_alert_settings.reference_balance is null
+          or jsonb_array_length(credit_alert_settings.thresholds) = 0
+        then excluded.reference_balance else credit_alert_settings.reference_balance end,
+      fired = '[]'::jsonb,
+      updated_by = excluded.updated_by,
+      updated_at = now()`);
+  return readSettings(tx, organizationId);
 }

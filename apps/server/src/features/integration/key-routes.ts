@@ -14,6 +14,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
 import { replicaReads } from '../../http/replica-reads';
+import { writeRoute } from '../../http/write-route';
 import {
   createIntegrationKey,
   listIntegrationKeys,
@@ -63,9 +64,15 @@ export function integrationKeyRoutes(db: Db): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        reply
-          .status(201)
-          .send(await createIntegrationKey(db, authOf(request), request.params.id, request.body)),
+        writeRoute(
+          db,
+          request,
+          reply,
+          (tx) => createIntegrationKey(tx, authOf(request), request.params.id, request.body),
+          {
+            status: 201,
+          },
+        ),
     );
 
     app.delete(
@@ -80,7 +87,10 @@ export function integrationKeyRoutes(db: Db): FastifyPluginAsyncZod {
           response: { 200: successResponseSchema, 403: errorBodySchema, 404: errorBodySchema },
         },
       },
-      async (request) => revokeIntegrationKey(db, authOf(request), request.params.id, request.params.keyId),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx) =>
+          revokeIntegrationKey(tx, authOf(request), request.params.id, request.params.keyId),
+        ),
     );
 
     app.get(
@@ -111,7 +121,10 @@ export function integrationKeyRoutes(db: Db): FastifyPluginAsyncZod {
           response: { 200: integrationSettingsSchema, 403: errorBodySchema, 404: errorBodySchema },
         },
       },
-      async (request) => updateIntegrationSettings(db, authOf(request), request.params.id, request.body),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx) =>
+          updateIntegrationSettings(tx, authOf(request), request.params.id, request.body),
+        ),
     );
   };
 }

@@ -7,9 +7,8 @@ import {
   type IntegrationKey,
 } from '@allot/domain/integration';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { rows } from '../../db/rows';
-import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
@@ -81,45 +80,43 @@ export async function listIntegrationKeys(
  * creations at once cannot pass the cap together (and the organization cannot be deleted meanwhile).
  */
 export async function createIntegrationKey(
-  db: Db,
+  tx: Tx,
   user: AuthUser,
   organizationId: string,
   input: CreateIntegrationKeyRequest,
 ): Promise<CreatedIntegrationKey> {
   const key = newKey();
-  return writeTransaction(db, async (tx) => {
-    await requireOrganizationAccess(tx, user, organizationId, PERMISSION);
-    await lockOrganization(tx, organizationId, 'update');
-    const [live] = await rows<{ count: number }>(
-      tx,
-      sql`select count(*)::int as count from integration_keys
-          where organization_id = ${organizationId} and revoked_at is null`,
-    );
-    if ((live?.count ?? 0) >= MAX_LIVE_INTEGRATION_KEYS)
-      throw AppError.of('business_rule', KEY_MSG.tooManyKeys);
-    const [created] = await rows<{ id: string; created_at: Stamp }>(
-      tx,
-      sql`insert into integration_keys (organization_id, name, prefix, key_hash, created_by)
-          values (${organizationId}, ${input.name}, ${key.slice(0, INTEGRATION_KEY_SHOWN_LENGTH)},
-            ${hashIntegrationKey(key)}, ${user.userId})
-          returning id, created_at`,
-    );
-    if (!created) throw new Error('integration key insert returned nothing');
-    await recordAudit(tx, {
-      organizationId,
-      actorId: user.userId,
-      action: 'integration_key_created',
-      target: { type: 'integration_key', id: created.id, label: input.name },
-      after: { name: input.name, prefix: key.slice(0, INTEGRATION_KEY_SHOWN_LENGTH) },
-    });
-    return {
-      id: created.id,
-      name: input.name,
-      prefix: key.slice(0, INTEGRATION_KEY_SHOWN_LENGTH),
-      key,
-      createdAt: iso(created.created_at),
-    };
+  await requireOrganizationAccess(tx, user, organizationId, PERMISSION);
+  await lockOrganization(tx, organizationId, 'update');
+  const [live] = await rows<{ count: number }>(
+    tx,
+    sql`select count(*)::int as count from integration_keys
+        where organization_id = ${organizationId} and revoked_at is null`,
+  );
+  if ((live?.count ?? 0) >= MAX_LIVE_INTEGRATION_KEYS)
+    throw AppError.of('business_rule', KEY_MSG.tooManyKeys);
+  const [created] = await rows<{ id: string; created_at: Stamp }>(
+    tx,
+    sql`insert into integration_keys (organization_id, name, prefix, key_hash, created_by)
+        values (${organizationId}, ${input.name}, ${key.slice(0, INTEGRATION_KEY_SHOWN_LENGTH)},
+          ${hashIntegrationKey(key)}, ${user.userId})
+        returning id, created_at`,
+  );
+  if (!created) throw new Error('integration key insert returned nothing');
+  await recordAudit(tx, {
+    organizationId,
+    actorId: user.userId,
+    action: 'integration_key_created',
+    target: { type: 'integration_key', id: created.id, label: input.name },
+    after: { name: input.name, prefix: key.slice(0, INTEGRATION_KEY_SHOWN_LENGTH) },
   });
+  return {
+    id: created.id,
+    name: input.name,
+    prefix: key.slice(0, INTEGRATION_KEY_SHOWN_LENGTH),
+    key,
+    createdAt: iso(created.created_at),
+  };
 }
 
 /**
@@ -128,28 +125,26 @@ export async function createIntegrationKey(
  * organization, an unknown one or one already revoked: `404`.
  */
 export async function revokeIntegrationKey(
-  db: Db,
+  tx: Tx,
   user: AuthUser,
   organizationId: string,
   keyId: string,
 ): Promise<{ success: true }> {
-  return writeTransaction(db, async (tx) => {
-    await requireOrganizationAccess(tx, user, organizationId, PERMISSION);
-    if (!isUuid(keyId)) throw AppError.notFound();
-    const [revoked] = await rows<{ id: string; name: string; prefix: string }>(
-      tx,
-      sql`update integration_keys set revoked_at = now(), revoked_by = ${user.userId}
-          where id = ${keyId} and organization_id = ${organizationId} and revoked_at is null
-          returning id, name, prefix`,
-    );
-    if (!revoked) throw AppError.notFound();
-    await recordAudit(tx, {
-      organizationId,
-      actorId: user.userId,
-      action: 'integration_key_revoked',
-      target: { type: 'integration_key', id: revoked.id, label: revoked.name },
-      before: { name: revoked.name, prefix: revoked.prefix },
-    });
-    return { success: true as const };
+  await requireOrganizationAccess(tx, user, organizationId, PERMISSION);
+  if (!isUuid(keyId)) throw AppError.notFound();
+  const [revoked] = await rows<{ id: string; name: string; prefix: string }>(
+    tx,
+    sql`update integration_keys set revoked_at = now(), revoked_by = ${user.userId}
+        where id = ${keyId} and organization_id = ${organizationId} and revoked_at is null
+        returning id, name, prefix`,
+  );
+  if (!revoked) throw AppError.notFound();
+  await recordAudit(tx, {
+    organizationId,
+    actorId: user.userId,
+    action: 'integration_key_revoked',
+    target: { type: 'integration_key', id: revoked.id, label: revoked.name },
+    before: { name: revoked.name, prefix: revoked.prefix },
   });
+  return { success: true as const };
 }

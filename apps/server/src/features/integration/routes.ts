@@ -18,13 +18,8 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../http/app-error';
 import { authOf, integrationOf } from '../../http/authenticate';
 import { answerError } from '../../http/error-handler';
-import {
-  type Answer,
-  type IdempotencyRequest,
-  idempotencyOf,
-  idempotentWrite,
-  replyAnswer,
-} from '../../http/idempotency';
+import { type Answer, type IdempotencyRequest, idempotencyOf, replyAnswer } from '../../http/idempotency';
+import { writeRoute } from '../../http/write-route';
 import { consumptions } from '../../lib/metrics';
 import { checkEntitlement, checkMemberEntitlement } from './check-entitlement';
 import { consumeBatch } from './consume-batch';
@@ -176,11 +171,16 @@ export function integrationRoutes(db: Db, options: IntegrationRouteOptions = {})
       },
       async (request, reply) => {
         const caller = integrationOf(request);
-        const answer = await idempotentWrite(db, caller.keyId, requireIdempotency(request), (tx, key) =>
-          consumeBatch(tx, caller, request.body.items, key),
+        return writeRoute(
+          db,
+          request,
+          reply,
+          (tx, key) => consumeBatch(tx, caller, request.body.items, key),
+          {
+            idempotent: { callerId: caller.keyId, idempotency: requireIdempotency(request) },
+            answered: countConsumptions,
+          },
         );
-        countConsumptions(answer);
-        return replyAnswer(reply, answer);
       },
     );
 

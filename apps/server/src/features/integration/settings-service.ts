@@ -2,7 +2,6 @@ import type { IntegrationSettings, UpdateIntegrationSettingsRequest } from '@all
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { rows } from '../../db/rows';
-import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { requireOrganizationAccess } from '../organization-access';
@@ -46,19 +45,17 @@ export async function getIntegrationSettings(
  * was already consumed today is allowed and refuses every further consumption today.
  */
 export async function updateIntegrationSettings(
-  db: Db,
+  tx: Tx,
   user: AuthUser,
   organizationId: string,
   input: UpdateIntegrationSettingsRequest,
 ): Promise<IntegrationSettings> {
-  return writeTransaction(db, async (tx) => {
-    await requireOrganizationAccess(tx, user, organizationId, PERMISSION);
-    const updated = await rows<{ id: string }>(
-      tx,
-      sql`update organizations set daily_consumption_limit = ${input.dailyConsumptionLimit}, updated_at = now()
-          where id = ${organizationId} and deleted_at is null returning id`,
-    );
-    if (updated.length === 0) throw AppError.notFound();
-    return readSettings(tx, organizationId);
-  });
+  await requireOrganizationAccess(tx, user, organizationId, PERMISSION);
+  const updated = await rows<{ id: string }>(
+    tx,
+    sql`update organizations set daily_consumption_limit = ${input.dailyConsumptionLimit}, updated_at = now()
+        where id = ${organizationId} and deleted_at is null returning id`,
+  );
+  if (updated.length === 0) throw AppError.notFound();
+  return readSettings(tx, organizationId);
 }

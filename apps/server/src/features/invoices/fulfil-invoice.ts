@@ -8,9 +8,8 @@ import {
 } from '@allot/domain/invoices';
 import type { LicenseType } from '@allot/domain/organizations';
 import { sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client';
+import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
-import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
@@ -123,74 +122,70 @@ async function applyPurchase(
  * changes nothing; the database refuses to change a fulfilled invoice whatever code tries (IN001).
  */
 export async function fulfilInvoice(
-  db: Db,
+  tx: Tx,
   user: AuthUser,
   id: string,
   method: FulfilmentMethod,
 ): Promise<InvoiceRecord> {
-  return writeTransaction(db, async (tx) => {
-    if (isUuid(id)) {
-      // The lock order of organization-access/locks.ts. First the credit accounts a credits invoice posts to
-      // (the system account and the organization's pool), as the organization's delete does; then the
-      // organization before the invoice, the order of that delete, which voids its open invoices (decision
-      // 010), so the two wait for one another instead of deadlocking. `key share` holds off the delete and
-      // lets a credit move of the organization through: with `share`, a move that held the pool waited for
-      // it while this waited for the pool (issue 31).
-      await tx.execute(sql`select a.id from invoices i join credit_accounts a
-          on a.kind = 'system' or (a.organization_id = i.organization_id
-            and a.kind = coalesce(i.credit_pool, ${EARLIER_PURCHASES_POOL}))
-        where i.id = ${id} and i.kind = 'credits' order by a.id for no key update of a`);
-      await tx.execute(sql`select o.id from invoices i join organizations o on o.id = i.organization_id
-        where i.id = ${id} for key share of o`);
-    }
-    const invoice = await lockOpenInvoice(tx, user, id, {
-      fulfilled: INVOICE_MSG.alreadyFulfilled,
-      void: INVOICE_MSG.isVoid,
-    });
-    const [org] = await rows<{ id: string }>(
-      tx,
-      sql`select id from organizations where id = ${invoice.organizationId} and deleted_at is null for key share`,
-    );
-    if (!org) throw AppError.of('conflict', INVOICE_MSG.organizationGone);
-    const applied = await applyPurchase(tx, invoice, {
-      action: 'purchased',
-      description: `Invoice ${invoice.number} (${FULFILMENT_LABEL[method].toLowerCase()}): ${invoice.description}`,
-      actorId: user.userId,
-    });
-    await tx.execute(sql`update invoices set status = 'fulfilled', fulfilment_method = ${method},
-        fulfilled_at = now(), fulfilled_by = ${user.userId}, license_event_id = ${applied.licenseEventId},
-        credit_transaction_id = ${applied.creditTransactionId}
-      where id = ${invoice.id}`);
-    await recordAudit(tx, {
-      organizationId: invoice.organizationId,
-      actorId: user.userId,
-      action: 'invoice_fulfilled',
-      target: { type: 'invoice', id: invoice.id, label: `Invoice ${invoice.number}: ${invoice.description}` },
-      before: { status: 'open' },
-      after: { status: 'fulfilled', fulfilmentMethod: method },
-      creditTransactionId: applied.creditTransactionId,
-    });
-    return (await selectInvoice(tx, invoice.id)) as InvoiceRecord;
+  if (isUuid(id)) {
+    // The lock order of organization-access/locks.ts. First the credit accounts a credits invoice posts to
+    // (the system account and the organization's pool), as the organization's delete does; then the
+    // organization before the invoice, the order of that delete, which voids its open invoices (decision
+    // 010), so the two wait for one another instead of deadlocking. `key share` holds off the delete and
+    // lets a credit move of the organization through: with `share`, a move that held the pool waited for
+    // it while this waited for the pool (issue 31).
+    await tx.execute(sql`select a.id from invoices i join credit_accounts a
+        on a.kind = 'system' or (a.organization_id = i.organization_id
+          and a.kind = coalesce(i.credit_pool, ${EARLIER_PURCHASES_POOL}))
+      where i.id = ${id} and i.kind = 'credits' order by a.id for no key update of a`);
+    await tx.execute(sql`select o.id from invoices i join organizations o on o.id = i.organization_id
+      where i.id = ${id} for key share of o`);
+  }
+  const invoice = await lockOpenInvoice(tx, user, id, {
+    fulfilled: INVOICE_MSG.alreadyFulfilled,
+    void: INVOICE_MSG.isVoid,
   });
+  const [org] = await rows<{ id: string }>(
+    tx,
+    sql`select id from organizations where id = ${invoice.organizationId} and deleted_at is null for key share`,
+  );
+  if (!org) throw AppError.of('conflict', INVOICE_MSG.organizationGone);
+  const applied = await applyPurchase(tx, invoice, {
+    action: 'purchased',
+    description: `Invoice ${invoice.number} (${FULFILMENT_LABEL[method].toLowerCase()}): ${invoice.description}`,
+    actorId: user.userId,
+  });
+  await tx.execute(sql`update invoices set status = 'fulfilled', fulfilment_method = ${method},
+      fulfilled_at = now(), fulfilled_by = ${user.userId}, license_event_id = ${applied.licenseEventId},
+      credit_transaction_id = ${applied.creditTransactionId}
+    where id = ${invoice.id}`);
+  await recordAudit(tx, {
+    organizationId: invoice.organizationId,
+    actorId: user.userId,
+    action: 'invoice_fulfilled',
+    target: { type: 'invoice', id: invoice.id, label: `Invoice ${invoice.number}: ${invoice.description}` },
+    before: { status: 'open' },
+    after: { status: 'fulfilled', fulfilmentMethod: method },
+    creditTransactionId: applied.creditTransactionId,
+  });
+  return (await selectInvoice(tx, invoice.id)) as InvoiceRecord;
 }
 
 /** POST /api/invoice/{id}/void: a system admin cancels an open invoice; a fulfilled one stays as it is. */
-export async function voidInvoice(db: Db, user: AuthUser, id: string): Promise<InvoiceRecord> {
-  return writeTransaction(db, async (tx) => {
-    const invoice = await lockOpenInvoice(tx, user, id, {
-      fulfilled: INVOICE_MSG.voidFulfilled,
-      void: INVOICE_MSG.alreadyVoid,
-    });
-    await tx.execute(sql`update invoices set status = 'void', voided_at = now(), voided_by = ${user.userId}
-      where id = ${invoice.id}`);
-    await recordAudit(tx, {
-      organizationId: invoice.organizationId,
-      actorId: user.userId,
-      action: 'invoice_voided',
-      target: { type: 'invoice', id: invoice.id, label: `Invoice ${invoice.number}: ${invoice.description}` },
-      before: { status: 'open' },
-      after: { status: 'void' },
-    });
-    return (await selectInvoice(tx, invoice.id)) as InvoiceRecord;
+export async function voidInvoice(tx: Tx, user: AuthUser, id: string): Promise<InvoiceRecord> {
+  const invoice = await lockOpenInvoice(tx, user, id, {
+    fulfilled: INVOICE_MSG.voidFulfilled,
+    void: INVOICE_MSG.alreadyVoid,
   });
+  await tx.execute(sql`update invoices set status = 'void', voided_at = now(), voided_by = ${user.userId}
+    where id = ${invoice.id}`);
+  await recordAudit(tx, {
+    organizationId: invoice.organizationId,
+    actorId: user.userId,
+    action: 'invoice_voided',
+    target: { type: 'invoice', id: invoice.id, label: `Invoice ${invoice.number}: ${invoice.description}` },
+    before: { status: 'open' },
+    after: { status: 'void' },
+  });
+  return (await selectInvoice(tx, invoice.id)) as InvoiceRecord;
 }

@@ -4,7 +4,6 @@ import { LICENSE_TYPES, type LicenseType } from '@allot/domain/organizations';
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { rows } from '../../db/rows';
-import { writeTransaction } from '../../db/transaction';
 import type { AuthUser } from '../../http/authenticate';
 import { requireSystemAdmin } from '../organization-access';
 
@@ -34,23 +33,19 @@ export async function readPriceList(db: Db | Tx): Promise<PriceList> {
 }
 
 /** PUT /api/invoice/products: a system admin replaces the list. Open invoices keep the amounts they have. */
-export async function updatePriceList(db: Db, user: AuthUser, input: PriceList): Promise<PriceList> {
-  await requireSystemAdmin(db, user, { message: INVOICE_MSG.systemAdminOnly });
-  return writeTransaction(db, async (tx) => {
-    await tx.execute(sql`insert into price_list (id, currency, updated_by) values (1, ${input.currency}, ${user.userId})
-      on conflict (id) do update set currency = excluded.currency, updated_at = now(), updated_by = excluded.updated_by`);
-    for (const price of input.licenses) {
-      await tx.execute(sql`insert into license_prices (license_type, price_per_seat_month, has_free_tier)
-        values (${price.licenseType}, ${price.pricePerSeatMonth}, ${price.hasFreeTier})
-        on conflict (license_type) do update set price_per_seat_month = excluded.price_per_seat_month,
-          has_free_tier = excluded.has_free_tier`);
-    }
-    await tx.execute(sql`delete from credit_packs`);
-    for (const pack of input.creditPacks) {
-      await tx.execute(
-        sql`insert into credit_packs (credits, price) values (${pack.credits}, ${pack.price})`,
-      );
-    }
-    return readPriceList(tx);
-  });
+export async function updatePriceList(tx: Tx, user: AuthUser, input: PriceList): Promise<PriceList> {
+  await requireSystemAdmin(tx, user, { message: INVOICE_MSG.systemAdminOnly });
+  await tx.execute(sql`insert into price_list (id, currency, updated_by) values (1, ${input.currency}, ${user.userId})
+    on conflict (id) do update set currency = excluded.currency, updated_at = now(), updated_by = excluded.updated_by`);
+  for (const price of input.licenses) {
+    await tx.execute(sql`insert into license_prices (license_type, price_per_seat_month, has_free_tier)
+      values (${price.licenseType}, ${price.pricePerSeatMonth}, ${price.hasFreeTier})
+      on conflict (license_type) do update set price_per_seat_month = excluded.price_per_seat_month,
+        has_free_tier = excluded.has_free_tier`);
+  }
+  await tx.execute(sql`delete from credit_packs`);
+  for (const pack of input.creditPacks) {
+    await tx.execute(sql`insert into credit_packs (credits, price) values (${pack.credits}, ${pack.price})`);
+  }
+  return readPriceList(tx);
 }

@@ -15,8 +15,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
-import { idempotencyHeader, replyIdempotently } from '../../http/idempotency';
+import { idempotencyHeader } from '../../http/idempotency';
 import { replicaReads } from '../../http/replica-reads';
+import { writeRoute } from '../../http/write-route';
 import type { MailSettings } from '../mail';
 import { createInvoice } from './create-invoice';
 import { fulfilInvoice, voidInvoice } from './fulfil-invoice';
@@ -60,7 +61,8 @@ export function invoiceRoutes(db: Db, mail: MailSettings, payment: InvoicePaymen
           response: { 200: priceListSchema, 403: errorBodySchema },
         },
       },
-      async (request) => updatePriceList(db, authOf(request), request.body),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx) => updatePriceList(tx, authOf(request), request.body)),
     );
 
     app.post(
@@ -85,12 +87,12 @@ export function invoiceRoutes(db: Db, mail: MailSettings, payment: InvoicePaymen
         },
       },
       async (request, reply) =>
-        replyIdempotently(
+        writeRoute(
           db,
           request,
           reply,
-          (tx, user) => createInvoice(tx, user, request.body, mail, payment),
-          201,
+          (tx) => createInvoice(tx, authOf(request), request.body, mail, payment),
+          { status: 201, idempotent: true },
         ),
     );
 
@@ -161,8 +163,10 @@ export function invoiceRoutes(db: Db, mail: MailSettings, payment: InvoicePaymen
           response: { 200: invoiceSchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
         },
       },
-      async (request) =>
-        paid(await fulfilInvoice(db, authOf(request), request.params.id, request.body.method)),
+      async (request, reply) =>
+        writeRoute(db, request, reply, async (tx) =>
+          paid(await fulfilInvoice(tx, authOf(request), request.params.id, request.body.method)),
+        ),
     );
 
     app.post(
@@ -177,7 +181,10 @@ export function invoiceRoutes(db: Db, mail: MailSettings, payment: InvoicePaymen
           response: { 200: invoiceSchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
         },
       },
-      async (request) => paid(await voidInvoice(db, authOf(request), request.params.id)),
+      async (request, reply) =>
+        writeRoute(db, request, reply, async (tx) =>
+          paid(await voidInvoice(tx, authOf(request), request.params.id)),
+        ),
     );
   };
 }

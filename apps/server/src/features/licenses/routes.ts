@@ -15,8 +15,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
-import { idempotencyHeader, replyIdempotently } from '../../http/idempotency';
+import { idempotencyHeader } from '../../http/idempotency';
 import { replicaReads } from '../../http/replica-reads';
+import { writeRoute } from '../../http/write-route';
 import { createLicense, deleteLicense, updateLicense } from './license-admin';
 import { listLicenseLog } from './license-log';
 import { assignLicenses, reclaimLicenses } from './license-moves';
@@ -41,7 +42,9 @@ export function licenseRoutes(db: Db): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await createLicense(db, authOf(request), request.body)),
+        writeRoute(db, request, reply, (tx) => createLicense(tx, authOf(request), request.body), {
+          status: 201,
+        }),
     );
 
     app.post(
@@ -57,7 +60,10 @@ export function licenseRoutes(db: Db): FastifyPluginAsyncZod {
           response: { 200: licenseSchema, 403: errorBodySchema, 404: errorBodySchema, 422: errorBodySchema },
         },
       },
-      async (request) => updateLicense(db, authOf(request), request.params.id, request.body),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx) =>
+          updateLicense(tx, authOf(request), request.params.id, request.body),
+        ),
     );
 
     app.delete(
@@ -77,7 +83,8 @@ export function licenseRoutes(db: Db): FastifyPluginAsyncZod {
           },
         },
       },
-      async (request) => deleteLicense(db, authOf(request), request.params.id),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx) => deleteLicense(tx, authOf(request), request.params.id)),
     );
 
     app.post(
@@ -100,7 +107,9 @@ export function licenseRoutes(db: Db): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        replyIdempotently(db, request, reply, (tx, user) => assignLicenses(tx, user, request.body)),
+        writeRoute(db, request, reply, (tx) => assignLicenses(tx, authOf(request), request.body), {
+          idempotent: true,
+        }),
     );
 
     app.post(
@@ -123,7 +132,9 @@ export function licenseRoutes(db: Db): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        replyIdempotently(db, request, reply, (tx, user) => reclaimLicenses(tx, user, request.body)),
+        writeRoute(db, request, reply, (tx) => reclaimLicenses(tx, authOf(request), request.body), {
+          idempotent: true,
+        }),
     );
 
     app.get(

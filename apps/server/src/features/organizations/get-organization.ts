@@ -1,8 +1,7 @@
 import type { Organization, OrganizationSecurity, OrganizationSummary } from '@allot/domain/organizations';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { preparedRead } from '../../db/prepared-rows';
-import type { ReplicaReads } from '../../db/read-replica';
 import { AppError } from '../../http/app-error';
 import type { AuthUser, SessionInRead } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
@@ -88,11 +87,11 @@ const readOrganization = preparedRead<{
  * written on `db`.
  */
 export async function getOrganization(
-  db: Db,
+  db: Tx,
   caller: AuthUser | SessionInRead,
   id: string,
   parts: OrganizationParts,
-  reads: ReplicaReads = async () => db,
+  reads: () => Promise<Tx> = async () => db,
 ): Promise<Organization> {
   if (!isUuid(id)) throw AppError.notFound();
   const inRead = 'token' in caller;

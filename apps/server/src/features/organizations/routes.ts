@@ -22,6 +22,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf, callerOf } from '../../http/authenticate';
 import { replicaReads } from '../../http/replica-reads';
+import { writeRoute } from '../../http/write-route';
 import type { MailSettings } from '../mail';
 import {
   getOrganizationCredits,
@@ -158,8 +159,15 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
         },
       },
       async (request, reply) => {
-        const organization = await createOrganization(db, authOf(request), request.body, mail);
-        return reply.status(201).send(organization);
+        return writeRoute(
+          db,
+          request,
+          reply,
+          (tx) => createOrganization(tx, authOf(request), request.body, mail),
+          {
+            status: 201,
+          },
+        );
       },
     );
 
@@ -176,7 +184,10 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
           response: { 200: organizationSchema, ...errors },
         },
       },
-      async (request) => updateOrganization(db, authOf(request), request.params.id, request.body),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx) =>
+          updateOrganization(tx, authOf(request), request.params.id, request.body),
+        ),
     );
 
     app.post(
@@ -193,7 +204,10 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
           response: { 200: organizationSecuritySchema, ...errors, 422: errorBodySchema },
         },
       },
-      async (request) => updateOrganizationSecurity(db, authOf(request), request.params.id, request.body),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx) =>
+          updateOrganizationSecurity(tx, authOf(request), request.params.id, request.body),
+        ),
     );
 
     app.delete(
@@ -209,7 +223,8 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
           response: { 200: successResponseSchema, ...errors, 409: errorBodySchema },
         },
       },
-      async (request) => deleteOrganization(db, authOf(request), request.params.id),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx) => deleteOrganization(tx, authOf(request), request.params.id)),
     );
   };
 }

@@ -1,9 +1,8 @@
 import { MFA_MSG } from '@allot/domain/mfa';
 import type { OrganizationSecurity, UpdateOrganizationSecurityRequest } from '@allot/domain/organizations';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
-import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { recordAudit } from '../audit';
@@ -32,42 +31,40 @@ export function organizationSecurityJson(organizationId: string | SQL): SQL {
  * sign-in.
  */
 export async function updateOrganizationSecurity(
-  db: Db,
+  tx: Tx,
   user: AuthUser,
   organizationId: string,
   input: UpdateOrganizationSecurityRequest,
 ): Promise<OrganizationSecurity> {
-  const access = await requireOrganizationAccess(db, user, organizationId);
+  const access = await requireOrganizationAccess(tx, user, organizationId);
   if (access.role !== 'system_admin' && access.role !== 'organization_owner') {
     throw AppError.forbidden(MFA_MSG.ownerOnly);
   }
-  if (input.requireMfa && !(await hasMfaOn(db, user.userId))) {
+  if (input.requireMfa && !(await hasMfaOn(tx, user.userId))) {
     throw AppError.of('business_rule', MFA_MSG.turnOnYoursFirst);
   }
-  return writeTransaction(db, async (tx) => {
-    const { name } = await lockOrganization(tx, organizationId);
-    const [current] = await rows<{ require_mfa: boolean }>(
-      tx,
-      sql`select require_mfa from organizations where id = ${organizationId}`,
-    );
-    if (current && current.require_mfa !== input.requireMfa) {
-      await tx.execute(sql`update organizations set require_mfa = ${input.requireMfa}, updated_at = now()
-        where id = ${organizationId}`);
-      await recordAudit(tx, {
-        organizationId,
-        actorId: user.userId,
-        action: 'organization_security_updated',
-        target: { type: 'organization', id: organizationId, label: name },
-        before: { requireMfa: current.require_mfa },
-        after: { requireMfa: input.requireMfa },
-      });
-      if (input.requireMfa) await endSessionsOfUnenrolled(tx, organizationId);
-    }
-    const [row] = await rows<{ security: OrganizationSecurity }>(
-      tx,
-      sql`select ${organizationSecurityJson(organizationId)} as security`,
-    );
-    if (!row?.security) throw AppError.notFound();
-    return row.security;
-  });
+  const { name } = await lockOrganization(tx, organizationId);
+  const [current] = await rows<{ require_mfa: boolean }>(
+    tx,
+    sql`select require_mfa from organizations where id = ${organizationId}`,
+  );
+  if (current && current.require_mfa !== input.requireMfa) {
+    await tx.execute(sql`update organizations set require_mfa = ${input.requireMfa}, updated_at = now()
+      where id = ${organizationId}`);
+    await recordAudit(tx, {
+      organizationId,
+      actorId: user.userId,
+      action: 'organization_security_updated',
+      target: { type: 'organization', id: organizationId, label: name },
+      before: { requireMfa: current.require_mfa },
+      after: { requireMfa: input.requireMfa },
+    });
+    if (input.requireMfa) await endSessionsOfUnenrolled(tx, organizationId);
+  }
+  const [row] = await rows<{ security: OrganizationSecurity }>(
+    tx,
+    sql`select ${organizationSecurityJson(organizationId)} as security`,
+  );
+  if (!row?.security) throw AppError.notFound();
+  return row.security;
 }

@@ -16,8 +16,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
-import { idempotencyHeader, replyIdempotently } from '../../http/idempotency';
+import { idempotencyHeader } from '../../http/idempotency';
 import { replicaReads } from '../../http/replica-reads';
+import { writeRoute } from '../../http/write-route';
 import type { MailSettings } from '../mail';
 import { cancelRequest } from './cancel-request';
 import { createRequest } from './create-request';
@@ -61,12 +62,12 @@ export function requestRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
         },
       },
       async (request, reply) =>
-        replyIdempotently(
+        writeRoute(
           db,
           request,
           reply,
-          (tx, user) => createRequest(tx, user, request.params.id, request.body, mail),
-          201,
+          (tx) => createRequest(tx, authOf(request), request.params.id, request.body, mail),
+          { status: 201, idempotent: true },
         ),
     );
 
@@ -149,8 +150,12 @@ export function requestRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
         },
       },
       async (request, reply) =>
-        replyIdempotently(db, request, reply, (tx, user) =>
-          approveRequest(tx, user, request.params.id, request.body, mail),
+        writeRoute(
+          db,
+          request,
+          reply,
+          (tx) => approveRequest(tx, authOf(request), request.params.id, request.body, mail),
+          { idempotent: true },
         ),
     );
 
@@ -170,8 +175,12 @@ export function requestRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
         },
       },
       async (request, reply) =>
-        replyIdempotently(db, request, reply, (tx, user) =>
-          declineRequest(tx, user, request.params.id, request.body, mail),
+        writeRoute(
+          db,
+          request,
+          reply,
+          (tx) => declineRequest(tx, authOf(request), request.params.id, request.body, mail),
+          { idempotent: true },
         ),
     );
 
@@ -190,7 +199,9 @@ export function requestRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
         },
       },
       async (request, reply) =>
-        replyIdempotently(db, request, reply, (tx, user) => cancelRequest(tx, user, request.params.id)),
+        writeRoute(db, request, reply, (tx) => cancelRequest(tx, authOf(request), request.params.id), {
+          idempotent: true,
+        }),
     );
   };
 }

@@ -26,39 +26,35 @@ import { findMembers } from './queries';
  * owner (the owner before becomes an admin when the new one joins).
  */
 export async function createUser(
-  db: Db,
+  tx: Tx,
   user: AuthUser,
   input: CreateUserRequest,
   mail: MailSettings,
 ): Promise<OrganizationUser> {
-  const access = await requireOrganizationAccess(db, user, input.organizationId, ['manage_users']);
+  const access = await requireOrganizationAccess(tx, user, input.organizationId, ['manage_users']);
   requireAssignable(access.role, input.role);
-  const userId = await writeTransaction(db, async (tx) => {
-    await lockOrganization(tx, input.organizationId);
-    const plan = await planMembers(
-      tx,
-      input.organizationId,
-      [{ row: 1, email: input.email, name: input.name, role: input.role }],
-      { caller: user, preferredLicenseId: input.licenseId },
-    );
-    const refused = plan.skipped[0];
-    if (refused?.reason === 'already_member' || refused?.reason === 'already_invited') {
-      throw AppError.emailTaken();
-    }
-    if (refused?.reason === 'no_free_seat') {
-      const named = plan.licenses.find((l) => l.id === input.licenseId);
-      const message = named
-        ? MSG.notEnoughLicenses(LICENSE_TYPE_LABEL[named.licenseType])
-        : APP_MSG.noFreeSeat;
-      throw AppError.of('seat_limit', message);
-    }
-    const [created] = await applyMemberPlan(tx, input.organizationId, plan, { caller: user, mail });
-    if (!created) throw new Error('the plan added nobody');
-    return created;
-  });
-  const [created] = await findMembers(db, input.organizationId, [userId]);
-  if (!created) throw new Error('created user not found');
-  return created;
+  await lockOrganization(tx, input.organizationId);
+  const plan = await planMembers(
+    tx,
+    input.organizationId,
+    [{ row: 1, email: input.email, name: input.name, role: input.role }],
+    { caller: user, preferredLicenseId: input.licenseId },
+  );
+  const refused = plan.skipped[0];
+  if (refused?.reason === 'already_member' || refused?.reason === 'already_invited') {
+    throw AppError.emailTaken();
+  }
+  if (refused?.reason === 'no_free_seat') {
+    const named = plan.licenses.find((l) => l.id === input.licenseId);
+    const message = named ? MSG.notEnoughLicenses(LICENSE_TYPE_LABEL[named.licenseType]) : APP_MSG.noFreeSeat;
+    throw AppError.of('seat_limit', message);
+  }
+  const [created] = await applyMemberPlan(tx, input.organizationId, plan, { caller: user, mail });
+  if (!created) throw new Error('the plan added nobody');
+  // The answer is read in the same transaction (it was read just after it): it sees the new member.
+  const [member] = await findMembers(tx, input.organizationId, [created]);
+  if (!member) throw new Error('created user not found');
+  return member;
 }
 
 /** Previews and imports one session may run in a window: a file of 20,000 rows is a heavy request. */
@@ -86,6 +82,7 @@ export async function previewImport(
 ): Promise<BulkImportPreview> {
   await requireOrganizationAccess(db, user, input.organizationId, ['manage_users']);
   await countImport(db, user);
+  // Its own transaction, not writeRoute's (ARCHITECTURE.md): the count above stays when the preview is refused.
   const plan = await writeTransaction(db, async (tx) => {
     await lockOrganization(tx, input.organizationId);
     return planImport(tx, user, input);
@@ -133,6 +130,8 @@ async function addImportedUsers(
 ): Promise<BulkImportResponse> {
   await requireOrganizationAccess(db, user, input.organizationId, ['manage_users']);
   await countImport(db, user);
+  // Its own transaction, not writeRoute's (ARCHITECTURE.md): the count above stays when the import is refused,
+  // and the rows added stay added when the answer below is `402`.
   const result = await writeTransaction(db, async (tx) => {
     await lockOrganization(tx, input.organizationId);
     const plan = await planImport(tx, user, input);

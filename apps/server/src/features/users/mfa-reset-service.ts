@@ -1,8 +1,7 @@
 import { MFA_MSG } from '@allot/domain/mfa';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
-import { writeTransaction } from '../../db/transaction';
 import type { AuthUser } from '../../http/authenticate';
 import { revokeAllSessions, turnOffMfa } from '../auth';
 import { requireSystemAdmin } from '../organization-access';
@@ -15,23 +14,21 @@ import { requireVisibleAccount } from './update-service';
  * sees it. The account's sessions end; it signs in with its password again (and, if an organization requires
  * two-factor of it, sets it up anew). In the audit log of every organization the account is a member of.
  */
-export async function resetUserMfa(db: Db, user: AuthUser, userId: string): Promise<{ success: true }> {
-  await requireVisibleAccount(db, user, userId);
-  await requireSystemAdmin(db, user, { message: MFA_MSG.systemAdminOnly });
-  await writeTransaction(db, async (tx) => {
-    if (!(await turnOffMfa(tx, userId))) return;
-    await revokeAllSessions(tx, userId, { except: userId === user.userId ? user.sessionId : undefined });
-    const memberOf = await rows<{ organization_id: string }>(
+export async function resetUserMfa(tx: Tx, user: AuthUser, userId: string): Promise<{ success: true }> {
+  await requireVisibleAccount(tx, user, userId);
+  await requireSystemAdmin(tx, user, { message: MFA_MSG.systemAdminOnly });
+  if (!(await turnOffMfa(tx, userId))) return { success: true };
+  await revokeAllSessions(tx, userId, { except: userId === user.userId ? user.sessionId : undefined });
+  const memberOf = await rows<{ organization_id: string }>(
+    tx,
+    sql`select organization_id from memberships where user_id = ${userId} order by organization_id`,
+  );
+  for (const m of memberOf) {
+    await auditMemberChanges(
       tx,
-      sql`select organization_id from memberships where user_id = ${userId} order by organization_id`,
+      { organizationId: m.organization_id, actorId: user.userId, action: 'member_two_factor_reset' },
+      [{ userId, before: { twoFactor: true }, after: { twoFactor: false } }],
     );
-    for (const m of memberOf) {
-      await auditMemberChanges(
-        tx,
-        { organizationId: m.organization_id, actorId: user.userId, action: 'member_two_factor_reset' },
-        [{ userId, before: { twoFactor: true }, after: { twoFactor: false } }],
-      );
-    }
-  });
+  }
   return { success: true };
 }

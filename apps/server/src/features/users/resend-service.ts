@@ -38,6 +38,7 @@ export async function resendMemberInvitation(
   const access = await requireOrganizationAccess(db, user, organizationId, ['manage_users']);
   const sent = await hitRateLimit(db, rateLimitKey('resend', user.sessionId), RESEND_WINDOW_SECONDS);
   if (sent > RESENDS_PER_SESSION) throw AppError.of('rate_limited', APP_MSG.tooManyResends);
+  // Its own transaction, not writeRoute's (ARCHITECTURE.md): the count above stays when the resend is refused.
   await writeTransaction(db, async (tx) => {
     await lockOrganization(tx, organizationId, 'key share');
     const [person] = await lockMembers(tx, organizationId, [userId]);

@@ -1,9 +1,8 @@
 import { APP_MSG } from '@allot/domain/messages';
 import type { RoleChange, UpdateUserRoleRequest } from '@allot/domain/users';
 import { sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client';
+import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
-import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { endSessionsWithoutPanelAccess } from '../auth';
@@ -42,49 +41,47 @@ export async function transferOwnership(
  * owner only from an owner; the owner's own role changes only by a transfer. Answers every change made.
  */
 export async function updateUserRole(
-  db: Db,
+  tx: Tx,
   user: AuthUser,
   userId: string,
   input: UpdateUserRoleRequest,
 ): Promise<RoleChange[]> {
-  const access = await requireOrganizationAccess(db, user, input.organizationId, ['assign_roles']);
+  const access = await requireOrganizationAccess(tx, user, input.organizationId, ['assign_roles']);
   requireAssignable(access.role, input.role);
-  return writeTransaction(db, async (tx) => {
-    await lockOrganization(tx, input.organizationId);
-    const [member] = await lockMembers(tx, input.organizationId, [userId]);
-    if (!member) throw AppError.notFound();
-    requireNotAbove(access.role, [member]);
-    const unchanged = [{ userId, organizationId: input.organizationId, roleName: member.role }];
-    if (member.role === input.role) return unchanged;
-    if (member.role === 'organization_owner') {
-      throw AppError.of('business_rule', APP_MSG.ownerRoleChanges);
-    }
-    // An invitation offers the new role; the ownership moves only when the invited account joins.
-    const audit = {
-      organizationId: input.organizationId,
-      actorId: user.userId,
-      action: 'member_role_changed' as const,
-    };
-    if (input.role === 'organization_owner' && member.kind === 'member') {
-      const changes = await transferOwnership(tx, input.organizationId, userId);
-      await auditMemberChanges(
-        tx,
-        audit,
-        changes.map((c) => ({
-          userId: c.userId,
-          before: { role: c.userId === userId ? member.role : 'organization_owner' },
-          after: { role: c.roleName },
-        })),
-      );
-      return changes;
-    }
-    await tx.execute(sql`update ${peopleTable(member.kind)} set role = ${input.role}, updated_at = now()
-      where organization_id = ${input.organizationId} and user_id = ${member.userId}`);
-    // Lowered to teacher and no owner or admin role left anywhere: the account's sessions end (CONTRACT §3).
-    await endSessionsWithoutPanelAccess(tx, [member.userId]);
-    await auditMemberChanges(tx, audit, [
-      { userId: member.userId, before: { role: member.role }, after: { role: input.role } },
-    ]);
-    return [{ userId, organizationId: input.organizationId, roleName: input.role }];
-  });
+  await lockOrganization(tx, input.organizationId);
+  const [member] = await lockMembers(tx, input.organizationId, [userId]);
+  if (!member) throw AppError.notFound();
+  requireNotAbove(access.role, [member]);
+  const unchanged = [{ userId, organizationId: input.organizationId, roleName: member.role }];
+  if (member.role === input.role) return unchanged;
+  if (member.role === 'organization_owner') {
+    throw AppError.of('business_rule', APP_MSG.ownerRoleChanges);
+  }
+  // An invitation offers the new role; the ownership moves only when the invited account joins.
+  const audit = {
+    organizationId: input.organizationId,
+    actorId: user.userId,
+    action: 'member_role_changed' as const,
+  };
+  if (input.role === 'organization_owner' && member.kind === 'member') {
+    const changes = await transferOwnership(tx, input.organizationId, userId);
+    await auditMemberChanges(
+      tx,
+      audit,
+      changes.map((c) => ({
+        userId: c.userId,
+        before: { role: c.userId === userId ? member.role : 'organization_owner' },
+        after: { role: c.roleName },
+      })),
+    );
+    return changes;
+  }
+  await tx.execute(sql`update ${peopleTable(member.kind)} set role = ${input.role}, updated_at = now()
+    where organization_id = ${input.organizationId} and user_id = ${member.userId}`);
+  // Lowered to teacher and no owner or admin role left anywhere: the account's sessions end (CONTRACT §3).
+  await endSessionsWithoutPanelAccess(tx, [member.userId]);
+  await auditMemberChanges(tx, audit, [
+    { userId: member.userId, before: { role: member.role }, after: { role: input.role } },
+  ]);
+  return [{ userId, organizationId: input.organizationId, roleName: input.role }];
 }

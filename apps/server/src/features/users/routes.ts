@@ -28,6 +28,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
 import { replicaReads } from '../../http/replica-reads';
+import { writeRoute } from '../../http/write-route';
 import type { MailSettings } from '../mail';
 import { createUser, importUsers, previewImport } from './add-service';
 import { listOrganizationUsers, searchUsers } from './list-users';
@@ -104,7 +105,9 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await createUser(db, authOf(request), request.body, mail)),
+        writeRoute(db, request, reply, (tx) => createUser(tx, authOf(request), request.body, mail), {
+          status: 201,
+        }),
     );
 
     app.get(
@@ -136,7 +139,8 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
           response: { 200: successResponseSchema, ...errors },
         },
       },
-      async (request) => resetUserMfa(db, authOf(request), request.params.id),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx) => resetUserMfa(tx, authOf(request), request.params.id)),
     );
 
     app.post(
@@ -153,7 +157,10 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
           response: { 200: userAccountSchema, 409: errorBodySchema, 422: errorBodySchema, ...errors },
         },
       },
-      async (request) => updateUser(db, authOf(request), request.params.id, request.body, mail),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx) =>
+          updateUser(tx, authOf(request), request.params.id, request.body, mail),
+        ),
     );
 
     app.post(
@@ -170,7 +177,10 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
           response: { 200: z.array(roleChangeSchema), 422: errorBodySchema, ...errors },
         },
       },
-      async (request) => updateUserRole(db, authOf(request), request.params.id, request.body),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx) =>
+          updateUserRole(tx, authOf(request), request.params.id, request.body),
+        ),
     );
 
     app.post(
@@ -186,7 +196,8 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
           response: { 200: z.array(organizationUserSchema), 422: errorBodySchema, ...errors },
         },
       },
-      async (request) => updateUserLicenses(db, authOf(request), request.body),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx) => updateUserLicenses(tx, authOf(request), request.body)),
     );
 
     app.post(
@@ -202,7 +213,8 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
           response: { 200: removeUsersResponseSchema, 422: errorBodySchema, ...errors },
         },
       },
-      async (request) => removeUsers(db, authOf(request), request.body),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx) => removeUsers(tx, authOf(request), request.body)),
     );
 
     app.post(

@@ -13,7 +13,6 @@ import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
-import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
@@ -61,7 +60,7 @@ type Refusal = string | null;
  * account, and never the address the invitation went to. `404` when the caller sees neither.
  */
 async function reachOf(
-  db: Db,
+  db: Tx,
   user: AuthUser,
   target: Target,
 ): Promise<{ reach: Reach; name: Refusal; email: Refusal }> {
@@ -108,7 +107,7 @@ interface Target {
 }
 
 /** The person an id names: an account (a member) or an invitation (CONTRACT §3); `404` for neither. */
-async function findTarget(db: Db, id: string): Promise<Target> {
+async function findTarget(db: Tx, id: string): Promise<Target> {
   if (!isUuid(id)) throw AppError.notFound();
   const [target] = await rows<
     Target & { invitation_id: string | null; organization_id: string | null; role: MemberRole | null }
@@ -145,74 +144,70 @@ export async function getUserEditRights(db: Db, user: AuthUser, userId: string):
  * name changes, of the account or of what the caller typed.
  */
 export async function updateUser(
-  db: Db,
+  tx: Tx,
   user: AuthUser,
   userId: string,
   input: UpdateUserRequest,
   mail: MailSettings,
 ): Promise<UserAccount> {
-  const target = await findTarget(db, userId);
-  const { reach, name, email } = await reachOf(db, user, target);
+  const target = await findTarget(tx, userId);
+  const { reach, name, email } = await reachOf(tx, user, target);
   if (name) throw AppError.forbidden(name);
   const changesEmail = input.email.toLowerCase() !== target.email.toLowerCase();
   if (changesEmail && email === APP_MSG.emailChangeNotAllowed) throw AppError.forbidden(email);
   const invitedAddressFixed = () => AppError.of('business_rule', APP_MSG.invitedAddressFixed);
 
   if (reach.kind === 'invitations') {
-    return writeTransaction(db, async (tx) => {
-      const typedBefore = await rows<{ organization_id: string; invited_name: string }>(
+    const typedBefore = await rows<{ organization_id: string; invited_name: string }>(
+      tx,
+      sql`select organization_id, invited_name from membership_invitations
+          where user_id = ${target.id} and organization_id in ${uuidsIn(reach.organizationIds)} for update`,
+    );
+    const [typed] = await rows<{ invited_email: string }>(
+      tx,
+      sql`update membership_invitations set invited_name = ${input.name}, updated_at = now()
+          where user_id = ${target.id} and organization_id in ${uuidsIn(reach.organizationIds)}
+          returning invited_email`,
+    );
+    if (!typed) throw AppError.notFound();
+    if (input.email.toLowerCase() !== typed.invited_email.toLowerCase()) throw invitedAddressFixed();
+    for (const t of typedBefore) {
+      await auditMemberChanges(
         tx,
-        sql`select organization_id, invited_name from membership_invitations
-            where user_id = ${target.id} and organization_id in ${uuidsIn(reach.organizationIds)} for update`,
+        { organizationId: t.organization_id, actorId: user.userId, action: 'member_updated' },
+        [{ userId: target.id, before: { name: t.invited_name }, after: { name: input.name } }],
       );
-      const [typed] = await rows<{ invited_email: string }>(
-        tx,
-        sql`update membership_invitations set invited_name = ${input.name}, updated_at = now()
-            where user_id = ${target.id} and organization_id in ${uuidsIn(reach.organizationIds)}
-            returning invited_email`,
-      );
-      if (!typed) throw AppError.notFound();
-      if (input.email.toLowerCase() !== typed.invited_email.toLowerCase()) throw invitedAddressFixed();
-      for (const t of typedBefore) {
-        await auditMemberChanges(
-          tx,
-          { organizationId: t.organization_id, actorId: user.userId, action: 'member_updated' },
-          [{ userId: target.id, before: { name: t.invited_name }, after: { name: input.name } }],
-        );
-      }
-      return {
-        id: userId,
-        name: input.name,
-        email: typed.invited_email,
-        locale: 'en-us',
-        pendingEmail: null,
-      };
-    });
+    }
+    return {
+      id: userId,
+      name: input.name,
+      email: typed.invited_email,
+      locale: 'en-us',
+      pendingEmail: null,
+    };
   }
   const newAddress = input.email.toLowerCase() !== target.email.toLowerCase();
   if (newAddress && !target.set_up && userId !== user.userId) throw invitedAddressFixed();
-  return writeTransaction(db, async (tx) => {
-    const [old] = await rows<{ name: string; locale: string; email: string }>(
+  const [old] = await rows<{ name: string; locale: string; email: string }>(
+    tx,
+    sql`select name, locale, email from users where id = ${userId} for update`,
+  );
+  const [row] = await rows<{ id: string; name: string; email: string; locale: string }>(
+    tx,
+    sql`update users set name = ${input.name}, locale = ${input.locale},
+          email = ${newAddress ? sql`email` : sql`${input.email}`}, updated_at = now()
+        where id = ${userId} returning id, name, email, locale`,
+  );
+  if (!row) throw AppError.notFound();
+  if (newAddress) {
+    await requestEmailChange(
       tx,
-      sql`select name, locale, email from users where id = ${userId} for update`,
+      { userId, name: row.name, currentEmail: row.email, newEmail: input.email, requestedBy: user },
+      mail,
     );
-    const [row] = await rows<{ id: string; name: string; email: string; locale: string }>(
-      tx,
-      sql`update users set name = ${input.name}, locale = ${input.locale},
-            email = ${newAddress ? sql`email` : sql`${input.email}`}, updated_at = now()
-          where id = ${userId} returning id, name, email, locale`,
-    );
-    if (!row) throw AppError.notFound();
-    if (newAddress) {
-      await requestEmailChange(
-        tx,
-        { userId, name: row.name, currentEmail: row.email, newEmail: input.email, requestedBy: user },
-        mail,
-      );
-    }
-    if (old) await auditAccountChange(tx, user, userId, old, row, newAddress ? input.email : null);
-    return { ...row, pendingEmail: await pendingEmailOf(tx, userId) };
-  });
+  }
+  if (old) await auditAccountChange(tx, user, userId, old, row, newAddress ? input.email : null);
+  return { ...row, pendingEmail: await pendingEmailOf(tx, userId) };
 }
 
 /**
@@ -254,46 +249,44 @@ async function auditAccountChange(
  * Members already on it keep their seat; the others need free seats of it, else `422` and nothing moves.
  */
 export async function updateUserLicenses(
-  db: Db,
+  tx: Tx,
   user: AuthUser,
   input: UpdateUserLicensesRequest,
 ): Promise<OrganizationUser[]> {
-  const access = await requireOrganizationAccess(db, user, input.organizationId, ['manage_users']);
+  const access = await requireOrganizationAccess(tx, user, input.organizationId, ['manage_users']);
   const userIds = [...new Set(input.userIds)];
-  await writeTransaction(db, async (tx) => {
-    const licenses = await lockOrganizationSeats(tx, input.organizationId);
-    const license = licenses.find((l) => l.id === input.licenseId);
-    if (!license) throw unknownLicense();
-    const members = await lockMembers(tx, input.organizationId, userIds);
-    requireNotAbove(access.role, members);
-    const moving = members.filter((m) => m.licenseId !== license.id);
-    if (moving.length > freeSeats(license)) {
-      throw AppError.of('business_rule', MSG.notEnoughLicenses(LICENSE_TYPE_LABEL[license.licenseType]));
-    }
-    for (const kind of ['member', 'invitation'] as const) {
-      const ids = moving.filter((m) => m.kind === kind).map((m) => m.userId);
-      if (ids.length === 0) continue;
-      await tx.execute(sql`update ${peopleTable(kind)} set license_id = ${license.id}, updated_at = now()
-        where organization_id = ${input.organizationId} and user_id in ${uuidsIn(ids)}`);
-    }
-    const typeOf = new Map(licenses.map((l) => [l.id, l.licenseType]));
-    await auditMemberChanges(
-      tx,
-      { organizationId: input.organizationId, actorId: user.userId, action: 'member_licence_changed' },
-      moving.map((m) => ({
-        userId: m.userId,
-        before: { licence: m.licenseId ? (typeOf.get(m.licenseId) ?? null) : null },
-        after: { licence: license.licenseType },
-      })),
-    );
-  });
-  return findMembers(db, input.organizationId, userIds);
+  const licenses = await lockOrganizationSeats(tx, input.organizationId);
+  const license = licenses.find((l) => l.id === input.licenseId);
+  if (!license) throw unknownLicense();
+  const members = await lockMembers(tx, input.organizationId, userIds);
+  requireNotAbove(access.role, members);
+  const moving = members.filter((m) => m.licenseId !== license.id);
+  if (moving.length > freeSeats(license)) {
+    throw AppError.of('business_rule', MSG.notEnoughLicenses(LICENSE_TYPE_LABEL[license.licenseType]));
+  }
+  for (const kind of ['member', 'invitation'] as const) {
+    const ids = moving.filter((m) => m.kind === kind).map((m) => m.userId);
+    if (ids.length === 0) continue;
+    await tx.execute(sql`update ${peopleTable(kind)} set license_id = ${license.id}, updated_at = now()
+      where organization_id = ${input.organizationId} and user_id in ${uuidsIn(ids)}`);
+  }
+  const typeOf = new Map(licenses.map((l) => [l.id, l.licenseType]));
+  await auditMemberChanges(
+    tx,
+    { organizationId: input.organizationId, actorId: user.userId, action: 'member_licence_changed' },
+    moving.map((m) => ({
+      userId: m.userId,
+      before: { licence: m.licenseId ? (typeOf.get(m.licenseId) ?? null) : null },
+      after: { licence: license.licenseType },
+    })),
+  );
+  return findMembers(tx, input.organizationId, userIds);
 }
 
 /**
  * `404` unless the caller sees the account: its own, any for a system admin, else through a membership or
  * invitation in an organization it manages (the reach of the calls above).
  */
-export async function requireVisibleAccount(db: Db, user: AuthUser, userId: string): Promise<void> {
+export async function requireVisibleAccount(db: Tx, user: AuthUser, userId: string): Promise<void> {
   await reachOf(db, user, await findTarget(db, userId));
 }
