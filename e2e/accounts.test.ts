@@ -4,7 +4,7 @@ import { DEMO_PASSWORD } from '../apps/server/src/seed/demo-accounts';
 import { type SmtpCatcher, startSmtpCatcher } from '../apps/server/test/support/smtp-catcher';
 import { failedResource, readSession, screenshot } from './support/browser';
 import { codeIn, linkIn } from './support/mail';
-import { browserSuite, signIn, uniqueName } from './support/suite';
+import { browserSuite, signIn, uniqueEmail, uniqueName } from './support/suite';
 import './support/context';
 
 const baseUrl = inject('baseUrl');
@@ -22,9 +22,6 @@ beforeAll(async () => {
   smtp = await startSmtpCatcher(inject('smtpPort'));
 });
 afterAll(() => smtp?.stop());
-
-const uniqueEmail = (prefix: string) =>
-  `${uniqueName(prefix).replace(/\s+/g, '-').toLowerCase()}@example.test`;
 
 async function api(path: string, body: unknown, token?: string) {
   const response = await fetch(`${baseUrl}/api${path}`, {

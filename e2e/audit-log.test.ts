@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEMO_PASSWORD, DEMO_ROOT } from '../apps/server/src/seed/demo-accounts';
 import { apiToken, callApi } from './support/api';
 import { screenshot } from './support/browser';
+import { myOrganizationId, subOrganizationIds } from './support/builders';
 import { browserSuite, signIn } from './support/suite';
 import './support/context';
 
@@ -30,17 +31,8 @@ let adminToken: string;
 beforeAll(async () => {
   const ownerToken = await apiToken(baseUrl, OWNER, DEMO_PASSWORD);
   adminToken = await apiToken(baseUrl, ADMIN.email, DEMO_PASSWORD);
-  const mine = await callApi<{ id: string; name: string }[]>(baseUrl, 'GET', '/organization', {
-    token: ownerToken,
-  });
-  riversideId = mine.body.find((o) => o.name === DEMO_ROOT)?.id ?? '';
-  const children = await callApi<{ data: { id: string; name: string }[] }>(
-    baseUrl,
-    'GET',
-    `/organization/${riversideId}/sub-organizations?limit=100`,
-    { token: ownerToken },
-  );
-  northsideId = children.body.data.find((o) => o.name === 'Northside Elementary')?.id ?? '';
+  riversideId = await myOrganizationId(baseUrl, ownerToken, DEMO_ROOT);
+  northsideId = (await subOrganizationIds(baseUrl, ownerToken, riversideId))('Northside Elementary');
   expect([riversideId, northsideId]).not.toContain('');
 });
 

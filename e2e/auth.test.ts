@@ -12,6 +12,7 @@ import {
   type TestPage,
   waitForSignedIn,
 } from './support/browser';
+import { mainNav } from './support/screens';
 import './support/context';
 
 const baseUrl = inject('baseUrl');
@@ -78,10 +79,6 @@ async function enterOrganization(page: Page, name: string): Promise<void> {
     await page.getByRole('link', { name: `Manage ${name}` }).click();
   }
   await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
-}
-
-function mainNav(page: Page) {
-  return page.getByRole('navigation', { name: 'Main' });
 }
 
 describe('sign in', () => {

@@ -2,8 +2,10 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { type SmtpCatcher, startSmtpCatcher } from '../apps/server/test/support/smtp-catcher';
 import { apiToken, callApi } from './support/api';
-import { failedResource, screenshot } from './support/browser';
-import { browserSuite, signIn, uniqueName } from './support/suite';
+import { failedResource, loseFirstAnswer, screenshot } from './support/browser';
+import { type CreatedUser, createMember, createOrganization, setUpAccount } from './support/builders';
+import { dialog, openScreen, subOrganizationRow } from './support/screens';
+import { browserSuite, signIn, uniqueEmail, uniqueName } from './support/suite';
 import './support/context';
 
 const baseUrl = inject('baseUrl');
@@ -16,12 +18,7 @@ const OWNER_NAME = 'Carla Cruz';
 const GREATER_THAN_ZERO = 'Enter a number greater than zero in the set credits.';
 const ONLY_NUMBERS = 'Field must contain only numbers';
 const NETWORK_FAILURE = 'Something went wrong, please try again later.';
-
-interface Created {
-  id: string;
-  name: string;
-  email: string;
-}
+const PHONE = '+1 555 010 4000';
 
 // One story, told by the tests of this file in order: a fresh district, its owner, a school, a sub-school
 // and two teachers, so that every balance is known and no other test file's data is touched.
@@ -33,66 +30,45 @@ let ownerEmail: string;
 let adminToken: string;
 let ownerToken: string;
 const ids: Record<string, string> = {};
-let tara: Created;
-let uma: Created;
+let tara: CreatedUser;
+let uma: CreatedUser;
 let smtp: SmtpCatcher;
-
-function uniqueEmail(prefix: string): string {
-  return `${uniqueName(prefix).replace(/\s+/g, '-').toLowerCase()}@example.test`;
-}
-
-/** A person invited through the API sets the account up with the code of the invitation mail. */
-async function setUpAccount(email: string): Promise<void> {
-  const mail = await smtp.waitFor(email, (m) => m.subject.startsWith('You are invited'));
-  const code = /code: (\d{6})\b/.exec(mail.text)?.[1];
-  if (!code) throw new Error(`no code in the mail to ${email}`);
-  const answer = await callApi(baseUrl, 'POST', '/auth/verify', {
-    body: { email, code, password: PASSWORD },
-  });
-  expect(answer.status).toBe(200);
-}
-
-async function createOrganization(
-  token: string,
-  name: string,
-  type: string,
-  parentOrganizationId: string | null,
-  owner?: { adminName: string; adminEmail: string },
-): Promise<string> {
-  const answer = await callApi<{ id: string }>(baseUrl, 'POST', '/organization/create', {
-    token,
-    body: { name, type, phoneNumber: '+1 555 010 4000', parentOrganizationId, ...owner },
-  });
-  expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-  return answer.body.id;
-}
-
-async function createMember(name: string): Promise<Created> {
-  const email = uniqueEmail(name);
-  const answer = await callApi<Created>(baseUrl, 'POST', '/user/create', {
-    token: ownerToken,
-    body: { email, name, organizationId: ids[district], role: 'user' },
-  });
-  expect(answer.status).toBe(201);
-  await setUpAccount(email);
-  return answer.body;
-}
 
 beforeAll(async () => {
   smtp = await startSmtpCatcher(inject('smtpPort'));
   adminToken = await apiToken(baseUrl, adminEmail, adminPassword);
   ownerEmail = uniqueEmail('carla-credit-owner');
-  ids[district] = await createOrganization(adminToken, district, 'district', null, {
+  ids[district] = await createOrganization(baseUrl, adminToken, {
+    name: district,
+    type: 'district',
+    phoneNumber: PHONE,
+    parentOrganizationId: null,
     adminName: OWNER_NAME,
     adminEmail: ownerEmail,
   });
-  await setUpAccount(ownerEmail);
+  await setUpAccount(baseUrl, smtp, ownerEmail, PASSWORD);
   ownerToken = await apiToken(baseUrl, ownerEmail, PASSWORD);
-  ids[school] = await createOrganization(ownerToken, school, 'school', ids[district] as string);
-  ids[annex] = await createOrganization(ownerToken, annex, 'school', ids[school] as string);
-  ids[quiet] = await createOrganization(ownerToken, quiet, 'other', ids[district] as string);
-  tara = await createMember('Tara Teach');
-  uma = await createMember('Uma Usher');
+  const below = (name: string, type: string, parent: string) =>
+    createOrganization(baseUrl, ownerToken, {
+      name,
+      type,
+      phoneNumber: PHONE,
+      parentOrganizationId: ids[parent] as string,
+    });
+  ids[school] = await below(school, 'school', district);
+  ids[annex] = await below(annex, 'school', school);
+  ids[quiet] = await below(quiet, 'other', district);
+  // Two teachers of the district with their accounts set up.
+  const teacher = (name: string) =>
+    createMember(baseUrl, smtp, ownerToken, {
+      email: uniqueEmail(name),
+      name,
+      organizationId: ids[district] as string,
+      role: 'user',
+      password: PASSWORD,
+    });
+  tara = await teacher('Tara Teach');
+  uma = await teacher('Uma Usher');
 });
 
 afterAll(async () => {
@@ -104,10 +80,6 @@ afterAll(async () => {
   }
 });
 
-function mainNav(page: Page) {
-  return page.getByRole('navigation', { name: 'Main' });
-}
-
 /** The big number of a pool card on General information. */
 function pool(page: Page, label: 'Shared pool' | 'Protected pool', value: string): Locator {
   return page.getByRole('region', { name: label }).getByText(value, { exact: true });
@@ -118,25 +90,9 @@ async function expectPools(page: Page, shared: string, protectedPool: string): P
   await pool(page, 'Protected pool', protectedPool).waitFor();
 }
 
-function dialog(page: Page, name: string): Locator {
-  return page.getByRole('dialog', { name });
-}
-
 /** A pool card of a dialog's pool choice, e.g. ('Move from', 'Protected pool'). */
 function poolCard(scope: Locator, group: string, label: string): Locator {
   return scope.getByRole('radiogroup', { name: group }).getByRole('radio', { name: new RegExp(`^${label}`) });
-}
-
-async function openScreen(page: Page, link: string, heading = link): Promise<void> {
-  await mainNav(page).getByRole('link', { name: link, exact: true }).click();
-  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-}
-
-function subOrganizationRow(page: Page, name: string): Locator {
-  return page
-    .getByRole('table', { name: 'Sub organizations' })
-    .getByRole('row')
-    .filter({ has: page.getByRole('link', { name, exact: true }) });
 }
 
 function userRow(page: Page, name: string): Locator {
@@ -208,16 +164,7 @@ describe('credits', () => {
 
     // The first answer is lost on the way back (the server did move the credits); sent again, the same
     // Idempotency-Key gets the first answer back and nothing moves twice.
-    const keys: string[] = [];
-    await page.route('**/api/credit/transfer/pools', async (route) => {
-      keys.push(route.request().headers()['idempotency-key'] ?? '');
-      if (keys.length === 1) {
-        await route.fetch();
-        await route.abort('failed');
-      } else {
-        await route.continue();
-      }
-    });
+    const keys = await loseFirstAnswer(page, '**/api/credit/transfer/pools');
     await amount.fill('10,000');
     await manage.getByText('10,000 credits from the protected pool to the shared pool.').waitFor();
     await manage.getByText('Afterwards: 40,000 in the protected pool, 10,000 in the shared pool.').waitFor();

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEMO_PASSWORD, DEMO_ROOT } from '../apps/server/src/seed/demo-accounts';
 import { apiToken, callApi } from './support/api';
 import { screenshot } from './support/browser';
-import { browserSuite, signIn, uniqueName } from './support/suite';
+import { myOrganizationId, removeMembersFound } from './support/builders';
+import { browserSuite, signIn, uniqueDomain } from './support/suite';
 import './support/context';
 
 const baseUrl = inject('baseUrl');
@@ -19,33 +20,15 @@ let riversideId: string;
 
 beforeAll(async () => {
   ownerToken = await apiToken(baseUrl, OWNER, DEMO_PASSWORD);
-  const mine = await callApi<{ id: string; name: string }[]>(baseUrl, 'GET', '/organization', {
-    token: ownerToken,
-  });
-  riversideId = mine.body.find((o) => o.name === DEMO_ROOT)?.id ?? '';
+  riversideId = await myOrganizationId(baseUrl, ownerToken, DEMO_ROOT);
   if (!riversideId) throw new Error(`${OWNER} does not hold ${DEMO_ROOT}`);
 });
 afterAll(() => rmSync(csvDir, { recursive: true, force: true }));
 
-async function removeByEmailPart(organizationId: string, search: string): Promise<void> {
-  const found = await callApi<{ data: { id: string }[] }>(
-    baseUrl,
-    'GET',
-    `/organization/${organizationId}/users?limit=100&search=${encodeURIComponent(search)}`,
-    { token: ownerToken },
-  );
-  for (const { id } of found.body.data) {
-    await callApi(baseUrl, 'POST', '/user/remove', {
-      token: ownerToken,
-      body: { organizationId, userIds: [id] },
-    });
-  }
-}
-
 describe('import: template, labels, row numbers, one skipped row downloaded', () => {
   test('the template fills in, imports with the roles’ labels, and its one bad row downloads', async () => {
     const { page, unexpectedErrors } = await newPage();
-    const domain = `${uniqueName('tpl').replace(/\s+/g, '-').toLowerCase()}.test`;
+    const domain = uniqueDomain('tpl');
     try {
       await signIn(page, OWNER, DEMO_PASSWORD);
       await page.goto(`/${riversideId}/users`);
@@ -122,13 +105,13 @@ describe('import: template, labels, row numbers, one skipped row downloaded', ()
       ]);
       expect(unexpectedErrors()).toEqual([]);
     } finally {
-      await removeByEmailPart(riversideId, domain);
+      await removeMembersFound(baseUrl, ownerToken, riversideId, domain);
     }
   });
 
   test('an information system’s export: First Name and Last Name, no role column, a Teacher each', async () => {
     const { page, unexpectedErrors } = await newPage();
-    const domain = `${uniqueName('sis').replace(/\s+/g, '-').toLowerCase()}.test`;
+    const domain = uniqueDomain('sis');
     try {
       await signIn(page, OWNER, DEMO_PASSWORD);
       await page.goto(`/${riversideId}/users`);
@@ -153,7 +136,7 @@ describe('import: template, labels, row numbers, one skipped row downloaded', ()
       await screenshot(page, 'phone-import-preview-sis-columns');
       expect(unexpectedErrors()).toEqual([]);
     } finally {
-      await removeByEmailPart(riversideId, domain);
+      await removeMembersFound(baseUrl, ownerToken, riversideId, domain);
     }
   });
 });

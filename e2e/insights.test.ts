@@ -1,8 +1,10 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEMO_PASSWORD, DEMO_ROOT } from '../apps/server/src/seed/demo-accounts';
-import { apiToken, callApi } from './support/api';
+import { apiToken } from './support/api';
 import { screenshot } from './support/browser';
+import { myOrganizationId, subOrganizationIds } from './support/builders';
+import { tallScreenshot as picture } from './support/screens';
 import { browserSuite, signIn } from './support/suite';
 import './support/context';
 
@@ -20,28 +22,10 @@ let northsideId: string;
 
 beforeAll(async () => {
   const token = await apiToken(baseUrl, OWNER, DEMO_PASSWORD);
-  const mine = await callApi<{ id: string; name: string }[]>(baseUrl, 'GET', '/organization', { token });
-  riversideId = mine.body.find((o) => o.name === DEMO_ROOT)?.id ?? '';
-  const children = await callApi<{ data: { id: string; name: string }[] }>(
-    baseUrl,
-    'GET',
-    `/organization/${riversideId}/sub-organizations?limit=100`,
-    { token },
-  );
-  northsideId = children.body.data.find((o) => o.name === 'Northside Elementary')?.id ?? '';
+  riversideId = await myOrganizationId(baseUrl, token, DEMO_ROOT);
+  northsideId = (await subOrganizationIds(baseUrl, token, riversideId))('Northside Elementary');
   expect([riversideId, northsideId]).not.toContain('');
 });
-
-/** A full-page picture with the window as tall as the page (the fixed header and footer stay in place). */
-async function picture(page: Page, name: string): Promise<void> {
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  if (height > 768) await page.setViewportSize({ width: 1366, height });
-  try {
-    await screenshot(page, name);
-  } finally {
-    if (height > 768) await page.setViewportSize({ width: 1366, height: 768 });
-  }
-}
 
 async function ownerOn(path: string, organizationId = riversideId): Promise<Page> {
   const { page } = await newPage();

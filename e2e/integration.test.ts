@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEMO_PASSWORD, DEMO_ROOT } from '../apps/server/src/seed/demo-accounts';
 import { type SmtpCatcher, startSmtpCatcher } from '../apps/server/test/support/smtp-catcher';
 import { apiToken, callApi } from './support/api';
-import { screenshot } from './support/browser';
+import { myOrganizationId, removeMemberByEmail, subOrganizationIds } from './support/builders';
 import { codeIn } from './support/mail';
+import { tallScreenshot as picture } from './support/screens';
 import { browserSuite, signIn, uniqueName } from './support/suite';
 import './support/context';
 
@@ -37,17 +38,8 @@ let hillcrestId: string;
 beforeAll(async () => {
   smtp = await startSmtpCatcher(inject('smtpPort'));
   ownerToken = await apiToken(baseUrl, OWNER, DEMO_PASSWORD);
-  const mine = await callApi<{ id: string; name: string }[]>(baseUrl, 'GET', '/organization', {
-    token: ownerToken,
-  });
-  riversideId = mine.body.find((o) => o.name === DEMO_ROOT)?.id ?? '';
-  const children = await callApi<{ data: { id: string; name: string }[] }>(
-    baseUrl,
-    'GET',
-    `/organization/${riversideId}/sub-organizations?limit=100`,
-    { token: ownerToken },
-  );
-  const idOf = (name: string) => children.body.data.find((o) => o.name === name)?.id ?? '';
+  riversideId = await myOrganizationId(baseUrl, ownerToken, DEMO_ROOT);
+  const idOf = await subOrganizationIds(baseUrl, ownerToken, riversideId);
   northsideId = idOf(NORTHSIDE);
   hillcrestId = idOf('Hillcrest High');
   expect([riversideId, northsideId, hillcrestId]).not.toContain('');
@@ -56,22 +48,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await smtp?.stop();
 });
-
-/**
- * `screenshot` of the whole page. General information with its Integrations section is taller than the
- * window: a full-page capture then draws the fixed header and footer where the window was, over the content.
- * So the window grows to the page's height for the picture (the width, which decides the layout, stays
- * 1366) and goes back to 1366×768 after.
- */
-async function picture(page: Page, name: string): Promise<void> {
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  if (height > 768) await page.setViewportSize({ width: 1366, height });
-  try {
-    await screenshot(page, name);
-  } finally {
-    if (height > 768) await page.setViewportSize({ width: 1366, height: 768 });
-  }
-}
 
 /** The classroom product's entitlement call, made with an integration key as a server would make it. */
 function entitlement(key: string, email: string, licenseType = 'chorus') {
@@ -427,19 +403,7 @@ describe("the product access panel: why can't this teacher use it? (issue 15)", 
       expect(unexpectedErrors()).toEqual([]);
     } finally {
       // Back to the demo data: Leo teaches at Lakeside Middle only.
-      const members = await callApi<{ data: { id: string; email: string }[] }>(
-        baseUrl,
-        'GET',
-        `/organization/${riversideId}/users?limit=100&search=${encodeURIComponent(LEO.email)}`,
-        { token: ownerToken },
-      );
-      const leoId = members.body.data.find((u) => u.email === LEO.email)?.id;
-      if (leoId) {
-        await callApi(baseUrl, 'POST', '/user/remove', {
-          token: ownerToken,
-          body: { organizationId: riversideId, userIds: [leoId] },
-        });
-      }
+      await removeMemberByEmail(baseUrl, ownerToken, riversideId, LEO.email);
     }
   });
 });

@@ -3,6 +3,7 @@ import { DEMO_PASSWORD } from '../apps/server/src/seed/demo-accounts';
 import { type SmtpCatcher, startSmtpCatcher } from '../apps/server/test/support/smtp-catcher';
 import { apiToken, callApi } from './support/api';
 import { screenshot } from './support/browser';
+import { removeMemberByEmail } from './support/builders';
 import { codeIn, linkIn } from './support/mail';
 import { browserSuite, signIn } from './support/suite';
 import './support/context';
@@ -98,19 +99,7 @@ describe('a teacher of one school is invited to another (issue 14, checked by)',
       expect(leoErrors()).toEqual([]);
     } finally {
       // Back to the demo data: Leo teaches at Lakeside only (a removal also cancels a pending invitation).
-      const members = await callApi<{ data: { id: string; email: string }[] }>(
-        baseUrl,
-        'GET',
-        `/organization/${northsideId}/users?limit=100&search=${encodeURIComponent(LEO.email)}`,
-        { token: ownerToken },
-      );
-      const leoId = members.body.data.find((u) => u.email === LEO.email)?.id;
-      if (leoId) {
-        await callApi(baseUrl, 'POST', '/user/remove', {
-          token: ownerToken,
-          body: { organizationId: northsideId, userIds: [leoId] },
-        });
-      }
+      await removeMemberByEmail(baseUrl, ownerToken, northsideId, LEO.email);
     }
   });
 });

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { type SmtpCatcher, startSmtpCatcher } from '../apps/server/test/support/smtp-catcher';
 import { apiToken, callApi } from './support/api';
 import { failedResource, screenshot } from './support/browser';
-import { browserSuite, signIn, uniqueName } from './support/suite';
+import { type CreatedUser, createMember, createOrganization, setUpAccount } from './support/builders';
+import { dialog, openScreen, subOrganizationRow } from './support/screens';
+import { browserSuite, signIn, uniqueEmail, uniqueName } from './support/suite';
 import './support/context';
 
 const baseUrl = inject('baseUrl');
@@ -15,12 +17,7 @@ const PASSWORD = 'e2e-licence-owner-2026';
 const NOT_ENOUGH = 'Not enough available TLE Teacher licenses.';
 const ONLY_NUMBERS = 'Field must contain only numbers';
 const NOTHING_TO_MOVE = 'Enter seats above 0 for at least one licence.';
-
-interface Created {
-  id: string;
-  name: string;
-  email: string;
-}
+const PHONE = '+1 555 010 5000';
 
 interface License {
   id: string;
@@ -38,51 +35,9 @@ const ids: Record<string, string> = {};
 let ownerEmail: string;
 let adminToken: string;
 let ownerToken: string;
-let schoolAdmin: Created;
-let teacher: Created;
+let schoolAdmin: CreatedUser;
+let teacher: CreatedUser;
 let smtp: SmtpCatcher;
-
-function uniqueEmail(prefix: string): string {
-  return `${uniqueName(prefix).replace(/\s+/g, '-').toLowerCase()}@example.test`;
-}
-
-/** A person invited through the API sets the account up with the code of the invitation mail. */
-async function setUpAccount(email: string): Promise<void> {
-  const mail = await smtp.waitFor(email, (m) => m.subject.startsWith('You are invited'));
-  const code = /code: (\d{6})\b/.exec(mail.text)?.[1];
-  if (!code) throw new Error(`no code in the mail to ${email}`);
-  const answer = await callApi(baseUrl, 'POST', '/auth/verify', {
-    body: { email, code, password: PASSWORD },
-  });
-  expect(answer.status).toBe(200);
-}
-
-async function createOrganization(
-  token: string,
-  name: string,
-  type: string,
-  parentOrganizationId: string | null,
-  owner?: { adminName: string; adminEmail: string },
-): Promise<string> {
-  const answer = await callApi<{ id: string }>(baseUrl, 'POST', '/organization/create', {
-    token,
-    body: { name, type, phoneNumber: '+1 555 010 5000', parentOrganizationId, ...owner },
-  });
-  expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-  return answer.body.id;
-}
-
-/** A member of the school with an account set up (no licence yet: the school holds none when it joins). */
-async function createMember(name: string, role: 'user' | 'organization_admin'): Promise<Created> {
-  const email = uniqueEmail(name);
-  const answer = await callApi<Created>(baseUrl, 'POST', '/user/create', {
-    token: ownerToken,
-    body: { email, name, organizationId: ids[school], role },
-  });
-  expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-  await setUpAccount(email);
-  return answer.body;
-}
 
 async function tleTeacher(organizationId: string): Promise<License | undefined> {
   const answer = await callApi<{ licenses: License[] }>(
@@ -99,16 +54,36 @@ beforeAll(async () => {
   smtp = await startSmtpCatcher(inject('smtpPort'));
   adminToken = await apiToken(baseUrl, adminEmail, adminPassword);
   ownerEmail = uniqueEmail('lena-licence-owner');
-  ids[district] = await createOrganization(adminToken, district, 'district', null, {
+  ids[district] = await createOrganization(baseUrl, adminToken, {
+    name: district,
+    type: 'district',
+    phoneNumber: PHONE,
+    parentOrganizationId: null,
     adminName: 'Lena Lindqvist',
     adminEmail: ownerEmail,
   });
-  await setUpAccount(ownerEmail);
+  await setUpAccount(baseUrl, smtp, ownerEmail, PASSWORD);
   ownerToken = await apiToken(baseUrl, ownerEmail, PASSWORD);
-  ids[school] = await createOrganization(ownerToken, school, 'school', ids[district] as string);
-  ids[other] = await createOrganization(ownerToken, other, 'other', ids[district] as string);
-  schoolAdmin = await createMember('Sam School-Admin', 'organization_admin');
-  teacher = await createMember('Tess Teacher', 'user');
+  const below = (name: string, type: string) =>
+    createOrganization(baseUrl, ownerToken, {
+      name,
+      type,
+      phoneNumber: PHONE,
+      parentOrganizationId: ids[district] as string,
+    });
+  ids[school] = await below(school, 'school');
+  ids[other] = await below(other, 'other');
+  // Members of the school with an account set up (no licence yet: the school holds none when it joins).
+  const member = (name: string, role: 'user' | 'organization_admin') =>
+    createMember(baseUrl, smtp, ownerToken, {
+      email: uniqueEmail(name),
+      name,
+      organizationId: ids[school] as string,
+      role,
+      password: PASSWORD,
+    });
+  schoolAdmin = await member('Sam School-Admin', 'organization_admin');
+  teacher = await member('Tess Teacher', 'user');
   const expireAt = new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString();
   const created = await callApi(baseUrl, 'POST', '/license/create', {
     token: adminToken,
@@ -125,22 +100,6 @@ afterAll(async () => {
       await callApi(baseUrl, 'DELETE', `/organization/${ids[name]}/delete`, { token: adminToken });
   }
 });
-
-function dialog(page: Page, name: string): Locator {
-  return page.getByRole('dialog', { name });
-}
-
-async function openScreen(page: Page, link: string, heading = link): Promise<void> {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link, exact: true }).click();
-  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-}
-
-function subOrganizationRow(page: Page, name: string): Locator {
-  return page
-    .getByRole('table', { name: 'Sub organizations' })
-    .getByRole('row')
-    .filter({ has: page.getByRole('link', { name, exact: true }) });
-}
 
 /** The TLE Teacher row of a licence dialog: its figures in words and its seats field. */
 function tleRow(scope: Locator): Locator {

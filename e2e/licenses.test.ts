@@ -2,8 +2,10 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { type SmtpCatcher, startSmtpCatcher } from '../apps/server/test/support/smtp-catcher';
 import { apiToken, callApi } from './support/api';
-import { screenshot as takeScreenshot } from './support/browser';
-import { browserSuite, signIn, uniqueName } from './support/suite';
+import { loseFirstAnswer } from './support/browser';
+import { createOrganization, setUpAccount } from './support/builders';
+import { dialog, screenshotFromTop as screenshot } from './support/screens';
+import { browserSuite, signIn, uniqueEmail, uniqueName } from './support/suite';
 import './support/context';
 
 const baseUrl = inject('baseUrl');
@@ -25,10 +27,6 @@ let smtp: SmtpCatcher;
 /** The number of the invoice for 30 TLE Teacher seats, once created. */
 let licenceInvoice: string;
 
-function uniqueEmail(prefix: string): string {
-  return `${uniqueName(prefix).replace(/\s+/g, '-').toLowerCase()}@example.test`;
-}
-
 interface PriceList {
   currency: string;
   licenses: { licenseType: string; pricePerSeatMonth: number; hasFreeTier: boolean }[];
@@ -49,26 +47,15 @@ beforeAll(async () => {
   smtp = await startSmtpCatcher(inject('smtpPort'));
   adminToken = await apiToken(baseUrl, adminEmail, adminPassword);
   ownerEmail = uniqueEmail('lena-licence-owner');
-  const created = await callApi<{ id: string }>(baseUrl, 'POST', '/organization/create', {
-    token: adminToken,
-    body: {
-      name: district,
-      type: 'district',
-      phoneNumber: '+1 555 010 5000',
-      parentOrganizationId: null,
-      adminName: OWNER_NAME,
-      adminEmail: ownerEmail,
-    },
+  districtId = await createOrganization(baseUrl, adminToken, {
+    name: district,
+    type: 'district',
+    phoneNumber: '+1 555 010 5000',
+    parentOrganizationId: null,
+    adminName: OWNER_NAME,
+    adminEmail: ownerEmail,
   });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  districtId = created.body.id;
-  const mail = await smtp.waitFor(ownerEmail, (m) => m.subject.startsWith('You are invited'));
-  const code = /code: (\d{6})\b/.exec(mail.text)?.[1];
-  expect(code).toBeDefined();
-  const verified = await callApi(baseUrl, 'POST', '/auth/verify', {
-    body: { email: ownerEmail, code, password: PASSWORD },
-  });
-  expect(verified.status).toBe(200);
+  await setUpAccount(baseUrl, smtp, ownerEmail, PASSWORD);
   seededPrices = (await callApi<PriceList>(baseUrl, 'GET', '/invoice/products', { token: adminToken })).body;
 });
 
@@ -77,16 +64,6 @@ afterAll(async () => {
   // The price list is shared by every test file: back as it was.
   if (seededPrices) await putPriceList(seededPrices);
 });
-
-/** The suite's screenshot, from the top of the page (a fixed header otherwise lands mid-picture). */
-async function screenshot(page: Page, name: string): Promise<void> {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await takeScreenshot(page, name);
-}
-
-function dialog(page: Page, name: string | RegExp): Locator {
-  return page.getByRole('dialog', { name });
-}
 
 /** Picks an option of a Mantine Select inside the open dialog. */
 async function choose(scope: Locator, page: Page, label: string, option: string): Promise<void> {
@@ -492,16 +469,7 @@ describe('licences and invoices', () => {
 
     // The first answer is lost on the way back (the server did create the invoice); sent again, the same
     // Idempotency-Key gets the first invoice back and no second one is created.
-    const keys: string[] = [];
-    await page.route('**/api/invoice/create', async (route) => {
-      keys.push(route.request().headers()['idempotency-key'] ?? '');
-      if (keys.length === 1) {
-        await route.fetch();
-        await route.abort('failed');
-      } else {
-        await route.continue();
-      }
-    });
+    const keys = await loseFirstAnswer(page, '**/api/invoice/create');
     await buy.getByRole('button', { name: 'Create invoice' }).click();
     await buy.getByRole('alert').getByText('The invoice was not created').waitFor();
     await buy.getByRole('button', { name: 'Create invoice' }).click();

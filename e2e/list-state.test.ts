@@ -5,6 +5,7 @@ import { type SmtpCatcher, startSmtpCatcher } from '../apps/server/test/support/
 import { apiToken, callApi } from './support/api';
 import { screenshot } from './support/browser';
 import { codeIn } from './support/mail';
+import { mainNav } from './support/screens';
 import { browserSuite, signIn, uniqueName } from './support/suite';
 import './support/context';
 
@@ -60,10 +61,6 @@ beforeAll(async () => {
   await create(token, maple, ids['Lakeside Middle'] ?? '');
 }, 120_000);
 afterAll(() => smtp?.stop());
-
-function mainNav(page: Page) {
-  return page.getByRole('navigation', { name: 'Main' });
-}
 
 async function goHome(page: Page): Promise<void> {
   await mainNav(page).getByRole('link', { name: 'Home', exact: true }).click();

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEMO_PASSWORD, DEMO_ROOT } from '../apps/server/src/seed/demo-accounts';
 import { apiToken, callApi } from './support/api';
 import { screenshot } from './support/browser';
-import { browserSuite, signIn, uniqueName } from './support/suite';
+import { myOrganizationId, removeMembersFound } from './support/builders';
+import { browserSuite, signIn, uniqueDomain } from './support/suite';
 import './support/context';
 
 /**
@@ -26,10 +27,7 @@ const csvDir = mkdtempSync(join(tmpdir(), 'allot-e2e-queued-'));
 
 beforeAll(async () => {
   ownerToken = await apiToken(baseUrl, OWNER, DEMO_PASSWORD);
-  const mine = await callApi<{ id: string; name: string }[]>(baseUrl, 'GET', '/organization', {
-    token: ownerToken,
-  });
-  riversideId = mine.body.find((o) => o.name === DEMO_ROOT)?.id ?? '';
+  riversideId = await myOrganizationId(baseUrl, ownerToken, DEMO_ROOT);
 });
 afterAll(() => rmSync(csvDir, { recursive: true, force: true }));
 
@@ -38,25 +36,10 @@ async function withoutSmtp(page: Page): Promise<void> {
   await page.route('**/api/mail/delivery', (route) => route.fulfill({ json: { delivery: 'log' } }));
 }
 
-async function removeByEmailPart(search: string): Promise<void> {
-  const found = await callApi<{ data: { id: string }[] }>(
-    baseUrl,
-    'GET',
-    `/organization/${riversideId}/users?limit=100&search=${encodeURIComponent(search)}`,
-    { token: ownerToken },
-  );
-  for (const { id } of found.body.data) {
-    await callApi(baseUrl, 'POST', '/user/remove', {
-      token: ownerToken,
-      body: { organizationId: riversideId, userIds: [id] },
-    });
-  }
-}
-
 describe('mail that is not delivered is said to be queued (issue 33, item 2)', () => {
   test('add user, resend and import say "queued" and who can read the mail', async () => {
     const { page, unexpectedErrors } = await newPage();
-    const domain = `${uniqueName('queued').replace(/\s+/g, '-').toLowerCase()}.test`;
+    const domain = uniqueDomain('queued');
     const email = `quincy@${domain}`;
     const name = 'Quincy Queued';
     try {
@@ -111,12 +94,12 @@ describe('mail that is not delivered is said to be queued (issue 33, item 2)', (
       await importer.getByRole('button', { name: 'Done' }).click();
       expect(unexpectedErrors()).toEqual([]);
     } finally {
-      await removeByEmailPart(domain);
+      await removeMembersFound(baseUrl, ownerToken, riversideId, domain);
     }
   });
 
   test('an email change, a bulk resend, the low-balance alerts and a request say "queued" too', async () => {
-    const domain = `${uniqueName('queued-more').replace(/\s+/g, '-').toLowerCase()}.test`;
+    const domain = uniqueDomain('queued-more');
     const mover = { email: `mona@${domain}`, name: 'Mona Moved' };
     const invited = [
       { email: `pia@${domain}`, name: 'Pia Pending' },
@@ -206,7 +189,7 @@ describe('mail that is not delivered is said to be queued (issue 33, item 2)', (
       await page.setViewportSize(LAPTOP);
       expect(unexpectedErrors()).toEqual([]);
     } finally {
-      await removeByEmailPart(domain);
+      await removeMembersFound(baseUrl, ownerToken, riversideId, domain);
     }
 
     // A school admin asking the district: its admins "see it", their mail queued.

@@ -4,7 +4,8 @@ import { describe, expect, inject, test } from 'vitest';
 import { DEMO_PASSWORD, DEMO_ROOT } from '../apps/server/src/seed/demo-accounts';
 import { apiToken, callApi } from './support/api';
 import { screenshot } from './support/browser';
-import { browserSuite, signIn, uniqueName } from './support/suite';
+import { mainNav } from './support/screens';
+import { browserSuite, signIn, uniqueDomain, uniqueName } from './support/suite';
 import './support/context';
 
 const baseUrl = inject('baseUrl');
@@ -25,10 +26,6 @@ async function axe(page: Page): Promise<string[]> {
   return result.violations.flatMap((violation) =>
     violation.nodes.map((node) => `${violation.id} (${violation.help}) at ${node.target.join(' ')}`),
   );
-}
-
-function mainNav(page: Page) {
-  return page.getByRole('navigation', { name: 'Main' });
 }
 
 function breadcrumb(page: Page) {
@@ -196,7 +193,7 @@ describe('home: the organization picker', () => {
 
   test('everyone below: selected people of one organization get the bulk moves, in their organization', async () => {
     const ownerToken = await apiToken(baseUrl, OWNER, DEMO_PASSWORD);
-    const domain = `${uniqueName('below-bulk').replace(/\s+/g, '-').toLowerCase()}.test`;
+    const domain = uniqueDomain('below-bulk');
     const idOf = async (name: string) => {
       const found = await callApi<{ data: { id: string; name: string }[] }>(
         baseUrl,

@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { type SmtpCatcher, startSmtpCatcher } from '../apps/server/test/support/smtp-catcher';
 import { apiToken, callApi } from './support/api';
 import { screenshot } from './support/browser';
-import { codeIn, linkIn } from './support/mail';
-import { browserSuite, signIn, uniqueName } from './support/suite';
+import { setUpAccount } from './support/builders';
+import { linkIn } from './support/mail';
+import { browserSuite, signIn, uniqueEmail, uniqueName } from './support/suite';
 import './support/context';
 
 /*
@@ -39,18 +40,6 @@ const people = {
   schoolAdmin: { name: 'Sara School-Admin', email: '' },
 };
 
-function uniqueEmail(prefix: string): string {
-  return `${uniqueName(prefix).replace(/\s+/g, '-').toLowerCase()}@example.test`;
-}
-
-async function setUpAccount(email: string): Promise<void> {
-  const mail = await smtp.waitFor(email, (m) => m.subject.startsWith('You are invited'));
-  const answer = await callApi(baseUrl, 'POST', '/auth/verify', {
-    body: { email, code: codeIn(mail.text), password: PASSWORD },
-  });
-  expect(answer.status).toBe(200);
-}
-
 async function post<T = Record<string, unknown>>(token: string, path: string, body?: unknown, status = 200) {
   const answer = await callApi<T>(baseUrl, 'POST', path, { token, body });
   expect(answer.status, `${path}: ${JSON.stringify(answer.body)}`).toBe(status);
@@ -65,7 +54,7 @@ async function member(organization: string, person: { name: string; email: strin
     { email: person.email, name: person.name, organizationId: ids[organization], role },
     201,
   );
-  await setUpAccount(person.email);
+  await setUpAccount(baseUrl, smtp, person.email, PASSWORD);
 }
 
 async function pools(organizationId: string): Promise<{ shared: number; protected: number }> {
@@ -97,7 +86,7 @@ beforeAll(async () => {
     201,
   );
   ids[district] = created.id;
-  await setUpAccount(people.owner.email);
+  await setUpAccount(baseUrl, smtp, people.owner.email, PASSWORD);
   ownerToken = await apiToken(baseUrl, people.owner.email, PASSWORD);
   const schoolCreated = await post<{ id: string }>(
     ownerToken,

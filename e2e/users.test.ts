@@ -9,8 +9,10 @@ import { DEMO_PASSWORD, DEMO_ROOT } from '../apps/server/src/seed/demo-accounts'
 import { type SmtpCatcher, startSmtpCatcher } from '../apps/server/test/support/smtp-catcher';
 import { apiToken, callApi } from './support/api';
 import { failedResource, screenshot } from './support/browser';
+import { type CreatedUser, setUpAccount } from './support/builders';
 import { codeIn } from './support/mail';
-import { browserSuite, signIn, uniqueName } from './support/suite';
+import { mainNav } from './support/screens';
+import { browserSuite, signIn, uniqueDomain, uniqueEmail, uniqueName } from './support/suite';
 import './support/context';
 
 const baseUrl = inject('baseUrl');
@@ -31,12 +33,9 @@ interface License {
   maxUsers: number;
   usedSeats: number;
 }
-interface CreatedUser {
-  id: string;
-  name: string;
-  email: string;
-}
 
+/** The password of the people a test creates and sets up (`setUpAccount`). */
+const MEMBER_PASSWORD = 'e2e-member-password-1';
 let ownerToken: string;
 let riversideId: string;
 const csvDir = mkdtempSync(join(tmpdir(), 'allot-e2e-csv-'));
@@ -58,20 +57,6 @@ afterAll(async () => {
   rmSync(csvDir, { recursive: true, force: true });
   await smtp?.stop();
 });
-
-/** A person created through the API sets up the account from the invitation mail: then a member, not pending. */
-async function setUpAccount(user: CreatedUser): Promise<void> {
-  const mail = await smtp.waitFor(user.email, (m) => m.subject.startsWith('You are invited'));
-  const answer = await callApi(baseUrl, 'POST', '/auth/verify', {
-    body: { email: user.email, code: codeIn(mail.text), password: 'e2e-member-password-1' },
-  });
-  expect(answer.status).toBe(200);
-}
-
-/** An address no other test or earlier run used. */
-function uniqueEmail(prefix: string): string {
-  return `${uniqueName(prefix).replace(/\s+/g, '-').toLowerCase()}@example.test`;
-}
 
 async function licences(organizationId = riversideId): Promise<License[]> {
   const answer = await callApi<{ licenses: License[] }>(
@@ -129,10 +114,6 @@ async function userIdsByEmail(organizationId: string, search: string): Promise<s
     { token: ownerToken },
   );
   return answer.body.data.map((u) => u.id);
-}
-
-function mainNav(page: Page) {
-  return page.getByRole('navigation', { name: 'Main' });
 }
 
 async function openUsers(page: Page): Promise<void> {
@@ -245,7 +226,7 @@ describe('users: add, edit, remove', () => {
     const { page, unexpectedErrors } = await newPage();
     const chorus = await licence('chorus');
     const user = await createUser(riversideId, uniqueName('Rita Remove'), { licenseId: chorus.id });
-    await setUpAccount(user);
+    await setUpAccount(baseUrl, smtp, user.email, MEMBER_PASSWORD);
     // Credits she holds: the confirmation says how many go back to the shared pool.
     const given = await callApi(baseUrl, 'POST', '/credit/assign/users', {
       token: ownerToken,
@@ -336,7 +317,8 @@ describe('users: the seat limit', () => {
         },
       });
       expect(seats.status).toBe(200);
-      await setUpAccount(await createUser(schoolId, uniqueName('Sam Seated')));
+      const seated = await createUser(schoolId, uniqueName('Sam Seated'));
+      await setUpAccount(baseUrl, smtp, seated.email, MEMBER_PASSWORD);
       const credits = await callApi(baseUrl, 'POST', '/credit/assign/organizations', {
         token: ownerToken,
         body: {
@@ -623,7 +605,7 @@ describe('users: what an admin may change of an account', () => {
   test('an admin renames a fellow admin but is told, before saving, that the email is not theirs to move', async () => {
     const { page, unexpectedErrors } = await newPage();
     const peer = await createUser(riversideId, uniqueName('Pia Peer'), { role: 'organization_admin' });
-    await setUpAccount(peer);
+    await setUpAccount(baseUrl, smtp, peer.email, MEMBER_PASSWORD);
     try {
       await signIn(page, ADMIN, DEMO_PASSWORD);
       await openUsers(page);
@@ -698,7 +680,7 @@ describe('users: licences', () => {
 describe('users: CSV import', () => {
   test('a file with BOM, semicolons, CRLF and quotes: preview with reasons, then the result', async () => {
     const { page, unexpectedErrors } = await newPage();
-    const domain = `${uniqueName('imp').replace(/\s+/g, '-').toLowerCase()}.test`;
+    const domain = uniqueDomain('imp');
     const quoted = `Quinn "Q" O'Hara; Jr`;
     const lines = [
       ' Email ; User_Name ; USER_ROLE ',
@@ -798,7 +780,7 @@ describe('users: CSV import', () => {
     const [chorus] = await licences(annexId);
     if (!chorus) throw new Error(`${ANNEX} has no licence`);
     const free = chorus.maxUsers - chorus.usedSeats;
-    const domain = `${uniqueName('full').replace(/\s+/g, '-').toLowerCase()}.test`;
+    const domain = uniqueDomain('full');
     const emails = Array.from({ length: free + 1 }, (_, i) => `person${i + 1}@${domain}`);
     const file = writeCsv(
       `${domain}.csv`,
@@ -867,7 +849,7 @@ describe('users: CSV import', () => {
     const [seats] = await licences(schoolId);
     if (!seats) throw new Error(`${school} has no licence`);
     const free = seats.maxUsers - seats.usedSeats;
-    const domain = `${uniqueName('big').replace(/\s+/g, '-').toLowerCase()}.test`;
+    const domain = uniqueDomain('big');
     // About 1 in 100 rows repeats an earlier email, 1 in 150 has a bad role, 1 in 200 a bad email.
     const rows = Array.from({ length: 10_000 }, (_, i) => {
       if (i % 100 === 99) return { email: `t${i - 50}@${domain}`, name: `Repeat ${i}`, role: 'user' };

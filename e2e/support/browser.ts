@@ -113,3 +113,21 @@ export async function readSession(page: Page): Promise<Record<string, unknown> |
   const raw = await page.evaluate(() => window.localStorage.getItem('allot.session'));
   return raw ? (JSON.parse(raw) as Record<string, unknown>) : null;
 }
+
+/**
+ * Loses the first answer to a request matching `url` on its way back (the server did the work) and lets
+ * every later one through. Answers each request's Idempotency-Key, in order, as they come.
+ */
+export async function loseFirstAnswer(page: Page, url: string): Promise<string[]> {
+  const keys: string[] = [];
+  await page.route(url, async (route) => {
+    keys.push(route.request().headers()['idempotency-key'] ?? '');
+    if (keys.length === 1) {
+      await route.fetch();
+      await route.abort('failed');
+    } else {
+      await route.continue();
+    }
+  });
+  return keys;
+}

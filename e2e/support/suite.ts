@@ -62,3 +62,13 @@ export async function signIn(page: Page, email: string, password: string): Promi
 export function uniqueName(prefix: string): string {
   return `${prefix} ${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
 }
+
+/** An address no other test or earlier run used. */
+export function uniqueEmail(prefix: string): string {
+  return `${uniqueName(prefix).replace(/\s+/g, '-').toLowerCase()}@example.test`;
+}
+
+/** A mail domain no earlier run used, for a test's many addresses (`person1@…`). */
+export function uniqueDomain(prefix: string): string {
+  return `${uniqueName(prefix).replace(/\s+/g, '-').toLowerCase()}.test`;
+}

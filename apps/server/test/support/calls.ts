@@ -8,10 +8,15 @@ type Who = keyof World['users'];
 export async function signedInCalls(t: TestApp, people: readonly Who[]) {
   const tokens = new Map<Who, string>();
   for (const who of people) tokens.set(who, await t.login(t.world.users[who].email, PASSWORD));
-  const headers = (who: Who) => bearer(tokens.get(who) ?? 'not-signed-in');
+  return callsWithTokens(t, tokens);
+}
+
+/** Calls the API as any of the people whose session tokens are given. */
+export function callsWithTokens<Name extends string>(t: TestApp, tokens: ReadonlyMap<Name, string>) {
+  const headers = (who: Name) => bearer(tokens.get(who) ?? 'not-signed-in');
   return {
-    post: (who: Who, url: string, payload: object, extra: Record<string, string> = {}) =>
+    post: (who: Name, url: string, payload: object, extra: Record<string, string> = {}) =>
       t.app.inject({ method: 'POST', url, headers: { ...headers(who), ...extra }, payload }),
-    get: (who: Who, url: string) => t.app.inject({ method: 'GET', url, headers: headers(who) }),
+    get: (who: Name, url: string) => t.app.inject({ method: 'GET', url, headers: headers(who) }),
   };
 }
