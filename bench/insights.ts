@@ -93,7 +93,7 @@ async function generate(
   await db.execute(sql`drop table if exists bench_insights_generated`);
   // Consumption i: teacher i mod teachers (so every teacher consumes, evenly), 1 to 5 credits, on one of
   // the 365 complete UTC days before today at a time of day spread over it. Each is a balanced `consumption`
-  // posting as consume-service.ts writes it (the teacher's balance −n, the school's `consumed` +n, the
+  // posting as consume-credits.ts writes it (the teacher's balance −n, the school's `consumed` +n, the
   // teacher as the actor), through the one posting function, CHUNK per statement.
   started = performance.now();
   for (let from = first; from < size; from += CHUNK) {
@@ -149,7 +149,7 @@ async function prepareTeachers(db: Db): Promise<[{ id: string; name: string }, n
   );
   if (!district) throw new Error('no district in the scale data');
   // The teachers (role `user`) of its subtree, numbered, with their balance in their school and the school's
-  // `consumed` account, created as consume-service.ts creates them.
+  // `consumed` account, created as consume-credits.ts creates them.
   await db.execute(sql`create table bench_insights_teachers as
     select (row_number() over (order by m.user_id) - 1)::int as rn, m.user_id, m.organization_id
     from organization_closure c join memberships m on m.organization_id = c.descendant_id

@@ -7,7 +7,7 @@ import {
   postCreditTransaction,
   systemAccountId,
 } from '../../apps/server/src/features/credits/journal';
-import { createLicense } from '../../apps/server/src/features/licenses/license-admin';
+import { createLicense } from '../../apps/server/src/features/licenses/administer-licenses';
 import { insertOrganization } from '../../apps/server/src/features/organizations/tree';
 
 export interface Teacher {

@@ -2,7 +2,7 @@ import { APP_MSG, MSG } from '@allot/domain/messages';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/rows';
-import { LOGIN_LIMIT_PER_EMAIL } from '../../src/features/auth/service';
+import { LOGIN_LIMIT_PER_EMAIL } from '../../src/features/auth/sign-in';
 import { bearer, createTestApp, type TestApp } from '../support/test-app';
 import { PASSWORD, sessionFor } from '../support/world';
 

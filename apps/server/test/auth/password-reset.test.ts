@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/rows';
 import { CODE_ATTEMPTS_PER_ACCOUNT, CODE_MAX_FAILURES } from '../../src/features/auth/one-time-codes';
-import { LOGIN_LIMIT_PER_EMAIL } from '../../src/features/auth/service';
+import { LOGIN_LIMIT_PER_EMAIL } from '../../src/features/auth/sign-in';
 import { codeIn, lastMailTo, mailsTo, resetLinkParts } from '../support/outbox';
 import { bearer, createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/test-app';
 import { PASSWORD } from '../support/world';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/rows';
 import { writeTransaction } from '../../src/db/transaction';
 import { issueCode, LIVE_CODES_MAX } from '../../src/features/auth/one-time-codes';
-import { queueInvitation } from '../../src/features/auth/verification-service';
+import { queueInvitation } from '../../src/features/auth/verify-email';
 import { codeIn, lastMailTo, linkIn, mailsTo } from '../support/outbox';
 import { bearer, createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/test-app';
 import { PASSWORD, sessionFor } from '../support/world';

@@ -11,7 +11,7 @@ import { buildApp } from '../../src/app';
 import { type Database, openPostgres } from '../../src/db/client';
 import { rows } from '../../src/db/rows';
 import { findIntegrationKey, hashIntegrationKey, KEY_COPY_MS } from '../../src/features/integration/key-auth';
-import { KEY_MSG, MAX_LIVE_INTEGRATION_KEYS } from '../../src/features/integration/key-service';
+import { KEY_MSG, MAX_LIVE_INTEGRATION_KEYS } from '../../src/features/integration/manage-keys';
 import { createPerson, createSchool, insertIntegrationKey, join, mint } from '../support/integration';
 import { bearer, createTestApp, type TestApp } from '../support/test-app';
 import { sessionFor } from '../support/world';

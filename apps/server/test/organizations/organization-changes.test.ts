@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/rows';
 import { organizationPoolAccountId, postCreditTransaction } from '../../src/features/credits/journal';
-import { MSG_HAS_CHILDREN } from '../../src/features/organizations/write-service';
+import { MSG_HAS_CHILDREN } from '../../src/features/organizations/write-organizations';
 import { bearer, createTestApp, type TestApp } from '../support/test-app';
 import { giveLicense, PASSWORD } from '../support/world';
 

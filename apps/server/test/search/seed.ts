@@ -354,7 +354,7 @@ export async function seedSearchWorld(db: Db): Promise<SearchWorld> {
     });
 
     // A deleted organization: kept, without ancestry rows, seen by no list.
-    // In the order the delete itself takes (organizations/write-service.ts): ancestry rows first.
+    // In the order the delete itself takes (organizations/write-organizations.ts): ancestry rows first.
     await tx.execute(sql`delete from organization_closure where descendant_id = ${deleted.id}`);
     await tx.execute(sql`update organizations set deleted_at = now() where id = ${deleted.id}`);
 

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/rows';
-import { IMPORTS_PER_SESSION } from '../../src/features/users/add-service';
+import { IMPORTS_PER_SESSION } from '../../src/features/users/add-users';
 import { mailsTo } from '../support/outbox';
 import { bearer, createTestApp, type TestApp } from '../support/test-app';
 import { sessionFor } from '../support/world';

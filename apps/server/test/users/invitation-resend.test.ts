@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/rows';
 import { DEFAULT_INVITATIONS_PER_DAY } from '../../src/features/users/invitations';
-import { RESENDS_PER_PERSON, RESENDS_PER_SESSION } from '../../src/features/users/resend-service';
+import { RESENDS_PER_PERSON, RESENDS_PER_SESSION } from '../../src/features/users/resend-invitations';
 import { hitRateLimit, rateLimitKey } from '../../src/lib/rate-limit';
 import { signedInCalls } from '../support/calls';
 import { codeIn, lastMailTo, mailsTo } from '../support/outbox';

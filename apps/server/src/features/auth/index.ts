@@ -5,8 +5,8 @@ export {
   emailChangeNoticeMail,
   membershipInvitationMail,
 } from './account-mails';
+export { turnOffMfa } from './manage-two-factor';
 export { endSessionsOfUnenrolled, hasMfaOn } from './mfa-requirement';
-export { turnOffMfa } from './mfa-service';
 export { CODE_MAX_FAILURES, issueCode, issueCodes, mayRequestMail } from './one-time-codes';
 export { withoutPanelAccess } from './panel-session';
 export { hashPassword } from './passwords';
@@ -19,4 +19,4 @@ export {
   signedInFrom,
 } from './sessions';
 export { hashToken } from './tokens';
-export { accountByEmail, markVerified, queueInvitations, queueVerification } from './verification-service';
+export { accountByEmail, markVerified, queueInvitations, queueVerification } from './verify-email';

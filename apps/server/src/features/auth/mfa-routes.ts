@@ -13,7 +13,14 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
-import { disableMfa, enableMfa, getMfaStatus, newRecoveryCodes, setupMfa, verifyMfa } from './mfa-service';
+import {
+  disableMfa,
+  enableMfa,
+  getMfaStatus,
+  newRecoveryCodes,
+  setupMfa,
+  verifyMfa,
+} from './manage-two-factor';
 import type { TwoFactorSettings } from './two-factor-settings';
 
 const TOKEN_OR_CHALLENGE =

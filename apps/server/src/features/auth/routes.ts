@@ -15,11 +15,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
 import type { MailSettings } from '../mail';
-import { checkResetCode, requestPasswordReset, resetPassword } from './password-reset-service';
-import { login } from './service';
+import { checkResetCode, requestPasswordReset, resetPassword } from './reset-password';
 import { revokeSession } from './sessions';
+import { login } from './sign-in';
 import type { TwoFactorSettings } from './two-factor-settings';
-import { resendVerification, verifyEmail } from './verification-service';
+import { resendVerification, verifyEmail } from './verify-email';
 
 /** The answers of the code calls: `{success}`, a wrong code (400), too many guesses (429). */
 const codeResponses = { 200: successResponseSchema, 400: errorBodySchema, 429: errorBodySchema };

@@ -7,4 +7,4 @@ export {
   postCreditTransactionsReporting,
   systemAccountId,
 } from './journal';
-export { assignOrganizations } from './organization-moves';
+export { assignOrganizations } from './move-organization-credits';

@@ -22,15 +22,15 @@ import { csvFileName, sendCsv } from '../../http/csv-download';
 import { idempotencyHeader } from '../../http/idempotency';
 import { replicaReads } from '../../http/replica-reads';
 import { writeRoute } from '../../http/write-route';
-import { exportCreditLog, listCreditLog } from './credit-log';
+import { exportCreditLog, listCreditLog } from './list-credit-log';
 import {
   allocateSystemCredits,
   assignOrganizations,
   reclaimOrganizations,
   transferOrganizations,
   transferPools,
-} from './organization-moves';
-import { assignUsers, reclaimUsers, transferUsers } from './user-moves';
+} from './move-organization-credits';
+import { assignUsers, reclaimUsers, transferUsers } from './move-user-credits';
 
 const tags = ['credits'];
 const moveErrors = { 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 422: errorBodySchema };

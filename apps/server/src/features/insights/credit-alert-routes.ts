@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
 import { writeRoute } from '../../http/write-route';
-import { getCreditAlerts, putCreditAlerts } from './credit-alerts-service';
+import { getCreditAlerts, putCreditAlerts } from './set-credit-alerts';
 
 const tags = ['insights'];
 const PERMISSION = 'Permission: `view_audit_logs` on the organization.';

@@ -154,7 +154,7 @@ function batchStatement(batchSize: number) {
     ),
     -- The pools strictly below each organization (decision 016): a line on X's pool counts for every strict
     -- ancestor of X. An organization's delete rolls up before its closure rows go (organizations/
-    -- write-service.ts), so no line of a deleted organization is left to count here.
+    -- write-organizations.ts), so no line of a deleted organization is left to count here.
     pools_below as (
       select c.ancestor_id as org, sum(l.amount) as amount
       from lines l join organization_closure c on c.descendant_id = l.org and c.depth > 0

@@ -52,7 +52,7 @@ export interface Place {
   ownAccountId: string | null;
   /** The organization's shared pool account (every live organization has one). */
   sharedAccountId: string | null;
-  /** The organization's `consumed` account, once its first consumption opened it (consume-service.ts). */
+  /** The organization's `consumed` account, once its first consumption opened it (consume-credits.ts). */
   consumedAccountId: string | null;
   /** The organization's daily consumption limit (issue 15), or null. */
   dailyLimit: number | null;

@@ -2,7 +2,7 @@ import type { ConsumeBatchItem, ConsumeBatchResult } from '@allot/domain/integra
 import type { Tx } from '../../db/client';
 import type { IntegrationCaller } from '../../http/authenticate';
 import type { KeyAlongside } from '../../http/idempotency';
-import { type ConsumeOutcome, consumeEach } from './consume-service';
+import { type ConsumeOutcome, consumeEach } from './consume-credits';
 
 /**
  * POST /api/integration/consume/batch (CONTRACT §9), inside the caller's transaction (idempotentWrite): each

@@ -11,7 +11,7 @@ import {
   keepAnswers,
   keptAnswers,
 } from '../../http/idempotency';
-import { type ConsumeItem, type ConsumeOutcome, consumeEach } from './consume-service';
+import { type ConsumeItem, type ConsumeOutcome, consumeEach } from './consume-credits';
 
 /** Shared transactions running at once in a process, unless CONSUME_TRANSACTIONS says (decision 016). */
 export const DEFAULT_CONSUME_TRANSACTIONS = 4;

@@ -20,8 +20,8 @@ import {
   listIntegrationKeys,
   MAX_LIVE_INTEGRATION_KEYS,
   revokeIntegrationKey,
-} from './key-service';
-import { getIntegrationSettings, updateIntegrationSettings } from './settings-service';
+} from './manage-keys';
+import { getIntegrationSettings, updateIntegrationSettings } from './set-integration-settings';
 
 const tags = ['integration'];
 const keyParams = z.object({ id: idSchema, keyId: idSchema });

@@ -6,7 +6,7 @@ export {
   openLicense,
   returnLicensesToParent,
 } from './ledger';
-export { assignLicenses } from './license-moves';
+export { assignLicenses } from './move-licenses';
 export {
   type LicenseRow,
   licenseColumns,

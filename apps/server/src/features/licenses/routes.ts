@@ -18,9 +18,9 @@ import { authOf } from '../../http/authenticate';
 import { idempotencyHeader } from '../../http/idempotency';
 import { replicaReads } from '../../http/replica-reads';
 import { writeRoute } from '../../http/write-route';
-import { createLicense, deleteLicense, updateLicense } from './license-admin';
-import { listLicenseLog } from './license-log';
-import { assignLicenses, reclaimLicenses } from './license-moves';
+import { createLicense, deleteLicense, updateLicense } from './administer-licenses';
+import { listLicenseLog } from './list-license-log';
+import { assignLicenses, reclaimLicenses } from './move-licenses';
 
 const tags = ['licenses'];
 const licenseIdParams = z.object({ id: idSchema });

@@ -16,7 +16,7 @@ import {
   selectOrganizationSummaries,
   toSummary,
 } from './queries';
-import { organizationSecurityJson } from './security-service';
+import { organizationSecurityJson } from './update-organization-security';
 
 /**
  * The embedded list of children is the first page of the sub-organizations table (by name, the

@@ -31,8 +31,8 @@ import {
   searchOrganizations,
 } from './find-organizations';
 import { getOrganization, listMyOrganizations } from './get-organization';
-import { updateOrganizationSecurity } from './security-service';
-import { createOrganization, deleteOrganization, updateOrganization } from './write-service';
+import { updateOrganizationSecurity } from './update-organization-security';
+import { createOrganization, deleteOrganization, updateOrganization } from './write-organizations';
 
 const tags = ['organizations'];
 const errors = { 403: errorBodySchema, 404: errorBodySchema };

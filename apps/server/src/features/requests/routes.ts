@@ -23,9 +23,9 @@ import type { MailSettings } from '../mail';
 import { cancelRequest } from './cancel-request';
 import { createRequest } from './create-request';
 import { approveRequest, declineRequest } from './decide-request';
+import { readOrganizationAbove } from './get-organization-above';
 import { getRequest } from './get-request';
 import { listRequests } from './list-requests';
-import { readOrganizationAbove } from './organization-above';
 import { REQUEST_EXAMPLES } from './request-examples';
 
 const tags = ['requests'];

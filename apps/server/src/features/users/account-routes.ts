@@ -10,7 +10,7 @@ import { errorBodySchema } from '@allot/domain/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
 import type { MailSettings } from '../mail';
-import { confirmEmailChange } from './email-change-service';
+import { confirmEmailChange } from './change-email';
 import { acceptInvitation, resendInvitation } from './invitations';
 
 /** The answers of a code call: done, a wrong code or a missing password (400), too many guesses (429). */

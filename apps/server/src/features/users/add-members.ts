@@ -15,8 +15,8 @@ import {
   unknownLicense,
 } from '../licenses';
 import type { MailSettings } from '../mail';
+import { transferOwnership } from './change-roles';
 import { countInvitations, queueMembershipInvitations } from './invitations';
-import { transferOwnership } from './role-service';
 
 /** A person to add, already checked on its own (a valid email, a name, a role the caller may give). */
 export interface Candidate {

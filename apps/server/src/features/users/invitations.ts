@@ -22,7 +22,7 @@ import {
 import { lockOrganizationSeats } from '../licenses';
 import { type MailSettings, publicLink, queueMails } from '../mail';
 import { lockOrganization } from '../organization-access';
-import { transferOwnership } from './role-service';
+import { transferOwnership } from './change-roles';
 
 const PURPOSE = 'membership_invitation';
 const DAY_SECONDS = 24 * 60 * 60;

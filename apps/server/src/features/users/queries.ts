@@ -5,7 +5,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
-import { pendingEmailSql } from './email-change-service';
+import { pendingEmailSql } from './change-email';
 
 /**
  * The people of one organization as its lists show them, as a relation to name `p`: its members, then

@@ -39,7 +39,7 @@ const seatsOf = (licence: { licenseType: LicenseType; maxUsers: number }) =>
 
 /**
  * Confirmation before DELETE /api/organization/{id}/delete. It says what the server does
- * (organizations/write-service.ts deleteOrganization): memberships and pending invitations end, both credit
+ * (organizations/write-organizations.ts deleteOrganization): memberships and pending invitations end, both credit
  * pools go to the parent's pools of the same name, every licence's seats go to the parent's licence of that
  * type (a parent without one gets one). The name must be typed before the button works, as GitHub asks.
  */

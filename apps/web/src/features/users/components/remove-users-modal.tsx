@@ -28,7 +28,7 @@ export function RemoveUsersModal({ users: asked, organization, onClose, onRemove
   const single = users.length === 1 ? users[0] : undefined;
   // One person not in yet: cancelling the invitation is what removing means.
   const invitation = single?.status === 'pending';
-  // What the server moves (remove-service.ts): the credits of members who joined go to the shared pool
+  // What the server moves (remove-users.ts): the credits of members who joined go to the shared pool
   // (an invited person's never were the organization's); every seat held, joined or invited, is freed.
   const invited = users.filter((u) => u.status === 'pending');
   const credits = users

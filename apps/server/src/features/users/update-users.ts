@@ -20,7 +20,7 @@ import { changedFields } from '../audit';
 import { freeSeats, lockOrganizationSeats, unknownLicense } from '../licenses';
 import type { MailSettings } from '../mail';
 import { effectiveRole, requireOrganizationAccess } from '../organization-access';
-import { pendingEmailOf, requestEmailChange } from './email-change-service';
+import { pendingEmailOf, requestEmailChange } from './change-email';
 import { auditMemberChanges } from './member-audit';
 import { lockMembers, peopleTable, requireNotAbove } from './member-guards';
 import { findMembers } from './queries';

@@ -6,7 +6,7 @@ import type { AuthUser } from '../../http/authenticate';
 import { revokeAllSessions, turnOffMfa } from '../auth';
 import { requireSystemAdmin } from '../organization-access';
 import { auditMemberChanges } from './member-audit';
-import { requireVisibleAccount } from './update-service';
+import { requireVisibleAccount } from './update-users';
 
 /**
  * POST /api/user/{id}/mfa/reset (CONTRACT §3, decision 015): a system admin turns off someone's two-factor (a

@@ -15,8 +15,8 @@ import { type MailSettings, publicLink, queueMail } from '../mail';
 import { passwordResetMail } from './account-mails';
 import { countCodeAttempt, issueCode, mayRequestMail, verifyCode } from './one-time-codes';
 import { redeemCode } from './redeem-code';
-import { loginEmailKey } from './service';
 import { revokeAllSessions } from './sessions';
+import { loginEmailKey } from './sign-in';
 
 const PURPOSE = 'password_reset';
 
