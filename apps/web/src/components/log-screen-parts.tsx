@@ -1,6 +1,8 @@
-import { Button, Card, EmptyState, Group, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, EmptyState, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconDownload, IconLock } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { formatCount, formatCountOf } from '../lib/format';
+import { LoadError } from './load-error';
 
 /** The heading of a log screen (credit log, audit log): its title, what it lists, and "Export CSV". */
 export function LogHeading({
@@ -84,5 +86,92 @@ export function LogMore({
         </Button>
       )}
     </Group>
+  );
+}
+
+/** What a log screen's paged query gives the list below its filters. */
+export interface LogQuery {
+  isPending: boolean;
+  isError: boolean;
+  error: Error | null;
+  refetch: () => unknown;
+  isRefetching: boolean;
+  hasNextPage: boolean;
+  fetchNextPage: () => unknown;
+  isFetchingNextPage: boolean;
+}
+
+/**
+ * The list of a log screen (credit log, audit log): loading rows, the error of a first load, the empty state,
+ * or the table with the error of a refresh above it and "Load more" below.
+ */
+export function LogEntries({
+  name,
+  query,
+  shown,
+  empty,
+  table,
+  one,
+  many,
+}: {
+  /** "audit log", "credit log": in the loading label and the errors' titles. */
+  name: string;
+  query: LogQuery;
+  shown: number;
+  empty: { icon: ReactNode; title: string; description: string };
+  table: ReactNode;
+  one: string;
+  many: string;
+}) {
+  const { isPending, isError, error, refetch, isRefetching, hasNextPage, fetchNextPage, isFetchingNextPage } =
+    query;
+  if (isPending) {
+    return (
+      <Card role="status" aria-busy="true" aria-label={`Loading the ${name}`}>
+        <Stack gap="md">
+          {[0, 1, 2, 3, 4].map((row) => (
+            <Skeleton key={row} height={18} radius="sm" />
+          ))}
+        </Stack>
+      </Card>
+    );
+  }
+  if (isError && error && shown === 0) {
+    return (
+      <LoadError
+        title={`The ${name} could not be loaded`}
+        error={error}
+        onRetry={() => void refetch()}
+        retrying={isRefetching}
+      />
+    );
+  }
+  if (shown === 0) {
+    return (
+      <Card py="xl">
+        <EmptyState {...empty} variant="light" />
+      </Card>
+    );
+  }
+  return (
+    <Stack gap="sm">
+      {isError && error && (
+        <LoadError
+          title={`The ${name} could not be refreshed`}
+          error={error}
+          onRetry={() => void (hasNextPage ? fetchNextPage() : refetch())}
+          retrying={isRefetching || isFetchingNextPage}
+        />
+      )}
+      <Card p={0}>{table}</Card>
+      <LogMore
+        shown={shown}
+        hasNextPage={hasNextPage}
+        onMore={() => void fetchNextPage()}
+        loading={isFetchingNextPage}
+        one={one}
+        many={many}
+      />
+    </Stack>
   );
 }

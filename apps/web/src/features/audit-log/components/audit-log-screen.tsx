@@ -1,24 +1,12 @@
 import { AUDIT_ACTION_LABEL, AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '@allot/domain/audit';
-import {
-  Button,
-  Card,
-  type ComboboxItem,
-  EmptyState,
-  Group,
-  MultiSelect,
-  Select,
-  Skeleton,
-  Stack,
-  Text,
-} from '@mantine/core';
+import { Button, Card, type ComboboxItem, Group, MultiSelect, Select, Stack, Text } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconFilterOff, IconHistory } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { DateRangeFilter, readDay, validRange } from '../../../components/date-range-filter';
-import { LoadError } from '../../../components/load-error';
-import { LogHeading, LogMore, LogNoAccess } from '../../../components/log-screen-parts';
+import { LogEntries, LogHeading, LogNoAccess } from '../../../components/log-screen-parts';
 import { errorText } from '../../../lib/api-error';
 import type { AuditLogFilters } from '../../../lib/query-keys';
 import { matchesWordStarts } from '../../../lib/search-hints';
@@ -62,18 +50,6 @@ function readFilters(params: URLSearchParams): AuditLogFilters {
   };
 }
 
-function Loading() {
-  return (
-    <Card role="status" aria-busy="true" aria-label="Loading the audit log">
-      <Stack gap="md">
-        {[0, 1, 2, 3, 4].map((row) => (
-          <Skeleton key={row} height={18} radius="sm" />
-        ))}
-      </Stack>
-    </Card>
-  );
-}
-
 /**
  * Audit log (issue 16; CONTRACT §10): every change made in the organization and below, newest first, with
  * "Load more"; filtered by who, what, when and where (kept in the URL), and exported as CSV with the same
@@ -93,17 +69,7 @@ export function AuditLogScreen() {
     filters.organizationId !== '' ||
     filters.from !== '' ||
     filters.to !== '';
-  const {
-    data,
-    isPending,
-    isError,
-    error,
-    refetch,
-    isRefetching,
-    hasNextPage,
-    fetchNextPage,
-    isFetchingNextPage,
-  } = useAuditLog(organization.id, filters, allowed && rangeOk);
+  const log = useAuditLog(organization.id, filters, allowed && rangeOk);
   // The people to pick: the organization's members (by name), when the caller may list them.
   const members = useQuery({
     ...organizationUsersQueryOptions(organization.id, {
@@ -117,7 +83,7 @@ export function AuditLogScreen() {
   });
   const [exporting, setExporting] = useState(false);
 
-  const entries: AuditEntry[] = data?.pages.flatMap((page) => page.data) ?? [];
+  const entries: AuditEntry[] = log.data?.pages.flatMap((page) => page.data) ?? [];
   // The field shows the name; each option shows the email under it, and a search matches either.
   // Someone outside the organization has no id to filter by (CONTRACT §5): not an option.
   const people = [
@@ -228,50 +194,22 @@ export function AuditLogScreen() {
           )}
         </Group>
       </Card>
-      {!rangeOk ? null : isPending ? (
-        <Loading />
-      ) : isError && entries.length === 0 ? (
-        <LoadError
-          title="The audit log could not be loaded"
-          error={error}
-          onRetry={() => void refetch()}
-          retrying={isRefetching}
+      {rangeOk && (
+        <LogEntries
+          name="audit log"
+          query={log}
+          shown={entries.length}
+          empty={{
+            icon: <IconHistory />,
+            title: filtered ? 'No changes match these filters' : 'No changes yet',
+            description: filtered
+              ? 'Try another person, action, organization or dates, or clear the filters.'
+              : `Changes to organizations, members, licences, invoices, credits and integration keys of ${organization.name} will be listed here.`,
+          }}
+          table={<AuditLogTable entries={entries} />}
+          one="change"
+          many="changes"
         />
-      ) : entries.length === 0 ? (
-        <Card py="xl">
-          <EmptyState
-            icon={<IconHistory />}
-            title={filtered ? 'No changes match these filters' : 'No changes yet'}
-            description={
-              filtered
-                ? 'Try another person, action, organization or dates, or clear the filters.'
-                : `Changes to organizations, members, licences, invoices, credits and integration keys of ${organization.name} will be listed here.`
-            }
-            variant="light"
-          />
-        </Card>
-      ) : (
-        <Stack gap="sm">
-          {isError && (
-            <LoadError
-              title="The audit log could not be refreshed"
-              error={error}
-              onRetry={() => void (hasNextPage ? fetchNextPage() : refetch())}
-              retrying={isRefetching || isFetchingNextPage}
-            />
-          )}
-          <Card p={0}>
-            <AuditLogTable entries={entries} />
-          </Card>
-          <LogMore
-            shown={entries.length}
-            hasNextPage={hasNextPage}
-            onMore={() => void fetchNextPage()}
-            loading={isFetchingNextPage}
-            one="change"
-            many="changes"
-          />
-        </Stack>
       )}
     </Stack>
   );

@@ -1,29 +1,16 @@
-import { Button, Card, EmptyState, Group, Skeleton, Stack } from '@mantine/core';
+import { Button, Group, Stack } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconFilterOff, IconListDetails } from '@tabler/icons-react';
 import { useState } from 'react';
 import { DateRangeFilter, readDay, validRange } from '../../../components/date-range-filter';
-import { LoadError } from '../../../components/load-error';
-import { LogHeading, LogMore, LogNoAccess } from '../../../components/log-screen-parts';
+import { LogEntries, LogHeading, LogNoAccess } from '../../../components/log-screen-parts';
 import { errorText } from '../../../lib/api-error';
 import { useListUrl } from '../../../lib/use-list-url';
 import { useCurrentOrganization } from '../../organizations/api/use-current-organization';
 import { useOrganizationPermissions } from '../../organizations/hooks/use-organization-permissions';
 import { exportCreditLog, useCreditLog } from '../api/get-credit-log';
 import { CreditLogTable } from './credit-log-table';
-
-function Loading() {
-  return (
-    <Card aria-busy="true" aria-label="Loading the credit log">
-      <Stack gap="md">
-        {[0, 1, 2, 3, 4].map((row) => (
-          <Skeleton key={row} height={18} radius="sm" />
-        ))}
-      </Stack>
-    </Card>
-  );
-}
 
 /** Credit log (spec §2): every move of credits of the organization, newest first, "Load more" for older. */
 export function CreditLogScreen() {
@@ -37,17 +24,7 @@ export function CreditLogScreen() {
   const rangeOk = validRange(range);
   const dated = range.from !== '' || range.to !== '';
   const [exporting, setExporting] = useState(false);
-  const {
-    data,
-    isPending,
-    isError,
-    error,
-    refetch,
-    isRefetching,
-    hasNextPage,
-    fetchNextPage,
-    isFetchingNextPage,
-  } = useCreditLog(organization.id, allowed && rangeOk, range);
+  const log = useCreditLog(organization.id, allowed && rangeOk, range);
 
   async function download() {
     setExporting(true);
@@ -80,7 +57,7 @@ export function CreditLogScreen() {
     );
   }
 
-  const entries = data?.pages.flatMap((page) => page.data) ?? [];
+  const entries = log.data?.pages.flatMap((page) => page.data) ?? [];
 
   return (
     <Stack gap="lg">
@@ -98,50 +75,22 @@ export function CreditLogScreen() {
           </Button>
         )}
       </Group>
-      {!rangeOk ? null : isPending ? (
-        <Loading />
-      ) : isError && entries.length === 0 ? (
-        <LoadError
-          title="The credit log could not be loaded"
-          error={error}
-          onRetry={() => void refetch()}
-          retrying={isRefetching}
+      {rangeOk && (
+        <LogEntries
+          name="credit log"
+          query={log}
+          shown={entries.length}
+          empty={{
+            icon: <IconListDetails />,
+            title: dated ? 'No credit moves on these days' : 'No credit moves yet',
+            description: dated
+              ? 'Try other dates, or clear them to see every move.'
+              : `Credits allocated to, reclaimed from or moved within ${organization.name} will be listed here.`,
+          }}
+          table={<CreditLogTable entries={entries} />}
+          one="move"
+          many="moves"
         />
-      ) : entries.length === 0 ? (
-        <Card py="xl">
-          <EmptyState
-            icon={<IconListDetails />}
-            title={dated ? 'No credit moves on these days' : 'No credit moves yet'}
-            description={
-              dated
-                ? 'Try other dates, or clear them to see every move.'
-                : `Credits allocated to, reclaimed from or moved within ${organization.name} will be listed here.`
-            }
-            variant="light"
-          />
-        </Card>
-      ) : (
-        <Stack gap="sm">
-          {isError && (
-            <LoadError
-              title="The credit log could not be refreshed"
-              error={error}
-              onRetry={() => void (hasNextPage ? fetchNextPage() : refetch())}
-              retrying={isRefetching || isFetchingNextPage}
-            />
-          )}
-          <Card p={0}>
-            <CreditLogTable entries={entries} />
-          </Card>
-          <LogMore
-            shown={entries.length}
-            hasNextPage={hasNextPage}
-            onMore={() => void fetchNextPage()}
-            loading={isFetchingNextPage}
-            one="move"
-            many="moves"
-          />
-        </Stack>
       )}
     </Stack>
   );
