@@ -34,11 +34,11 @@ export interface WriteRouteOptions<B = undefined> {
   /** Sees the answer before it is sent (the integration calls count their consumptions). */
   answered?: (answer: Answer) => void;
   /**
-   * A step on the `Db` before the transaction, run once and on its own: what it writes stays whatever happens
+   * A step before the transaction, run once on the `Db` and on its own: what it writes stays whatever happens
    * next (a rate limit's count, so that a refused attempt counts), its refusal is the answer, and it holds no
    * connection while it waits (a password's hash). What it answers is the work's third argument.
    */
-  before?: (db: Db) => Promise<B>;
+  before?: () => Promise<B>;
 }
 
 /**
@@ -55,11 +55,11 @@ export async function writeRoute<T, B = undefined>(
   db: Db,
   request: FastifyRequest,
   reply: FastifyReply,
-  work: (tx: Tx, key: KeyAlongside | null, before: B) => Promise<T | RefusalAfterCommit>,
+  work: (tx: Tx, key: KeyAlongside | null, before: NoInfer<B>) => Promise<T | RefusalAfterCommit>,
   options: WriteRouteOptions<B> = {},
 ): Promise<T | FastifyReply> {
   const { status, idempotent, answered, before } = options;
-  const prepared = (before ? await before(db) : undefined) as B;
+  const prepared = (before ? await before() : undefined) as B;
   if (!idempotent) {
     const body = await writeTransaction(db, (tx) => work(tx, null, prepared));
     if (body instanceof RefusalAfterCommit) throw body.error;
