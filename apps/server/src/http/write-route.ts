@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db, Tx } from '../db/client';
 import { writeTransaction } from '../db/transaction';
+import type { AppError } from './app-error';
 import { authOf } from './authenticate';
 import {
   type Answer,
@@ -11,7 +12,17 @@ import {
   replyAnswer,
 } from './idempotency';
 
-export interface WriteRouteOptions {
+/**
+ * The work's way to answer a refusal once its transaction has committed: what it wrote stays (the challenge of
+ * a sign-in answered `403 mfa_required`, a wrong code's count, the rows an import added before its `402`).
+ */
+export class RefusalAfterCommit {
+  constructor(readonly error: AppError) {}
+}
+
+export const refuseAfterCommit = (error: AppError) => new RefusalAfterCommit(error);
+
+export interface WriteRouteOptions<B = undefined> {
   /** The status of the work's answer: 201 for a creation. */
   status?: number;
   /**
@@ -22,6 +33,12 @@ export interface WriteRouteOptions {
   idempotent?: true | { callerId: string; idempotency: IdempotencyRequest };
   /** Sees the answer before it is sent (the integration calls count their consumptions). */
   answered?: (answer: Answer) => void;
+  /**
+   * A step before the transaction, run once on the `Db` and on its own: what it writes stays whatever happens
+   * next (a rate limit's count, so that a refused attempt counts), its refusal is the answer, and it holds no
+   * connection while it waits (a password's hash). What it answers is the work's third argument.
+   */
+  before?: () => Promise<B>;
 }
 
 /**
@@ -30,18 +47,22 @@ export interface WriteRouteOptions {
  * serialization failure or a connection lost before COMMIT, and must keep no state outside the transaction.
  * A route that takes an `Idempotency-Key` goes through `idempotentWrite`: the answer is kept with the key in
  * the same transaction, a repeat answers the first answer with `Idempotent-Replayed: true`. Only the work's
- * own success status is set here; its refusals are thrown, mapped by the error handler.
+ * own success status is set here; its refusals are thrown, mapped by the error handler, and roll it back; one
+ * it returns (`refuseAfterCommit`, not for an idempotent route) is thrown once it has committed. A call that
+ * answers alike whatever it finds runs it as background work (lib/background.ts) and answers at once.
  */
-export async function writeRoute<T>(
+export async function writeRoute<T, B = undefined>(
   db: Db,
   request: FastifyRequest,
   reply: FastifyReply,
-  work: (tx: Tx, key: KeyAlongside | null) => Promise<T>,
-  options: WriteRouteOptions = {},
+  work: (tx: Tx, key: KeyAlongside | null, before: NoInfer<B>) => Promise<T | RefusalAfterCommit>,
+  options: WriteRouteOptions<B> = {},
 ): Promise<T | FastifyReply> {
-  const { status, idempotent, answered } = options;
+  const { status, idempotent, answered, before } = options;
+  const prepared = (before ? await before() : undefined) as B;
   if (!idempotent) {
-    const body = await writeTransaction(db, (tx) => work(tx, null));
+    const body = await writeTransaction(db, (tx) => work(tx, null, prepared));
+    if (body instanceof RefusalAfterCommit) throw body.error;
     if (status !== undefined) reply.status(status);
     return body;
   }
@@ -53,7 +74,12 @@ export async function writeRoute<T>(
     db,
     callerId,
     idempotency,
-    work,
+    async (tx, key) => {
+      const body = await work(tx, key, prepared);
+      if (body instanceof RefusalAfterCommit)
+        throw new Error('refuseAfterCommit: not for an idempotent route');
+      return body;
+    },
     status,
     request.routeOptions.config?.messages,
   );

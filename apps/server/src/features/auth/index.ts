@@ -10,7 +10,7 @@ export { endSessionsOfUnenrolled, hasMfaOn } from './mfa-requirement';
 export { CODE_MAX_FAILURES, issueCode, issueCodes, mayRequestMail } from './one-time-codes';
 export { withoutPanelAccess } from './panel-session';
 export { hashPassword } from './passwords';
-export { redeemCode } from './redeem-code';
+export { type CheckedCode, checkCode, redeemCode } from './redeem-code';
 export {
   endSessionsWithoutPanelAccess,
   revokeAllSessions,

@@ -14,13 +14,12 @@ import { MFA_MSG } from '@allot/domain/mfa';
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { rows } from '../../db/rows';
-import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { findChallenge, useChallenge } from './mfa-challenges';
 import { isMfaRequired } from './mfa-requirement';
 import { openSecret, sealSecret } from './mfa-secrets';
-import { countCodeAttempt } from './one-time-codes';
+import { type CodeAttempt, countCodeAttempt } from './one-time-codes';
 import { openPanelSession } from './panel-session';
 import { verifyPassword } from './passwords';
 import { recoveryCodesLeft, replaceRecoveryCodes, useRecoveryCode } from './recovery-codes';
@@ -145,33 +144,60 @@ async function enrollingAccount(
 }
 
 /**
- * POST /api/auth/mfa/setup: a new secret for the account, waiting to be confirmed by `enable` (a secret that
- * was waiting is replaced). Answered this once; stored sealed (mfa-secrets.ts), never answered again.
+ * Who sets two-factor up (`POST /api/auth/mfa/setup`), before the transaction: with a session, its password
+ * is checked, counted like a code on its own (a right one given back).
  */
-export async function setupMfa(
+export async function checkMfaSetup(
   db: Db,
   caller: AuthUser | null,
   input: MfaSetupRequest,
   ip: string,
-  settings: TwoFactorSettings,
-): Promise<MfaSetupResponse> {
+): Promise<Account> {
   const { account } = await enrollingAccount(db, caller, input.challenge);
   if (caller) {
     // The password is what is guessed here: counted like a code, a right one given back.
     const attempt = await countCodeAttempt(db, 'two_factor', account.userId, ip);
     await requirePassword(db, account.userId, input.password);
-    await attempt.release();
+    await attempt.release(db);
   }
+  return account;
+}
+
+/**
+ * POST /api/auth/mfa/setup: a new secret for the account, waiting to be confirmed by `enable` (a secret that
+ * was waiting is replaced). Answered this once; stored sealed (mfa-secrets.ts), never answered again.
+ */
+export async function setupMfa(
+  tx: Tx,
+  account: Account,
+  settings: TwoFactorSettings,
+): Promise<MfaSetupResponse> {
   const secret = newTotpSecret();
-  await writeTransaction(db, async (tx) => {
-    const row = await lockMfa(tx, account.userId);
-    if (row?.enabled_at) throw AppError.of('conflict', MFA_MSG.alreadyOn);
-    const sealed = sealSecret(secret, account.userId, settings.encryptionKey);
-    await tx.execute(sql`insert into user_mfa (user_id, secret) values (${account.userId}, ${sealed})
-      on conflict (user_id) do update set secret = excluded.secret, enabled_at = null, last_used_step = null,
-        updated_at = now()`);
-  });
+  const row = await lockMfa(tx, account.userId);
+  if (row?.enabled_at) throw AppError.of('conflict', MFA_MSG.alreadyOn);
+  const sealed = sealSecret(secret, account.userId, settings.encryptionKey);
+  await tx.execute(sql`insert into user_mfa (user_id, secret) values (${account.userId}, ${sealed})
+    on conflict (user_id) do update set secret = excluded.secret, enabled_at = null, last_used_step = null,
+      updated_at = now()`);
   return { secret, otpauthUrl: otpauthUrl(account.email, secret) };
+}
+
+/** Who turns two-factor on, and the attempt counted on its own before the transaction. */
+export interface Enrolling {
+  account: Account;
+  challengeId: string | null;
+  attempt: CodeAttempt;
+}
+
+export async function countMfaEnable(
+  db: Db,
+  caller: AuthUser | null,
+  input: MfaEnableRequest,
+  ip: string,
+): Promise<Enrolling> {
+  const { account, challengeId } = await enrollingAccount(db, caller, input.challenge);
+  const attempt = await countCodeAttempt(db, 'two_factor', account.userId, ip);
+  return { account, challengeId, attempt };
 }
 
 /**
@@ -180,72 +206,89 @@ export async function setupMfa(
  * the challenge is used up and the person is signed in: the answer carries the sign-in body.
  */
 export async function enableMfa(
-  db: Db,
+  tx: Tx,
   caller: AuthUser | null,
+  { account, challengeId, attempt }: Enrolling,
   input: MfaEnableRequest,
-  ip: string,
   settings: TwoFactorSettings,
 ): Promise<MfaEnableResponse> {
-  const { account, challengeId } = await enrollingAccount(db, caller, input.challenge);
-  const attempt = await countCodeAttempt(db, 'two_factor', account.userId, ip);
-  const answer = await writeTransaction(db, async (tx) => {
-    const row = await lockMfa(tx, account.userId);
-    if (row?.enabled_at) throw AppError.of('conflict', MFA_MSG.alreadyOn);
-    if (!row) throw AppError.of('business_rule', MFA_MSG.noSetup);
-    const secret = openSecret(row.secret, account.userId, settings.encryptionKey);
-    const step = await totpStep(secret, input.code, null);
-    if (step === null) throw wrongCode();
-    await tx.execute(sql`update user_mfa set enabled_at = now(), last_used_step = ${step}, updated_at = now()
-      where user_id = ${account.userId}`);
-    const recoveryCodes = await replaceRecoveryCodes(tx, account.userId);
-    if (challengeId === null) {
-      await revokeAllSessions(tx, account.userId, { except: caller?.sessionId });
-      return { recoveryCodes };
-    }
+  const row = await lockMfa(tx, account.userId);
+  if (row?.enabled_at) throw AppError.of('conflict', MFA_MSG.alreadyOn);
+  if (!row) throw AppError.of('business_rule', MFA_MSG.noSetup);
+  const secret = openSecret(row.secret, account.userId, settings.encryptionKey);
+  const step = await totpStep(secret, input.code, null);
+  if (step === null) throw wrongCode();
+  await tx.execute(sql`update user_mfa set enabled_at = now(), last_used_step = ${step}, updated_at = now()
+    where user_id = ${account.userId}`);
+  const recoveryCodes = await replaceRecoveryCodes(tx, account.userId);
+  let answer: MfaEnableResponse;
+  if (challengeId === null) {
+    await revokeAllSessions(tx, account.userId, { except: caller?.sessionId });
+    answer = { recoveryCodes };
+  } else {
     if (!(await useChallenge(tx, challengeId))) throw expired();
     await revokeAllSessions(tx, account.userId);
-    return { recoveryCodes, session: await openPanelSession(tx, account) };
-  });
-  await attempt.release();
+    answer = { recoveryCodes, session: await openPanelSession(tx, account) };
+  }
+  await attempt.release(tx);
   return answer;
 }
 
-/** The password and a code, counted, checked, then `change` in the transaction that used the code up. */
-async function withPasswordAndCode<T>(
+/** The password of a change to two-factor, checked before the transaction, counted on its own like a code. */
+export async function checkMfaPassword(
   db: Db,
   user: AuthUser,
   input: MfaConfirmRequest,
   ip: string,
+): Promise<CodeAttempt> {
+  const attempt = await countCodeAttempt(db, 'two_factor', user.userId, ip);
+  await requirePassword(db, user.userId, input.password);
+  return attempt;
+}
+
+/** The code checked, then `change` in the transaction that used the code up; the attempt given back in it. */
+async function withCode<T>(
+  tx: Tx,
+  user: AuthUser,
+  input: MfaConfirmRequest,
+  attempt: CodeAttempt,
   settings: TwoFactorSettings,
   change: (tx: Tx) => Promise<T>,
 ): Promise<T> {
-  const attempt = await countCodeAttempt(db, 'two_factor', user.userId, ip);
-  await requirePassword(db, user.userId, input.password);
-  const result = await writeTransaction(db, async (tx) => {
-    const row = await lockMfa(tx, user.userId);
-    if (!row?.enabled_at) throw AppError.of('business_rule', MFA_MSG.notOn);
-    if (!(await secondFactorOk(tx, user.userId, row, input.code, settings))) throw wrongCode();
-    return change(tx);
-  });
-  await attempt.release();
+  const row = await lockMfa(tx, user.userId);
+  if (!row?.enabled_at) throw AppError.of('business_rule', MFA_MSG.notOn);
+  if (!(await secondFactorOk(tx, user.userId, row, input.code, settings))) throw wrongCode();
+  const result = await change(tx);
+  await attempt.release(tx);
   return result;
 }
 
 /**
- * POST /api/auth/mfa/disable: turns two-factor off with the password and a code; every other session of the
- * account ends. Refused (`422`) while the account is required to have it.
+ * Before turning two-factor off: refused (`422`) while the account is required to have it; then the
+ * password (`checkMfaPassword`).
  */
-export async function disableMfa(
+export async function checkMfaDisable(
   db: Db,
   user: AuthUser,
   input: MfaConfirmRequest,
   ip: string,
   settings: TwoFactorSettings,
-): Promise<{ success: true }> {
+): Promise<CodeAttempt> {
   if (await isMfaRequired(db, user, settings)) {
     throw AppError.of('business_rule', MFA_MSG.requiredCannotTurnOff);
   }
-  await withPasswordAndCode(db, user, input, ip, settings, async (tx) => {
+  return checkMfaPassword(db, user, input, ip);
+}
+
+/** POST /api/auth/mfa/disable: turns two-factor off with the password and a code; every other session ends. */
+export async function disableMfa(
+  tx: Tx,
+  user: AuthUser,
+  input: MfaConfirmRequest,
+  attempt: CodeAttempt,
+  settings: TwoFactorSettings,
+): Promise<{ success: true }> {
+  await withCode(tx, user, input, attempt, settings, async (tx) => {
     await turnOffMfa(tx, user.userId);
     await revokeAllSessions(tx, user.userId, { except: user.sessionId });
   });
@@ -254,16 +297,29 @@ export async function disableMfa(
 
 /** POST /api/auth/mfa/recovery-codes: 10 new recovery codes with the password and a code; the old ones end. */
 export async function newRecoveryCodes(
-  db: Db,
+  tx: Tx,
   user: AuthUser,
   input: MfaConfirmRequest,
-  ip: string,
+  attempt: CodeAttempt,
   settings: TwoFactorSettings,
 ): Promise<RecoveryCodesResponse> {
-  const recoveryCodes = await withPasswordAndCode(db, user, input, ip, settings, (tx) =>
+  const recoveryCodes = await withCode(tx, user, input, attempt, settings, (tx) =>
     replaceRecoveryCodes(tx, user.userId),
   );
   return { recoveryCodes };
+}
+
+/** The challenge of a sign-in's code step, and the attempt counted on its own before the transaction. */
+export interface CodeStep {
+  challenge: { id: string; userId: string };
+  attempt: CodeAttempt;
+}
+
+export async function countMfaVerify(db: Db, input: MfaVerifyRequest, ip: string): Promise<CodeStep> {
+  const challenge = await findChallenge(db, input.challenge, 'sign_in');
+  if (!challenge) throw expired();
+  const attempt = await countCodeAttempt(db, 'two_factor', challenge.userId, ip);
+  return { challenge, attempt };
 }
 
 /**
@@ -271,22 +327,17 @@ export async function newRecoveryCodes(
  * code, the challenge and the new session in one transaction, so that each works once.
  */
 export async function verifyMfa(
-  db: Db,
+  tx: Tx,
+  { challenge, attempt }: CodeStep,
   input: MfaVerifyRequest,
-  ip: string,
   settings: TwoFactorSettings,
 ): Promise<LoginResponse> {
-  const challenge = await findChallenge(db, input.challenge, 'sign_in');
-  if (!challenge) throw expired();
-  const attempt = await countCodeAttempt(db, 'two_factor', challenge.userId, ip);
-  const session = await writeTransaction(db, async (tx) => {
-    const row = await lockMfa(tx, challenge.userId);
-    // Turned off (or reset) since the password was checked: that sign-in is over.
-    if (!row?.enabled_at) throw expired();
-    if (!(await secondFactorOk(tx, challenge.userId, row, input.code, settings))) throw wrongCode();
-    if (!(await useChallenge(tx, challenge.id))) throw expired();
-    return openPanelSession(tx, await accountOf(tx, challenge.userId));
-  });
-  await attempt.release();
+  const row = await lockMfa(tx, challenge.userId);
+  // Turned off (or reset) since the password was checked: that sign-in is over.
+  if (!row?.enabled_at) throw expired();
+  if (!(await secondFactorOk(tx, challenge.userId, row, input.code, settings))) throw wrongCode();
+  if (!(await useChallenge(tx, challenge.id))) throw expired();
+  const session = await openPanelSession(tx, await accountOf(tx, challenge.userId));
+  await attempt.release(tx);
   return session;
 }

@@ -13,7 +13,13 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
+import { writeRoute } from '../../http/write-route';
 import {
+  checkMfaDisable,
+  checkMfaPassword,
+  checkMfaSetup,
+  countMfaEnable,
+  countMfaVerify,
   disableMfa,
   enableMfa,
   getMfaStatus,
@@ -64,7 +70,10 @@ export function mfaRoutes(db: Db, settings: TwoFactorSettings): FastifyPluginAsy
           },
         },
       },
-      async (request) => setupMfa(db, request.auth, request.body, request.ip, settings),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx, _key, account) => setupMfa(tx, account, settings), {
+          before: () => checkMfaSetup(db, request.auth, request.body, request.ip),
+        }),
     );
 
     app.post(
@@ -89,7 +98,14 @@ export function mfaRoutes(db: Db, settings: TwoFactorSettings): FastifyPluginAsy
           },
         },
       },
-      async (request) => enableMfa(db, request.auth, request.body, request.ip, settings),
+      async (request, reply) =>
+        writeRoute(
+          db,
+          request,
+          reply,
+          (tx, _key, enrolling) => enableMfa(tx, request.auth, enrolling, request.body, settings),
+          { before: () => countMfaEnable(db, request.auth, request.body, request.ip) },
+        ),
     );
 
     app.post(
@@ -111,7 +127,14 @@ export function mfaRoutes(db: Db, settings: TwoFactorSettings): FastifyPluginAsy
           },
         },
       },
-      async (request) => disableMfa(db, authOf(request), request.body, request.ip, settings),
+      async (request, reply) =>
+        writeRoute(
+          db,
+          request,
+          reply,
+          (tx, _key, attempt) => disableMfa(tx, authOf(request), request.body, attempt, settings),
+          { before: () => checkMfaDisable(db, authOf(request), request.body, request.ip, settings) },
+        ),
     );
 
     app.post(
@@ -133,7 +156,14 @@ export function mfaRoutes(db: Db, settings: TwoFactorSettings): FastifyPluginAsy
           },
         },
       },
-      async (request) => newRecoveryCodes(db, authOf(request), request.body, request.ip, settings),
+      async (request, reply) =>
+        writeRoute(
+          db,
+          request,
+          reply,
+          (tx, _key, attempt) => newRecoveryCodes(tx, authOf(request), request.body, attempt, settings),
+          { before: () => checkMfaPassword(db, authOf(request), request.body, request.ip) },
+        ),
     );
 
     app.post(
@@ -156,7 +186,16 @@ export function mfaRoutes(db: Db, settings: TwoFactorSettings): FastifyPluginAsy
           },
         },
       },
-      async (request) => verifyMfa(db, request.body, request.ip, settings),
+      async (request, reply) =>
+        writeRoute(
+          db,
+          request,
+          reply,
+          (tx, _key, codeStep) => verifyMfa(tx, codeStep, request.body, settings),
+          {
+            before: () => countMfaVerify(db, request.body, request.ip),
+          },
+        ),
     );
   };
 }

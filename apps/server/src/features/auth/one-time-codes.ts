@@ -169,16 +169,22 @@ export const CODE_ATTEMPTS_PER_IP = 50;
 export const MAIL_REQUESTS_PER_EMAIL = 3;
 export const MAIL_REQUESTS_PER_IP = 20;
 
+/** A counted code attempt; `release` gives it back (on the `Db`, or in the transaction of the change it allowed). */
+export interface CodeAttempt {
+  release: (db: Tx) => Promise<void>;
+}
+
 /**
- * Counts one code attempt for the account and the IP before the code is looked at (like sign in).
- * The returned `release` gives a right attempt back, so that only wrong guesses use the allowance.
+ * Counts one code attempt for the account and the IP before the code is looked at (like sign in), on its own
+ * (the step before a write route's transaction): a refused attempt counts. The returned `release` gives a
+ * right attempt back, so that only wrong guesses use the allowance.
  */
 export async function countCodeAttempt(
   db: Tx,
   purpose: CodePurpose | 'two_factor',
   account: string,
   ip: string,
-): Promise<{ release: () => Promise<void> }> {
+): Promise<CodeAttempt> {
   const accountKey = rateLimitKey('code', purpose, account);
   const ipKey = rateLimitKey('code', 'ip', ip);
   const [byAccount, byIp] = await Promise.all([
@@ -189,8 +195,9 @@ export async function countCodeAttempt(
     throw AppError.of('rate_limited', APP_MSG.tooManyCodeAttempts);
   }
   return {
-    release: async () => {
-      await Promise.all([releaseRateLimit(db, accountKey), releaseRateLimit(db, ipKey)]);
+    release: async (to) => {
+      await releaseRateLimit(to, accountKey);
+      await releaseRateLimit(to, ipKey);
     },
   };
 }

@@ -1,8 +1,7 @@
 import { APP_MSG, MSG } from '@allot/domain/messages';
 import type { Db, Tx } from '../../db/client';
-import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
-import { type CodePurpose, countCodeAttempt, verifyCode } from './one-time-codes';
+import { type CodeAttempt, type CodePurpose, countCodeAttempt, verifyCode } from './one-time-codes';
 import { hashPassword } from './passwords';
 
 export interface CodeToRedeem {
@@ -21,20 +20,21 @@ export interface CodeToRedeem {
   refused: () => AppError;
 }
 
+/** A code `checkCode` found right, to be used up by `redeemCode`. */
+export interface CheckedCode {
+  code: { userId: string; purpose: CodePurpose; code: string; token?: string; subject?: string };
+  passwordHash: string | null;
+  attempt: CodeAttempt;
+  refused: () => AppError;
+}
+
 /**
- * The steps of every code a person types (CONTRACT §3): counted against the account and the IP before it
- * is looked at; checked; a password asked for when the account has none (the code stays usable); the
- * password hashed outside the transaction; then the code used up in the transaction of the change it
- * allows, so that it works once. A right code gives its attempt back.
+ * The steps of every code a person types (CONTRACT §3) before its transaction, on their own (a write route's
+ * `before`): counted against the account and the IP before it is looked at; checked (a wrong guess is
+ * counted against the code); a password asked for when the account has none (the code stays usable); the
+ * password hashed, no connection held meanwhile.
  */
-export async function redeemCode<T>(
-  db: Db,
-  input: CodeToRedeem,
-  apply: (
-    tx: Tx,
-    redeemed: { userId: string; subject: string | null; passwordHash: string | null },
-  ) => Promise<T>,
-): Promise<T> {
+export async function checkCode(db: Db, input: CodeToRedeem): Promise<CheckedCode> {
   const attempt = await countCodeAttempt(db, input.purpose, input.account, input.ip);
   const { userId } = input;
   if (!userId) throw input.refused();
@@ -47,18 +47,35 @@ export async function redeemCode<T>(
   };
   if (!(await verifyCode(db, { ...code, consume: false }))) throw input.refused();
   if (input.needsPassword && !input.password) {
-    await attempt.release();
+    await attempt.release(db);
     throw AppError.of('password_required', APP_MSG.passwordRequired, {
       fields: { password: MSG.required },
     });
   }
   // Checked before the (deliberately slow) hash, so that wrong codes cost the server nothing.
   const passwordHash = input.needsPassword && input.password ? await hashPassword(input.password) : null;
-  const result = await writeTransaction(db, async (tx) => {
-    const redeemed = await verifyCode(tx, { ...code, consume: true });
-    if (!redeemed) throw input.refused();
-    return apply(tx, { userId, subject: redeemed.subject, passwordHash });
+  return { code, passwordHash, attempt, refused: input.refused };
+}
+
+/**
+ * The code `checkCode` found right, used up in the transaction of the change it allows, so that it works
+ * once; the attempt is given back in that transaction.
+ */
+export async function redeemCode<T>(
+  tx: Tx,
+  checked: CheckedCode,
+  apply: (
+    tx: Tx,
+    redeemed: { userId: string; subject: string | null; passwordHash: string | null },
+  ) => Promise<T>,
+): Promise<T> {
+  const redeemed = await verifyCode(tx, { ...checked.code, consume: true });
+  if (!redeemed) throw checked.refused();
+  const result = await apply(tx, {
+    userId: checked.code.userId,
+    subject: redeemed.subject,
+    passwordHash: checked.passwordHash,
   });
-  await attempt.release();
+  await checked.attempt.release(tx);
   return result;
 }

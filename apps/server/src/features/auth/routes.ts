@@ -14,12 +14,25 @@ import { errorBodySchema } from '@allot/domain/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
+import { writeRoute } from '../../http/write-route';
 import type { MailSettings } from '../mail';
-import { checkResetCode, requestPasswordReset, resetPassword } from './reset-password';
+import {
+  checkPasswordReset,
+  checkResetCode,
+  countResetCodeCheck,
+  mayMailPasswordReset,
+  requestPasswordReset,
+  resetPassword,
+} from './reset-password';
 import { revokeSession } from './sessions';
-import { login } from './sign-in';
+import { checkSignIn, login } from './sign-in';
 import type { TwoFactorSettings } from './two-factor-settings';
-import { resendVerification, verifyEmail } from './verify-email';
+import {
+  checkEmailVerification,
+  mayResendVerification,
+  resendVerification,
+  verifyEmail,
+} from './verify-email';
 
 /** The answers of the code calls: `{success}`, a wrong code (400), too many guesses (429). */
 const codeResponses = { 200: successResponseSchema, 400: errorBodySchema, 429: errorBodySchema };
@@ -45,7 +58,10 @@ export function authRoutes(db: Db, mail: MailSettings, twoFactor: TwoFactorSetti
           },
         },
       },
-      async (request) => login(db, request.body, request.ip, twoFactor),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx, _key, signedIn) => login(tx, signedIn, twoFactor), {
+          before: () => checkSignIn(db, request.body, request.ip),
+        }),
     );
 
     app.post(
@@ -59,10 +75,11 @@ export function authRoutes(db: Db, mail: MailSettings, twoFactor: TwoFactorSetti
           response: { 200: successResponseSchema },
         },
       },
-      async (request) => {
-        await revokeSession(db, authOf(request).sessionId);
-        return { success: true };
-      },
+      async (request, reply) =>
+        writeRoute(db, request, reply, async (tx) => {
+          await revokeSession(tx, authOf(request).sessionId);
+          return { success: true as const };
+        }),
     );
 
     app.post(
@@ -105,7 +122,10 @@ export function authRoutes(db: Db, mail: MailSettings, twoFactor: TwoFactorSetti
           response: codeResponses,
         },
       },
-      async (request) => verifyEmail(db, request.body, request.ip),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx, _key, checked) => verifyEmail(tx, checked), {
+          before: () => checkEmailVerification(db, request.body, request.ip),
+        }),
     );
 
     app.post(
@@ -122,10 +142,18 @@ export function authRoutes(db: Db, mail: MailSettings, twoFactor: TwoFactorSetti
           response: { 200: successResponseSchema },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         // The same answer at once for every address: the mail, if any, is prepared after (lib/background.ts).
         app.background.run('verification resend', () =>
-          resendVerification(db, request.body, request.ip, mail),
+          writeRoute(
+            db,
+            request,
+            reply,
+            (tx, _key, mayMail) => resendVerification(tx, request.body, mayMail, mail),
+            {
+              before: () => mayResendVerification(db, request.body, request.ip),
+            },
+          ),
         );
         return { success: true };
       },
@@ -145,10 +173,18 @@ export function authRoutes(db: Db, mail: MailSettings, twoFactor: TwoFactorSetti
           response: { 200: successResponseSchema },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         // The same answer at once for every address: the mail, if any, is prepared after (lib/background.ts).
         app.background.run('password reset request', () =>
-          requestPasswordReset(db, request.body, request.ip, mail),
+          writeRoute(
+            db,
+            request,
+            reply,
+            (tx, _key, mayMail) => requestPasswordReset(tx, request.body, mayMail, mail),
+            {
+              before: () => mayMailPasswordReset(db, request.body, request.ip),
+            },
+          ),
         );
         return { success: true };
       },
@@ -168,7 +204,10 @@ export function authRoutes(db: Db, mail: MailSettings, twoFactor: TwoFactorSetti
           response: codeResponses,
         },
       },
-      async (request) => checkResetCode(db, request.body, request.ip),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx, _key, attempt) => checkResetCode(tx, request.body, attempt), {
+          before: () => countResetCodeCheck(db, request.body, request.ip),
+        }),
     );
 
     app.post(
@@ -185,7 +224,10 @@ export function authRoutes(db: Db, mail: MailSettings, twoFactor: TwoFactorSetti
           response: codeResponses,
         },
       },
-      async (request) => resetPassword(db, request.body, request.ip),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx, _key, checked) => resetPassword(tx, checked), {
+          before: () => checkPasswordReset(db, request.body, request.ip),
+        }),
     );
   };
 }

@@ -2,10 +2,10 @@ import type { LoginRequest, LoginResponse } from '@allot/domain/auth';
 import { APP_MSG, MSG } from '@allot/domain/messages';
 import { MFA_MSG } from '@allot/domain/mfa';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { rows } from '../../db/rows';
-import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
+import { type RefusalAfterCommit, refuseAfterCommit } from '../../http/write-route';
 import { clearRateLimit, hitRateLimit, rateLimitKey, releaseRateLimit } from '../../lib/rate-limit';
 import { issueChallenge } from './mfa-challenges';
 import { isMfaRequired } from './mfa-requirement';
@@ -20,19 +20,21 @@ export const LOGIN_LIMIT_PER_IP = 100;
 /** The sign-in counter of one address (a reset that sets a new password clears it). */
 export const loginEmailKey = (email: string) => rateLimitKey('login', 'email', email);
 
+/** The account whose password `checkSignIn` found right. */
+export interface SignedIn {
+  userId: string;
+  email: string;
+  isSystemAdmin: boolean;
+  verified: boolean;
+  mfaOn: boolean;
+}
+
 /**
- * Sign in (CONTRACT §3). Every attempt is counted before the password is checked, per email and per
- * IP, in the database; a successful one is given back. Unknown email and wrong password answer alike.
- * With two-factor on, a right password answers `403 mfa_required` with a challenge for the code step
- * (`POST /api/auth/mfa/verify`); required and not set up, `403 mfa_setup_required` with a challenge for
- * setting it up (decision 015).
+ * Sign in (CONTRACT §3), the step before the transaction, on its own: every attempt is counted before the
+ * password is checked, per email and per IP, in the database; a successful one is given back (a refusal that
+ * follows still counts as given back). Unknown email and wrong password answer alike.
  */
-export async function login(
-  db: Db,
-  input: LoginRequest,
-  ip: string,
-  twoFactor: TwoFactorSettings,
-): Promise<LoginResponse> {
+export async function checkSignIn(db: Db, input: LoginRequest, ip: string): Promise<SignedIn> {
   const email = input.email.toLowerCase();
   const emailKey = loginEmailKey(email);
   const ipKey = rateLimitKey('login', 'ip', ip);
@@ -62,16 +64,36 @@ export async function login(
   if (!user || !passwordOk) throw AppError.of('invalid_credentials', MSG.signInFailed);
 
   await Promise.all([clearRateLimit(db, emailKey), releaseRateLimit(db, ipKey)]);
-  if (!user.email_verified_at) throw AppError.of('not_verified', MSG.notVerified);
-  const account = { userId: user.id, email: user.email, isSystemAdmin: user.is_system_admin };
-  await requirePanelRole(db, account);
-  if (user.mfa_on) {
-    const challenge = await issueChallenge(db, user.id, 'sign_in');
-    throw AppError.of('mfa_required', MFA_MSG.codeNeeded, { challenge });
+  return {
+    userId: user.id,
+    email: user.email,
+    isSystemAdmin: user.is_system_admin,
+    verified: user.email_verified_at !== null,
+    mfaOn: user.mfa_on,
+  };
+}
+
+/**
+ * Sign in, in the transaction, for the account `checkSignIn` found. With two-factor on, a right password
+ * answers `403 mfa_required` with a challenge for the code step (`POST /api/auth/mfa/verify`); required and
+ * not set up, `403 mfa_setup_required` with a challenge for setting it up (decision 015). Either challenge is
+ * kept: the refusal is answered after the commit.
+ */
+export async function login(
+  tx: Tx,
+  user: SignedIn,
+  twoFactor: TwoFactorSettings,
+): Promise<LoginResponse | RefusalAfterCommit> {
+  if (!user.verified) throw AppError.of('not_verified', MSG.notVerified);
+  const account = { userId: user.userId, email: user.email, isSystemAdmin: user.isSystemAdmin };
+  await requirePanelRole(tx, account);
+  if (user.mfaOn) {
+    const challenge = await issueChallenge(tx, user.userId, 'sign_in');
+    return refuseAfterCommit(AppError.of('mfa_required', MFA_MSG.codeNeeded, { challenge }));
   }
-  if (await isMfaRequired(db, account, twoFactor)) {
-    const challenge = await issueChallenge(db, user.id, 'setup');
-    throw AppError.of('mfa_setup_required', MFA_MSG.setupNeeded, { challenge });
+  if (await isMfaRequired(tx, account, twoFactor)) {
+    const challenge = await issueChallenge(tx, user.userId, 'setup');
+    return refuseAfterCommit(AppError.of('mfa_setup_required', MFA_MSG.setupNeeded, { challenge }));
   }
-  return writeTransaction(db, (tx) => openPanelSession(tx, account));
+  return openPanelSession(tx, account);
 }

@@ -4,13 +4,12 @@ import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
-import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import { type MailSettings, publicLink, queueMail, queueMails } from '../mail';
 import { invitationMail, verificationMail } from './account-mails';
 import { issueCode, issueCodes, mayRequestMail } from './one-time-codes';
 import { withoutPanelAccess } from './panel-session';
-import { redeemCode } from './redeem-code';
+import { type CheckedCode, checkCode, redeemCode } from './redeem-code';
 
 const PURPOSE = 'email_verification';
 
@@ -89,27 +88,33 @@ export async function queueInvitations(
   );
 }
 
-/**
- * POST /api/auth/verify: a right code marks the email verified and, for an account without a password
- * (an invitation), sets the one given. Without one it answers `password_required` and keeps the code.
- */
-export async function verifyEmail(db: Db, input: VerifyEmailRequest, ip: string): Promise<{ success: true }> {
+/** The code of an email verification, counted and checked (a password hashed), before the transaction. */
+export async function checkEmailVerification(
+  db: Db,
+  input: VerifyEmailRequest,
+  ip: string,
+): Promise<CheckedCode> {
   const email = input.email.toLowerCase();
   const user = await accountByEmail(db, email);
-  await redeemCode(
-    db,
-    {
-      purpose: PURPOSE,
-      account: email,
-      ip,
-      userId: user?.id ?? null,
-      code: input.code,
-      needsPassword: user?.has_password === false,
-      ...(input.password === undefined ? {} : { password: input.password }),
-      refused: () => AppError.of('invalid_code', MSG.verificationFailed),
-    },
-    (tx, { userId, passwordHash }) => markVerified(tx, userId, passwordHash),
-  );
+  return checkCode(db, {
+    purpose: PURPOSE,
+    account: email,
+    ip,
+    userId: user?.id ?? null,
+    code: input.code,
+    needsPassword: user?.has_password === false,
+    ...(input.password === undefined ? {} : { password: input.password }),
+    refused: () => AppError.of('invalid_code', MSG.verificationFailed),
+  });
+}
+
+/**
+ * POST /api/auth/verify: a right code marks the email verified and, for an account without a password
+ * (an invitation), sets the one given. Without one `checkEmailVerification` answers `password_required` and
+ * keeps the code.
+ */
+export async function verifyEmail(tx: Tx, checked: CheckedCode): Promise<{ success: true }> {
+  await redeemCode(tx, checked, (tx, { userId, passwordHash }) => markVerified(tx, userId, passwordHash));
   return { success: true };
 }
 
@@ -136,25 +141,35 @@ export async function markVerified(tx: Tx, userId: string, passwordHash: string 
     password_hash = coalesce(password_hash, ${passwordHash}), updated_at = now() where id = ${userId}`);
 }
 
-/**
- * POST /api/auth/verify/resend: the same answer whatever the email. An account that is not verified
- * yet gets a new code (an earlier one works on until it expires) in a mail that says whether to choose a password.
- */
-export async function resendVerification(
+/** May a verification mail go to this address from this IP? Counted on its own, before the transaction. */
+export function mayResendVerification(
   db: Db,
   input: ResendVerificationRequest,
   ip: string,
+): Promise<boolean> {
+  return mayRequestMail(db, 'resend', input.email.toLowerCase(), ip);
+}
+
+/**
+ * POST /api/auth/verify/resend: the same answer whatever the email. An account that is not verified yet gets,
+ * when `mayResendVerification` allowed it, a new code (an earlier one works on until it expires) in a mail that
+ * says whether to choose a password.
+ */
+export async function resendVerification(
+  tx: Tx,
+  input: ResendVerificationRequest,
+  mayMail: boolean,
   settings: MailSettings,
 ): Promise<void> {
+  if (!mayMail) return;
   const email = input.email.toLowerCase();
-  if (!(await mayRequestMail(db, 'resend', email, ip))) return;
   const [user] = await rows<{ id: string; email: string; name: string; has_password: boolean }>(
-    db,
+    tx,
     sql`select id, email, name, password_hash is not null as has_password from users
         where lower(email) = ${email} and email_verified_at is null limit 1`,
   );
   if (!user) return;
-  await writeTransaction(db, (tx) => queueVerification(tx, user, settings));
+  await queueVerification(tx, user, settings);
 }
 
 /**

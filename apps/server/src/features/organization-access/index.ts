@@ -2,6 +2,7 @@
 export {
   accessFromRoles,
   effectiveRole,
+  type OrganizationAccess,
   requireOrganizationAccess,
   rolesHeldByCallerSql,
   rolesHeldSql,

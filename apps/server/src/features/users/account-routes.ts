@@ -9,9 +9,10 @@ import {
 import { errorBodySchema } from '@allot/domain/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
+import { writeRoute } from '../../http/write-route';
 import type { MailSettings } from '../mail';
-import { confirmEmailChange } from './change-email';
-import { acceptInvitation, resendInvitation } from './invitations';
+import { checkEmailChangeCode, confirmEmailChange } from './change-email';
+import { acceptInvitation, checkInvitationCode, mayResendInvitation, resendInvitation } from './invitations';
 
 /** The answers of a code call: done, a wrong code or a missing password (400), too many guesses (429). */
 const codeErrors = { 400: errorBodySchema, 429: errorBodySchema };
@@ -36,7 +37,10 @@ export function accountRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
           response: { 200: acceptInvitationResponseSchema, ...codeErrors },
         },
       },
-      async (request) => acceptInvitation(db, request.body, request.ip),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx, _key, checked) => acceptInvitation(tx, request.body, checked), {
+          before: () => checkInvitationCode(db, request.body, request.ip),
+        }),
     );
 
     app.post(
@@ -53,9 +57,19 @@ export function accountRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
           response: { 200: successResponseSchema },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         // The same answer at once for every address: the mail, if any, is prepared after (lib/background.ts).
-        app.background.run('invitation resend', () => resendInvitation(db, request.body, request.ip, mail));
+        app.background.run('invitation resend', () =>
+          writeRoute(
+            db,
+            request,
+            reply,
+            (tx, _key, mayMail) => resendInvitation(tx, request.body, mayMail, mail),
+            {
+              before: () => mayResendInvitation(db, request.body, request.ip),
+            },
+          ),
+        );
         return { success: true };
       },
     );
@@ -74,7 +88,10 @@ export function accountRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
           response: { 200: confirmEmailChangeResponseSchema, 409: errorBodySchema, ...codeErrors },
         },
       },
-      async (request) => confirmEmailChange(db, request.body, request.ip, request.auth),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx, _key, checked) => confirmEmailChange(tx, checked, request.auth), {
+          before: () => checkEmailChangeCode(db, request.body, request.ip),
+        }),
     );
   };
 }

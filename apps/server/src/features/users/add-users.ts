@@ -9,9 +9,10 @@ import {
   type OrganizationUser,
 } from '@allot/domain/users';
 import type { Db, Tx } from '../../db/client';
-import { isConcurrencyConflict, writeTransaction } from '../../db/transaction';
+import { isConcurrencyConflict } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
+import { type RefusalAfterCommit, refuseAfterCommit } from '../../http/write-route';
 import { hitRateLimit, rateLimitKey } from '../../lib/rate-limit';
 import type { MailSettings } from '../mail';
 import { lockOrganization, requireOrganizationAccess } from '../organization-access';
@@ -61,8 +62,12 @@ export async function createUser(
 export const IMPORTS_PER_SESSION = 30;
 const IMPORT_WINDOW_SECONDS = 10 * 60;
 
-/** Counts one preview or import of the session; past the allowance `429`, before any other work. */
-async function countImport(db: Db, user: AuthUser): Promise<void> {
+/**
+ * Before a preview's or an import's transaction, on its own: the access, then one preview or import of the
+ * session counted (past the allowance `429`, before any other work); the count stays when the call is refused.
+ */
+export async function countImport(db: Db, user: AuthUser, input: BulkImportRequest): Promise<void> {
+  await requireOrganizationAccess(db, user, input.organizationId, ['manage_users']);
   const used = await hitRateLimit(db, rateLimitKey('import', user.sessionId), IMPORT_WINDOW_SECONDS);
   if (used > IMPORTS_PER_SESSION) throw AppError.of('rate_limited', APP_MSG.tooManyImports);
 }
@@ -74,19 +79,17 @@ async function planImport(tx: Tx, caller: AuthUser, input: BulkImportRequest): P
   return { ...plan, skipped: [...checked.skipped, ...plan.skipped].sort((a, b) => a.row - b.row) };
 }
 
-/** POST /api/user/bulk/preview: what POST /api/user/bulk would do now, by the same rules; nothing is written. */
+/**
+ * POST /api/user/bulk/preview: what POST /api/user/bulk would do now, by the same rules; nothing is written.
+ * After `countImport`.
+ */
 export async function previewImport(
-  db: Db,
+  tx: Tx,
   user: AuthUser,
   input: BulkImportRequest,
 ): Promise<BulkImportPreview> {
-  await requireOrganizationAccess(db, user, input.organizationId, ['manage_users']);
-  await countImport(db, user);
-  // Its own transaction, not writeRoute's (ARCHITECTURE.md): the count above stays when the preview is refused.
-  const plan = await writeTransaction(db, async (tx) => {
-    await lockOrganization(tx, input.organizationId);
-    return planImport(tx, user, input);
-  });
+  await lockOrganization(tx, input.organizationId);
+  const plan = await planImport(tx, user, input);
   return {
     toAdd: plan.toAdd.map((m) => ({
       row: m.row,
@@ -101,50 +104,40 @@ export async function previewImport(
 }
 
 /**
- * POST /api/user/bulk (CONTRACT §6): adds every acceptable row in one transaction of a few set-based
- * statements, invitations queued. When the seats ran out part-way the rows added stay added and the
- * answer is `402` with the lists in `details`.
+ * An import's refusals keep their answer; a collision with concurrent changes is a 409 (error handler).
+ * Anything else, from its count to its commit, is the spec's message for a failed import; the error handler
+ * logs the cause.
  */
-export async function importUsers(
-  db: Db,
-  user: AuthUser,
-  input: BulkImportRequest,
-  mail: MailSettings,
-): Promise<BulkImportResponse> {
+export async function asImportFailure<T>(run: () => Promise<T>): Promise<T> {
   try {
-    return await addImportedUsers(db, user, input, mail);
+    return await run();
   } catch (error) {
-    // Refusals keep their answer; a collision with concurrent changes is a 409 (error handler). Anything else
-    // is the spec's message for a failed import; the error handler logs the cause.
     if (error instanceof AppError || isConcurrencyConflict(error)) throw error;
     throw AppError.of('internal', MSG.bulkImportFailed, undefined, { cause: error });
   }
 }
 
-/** What `importUsers` does, before its unexpected errors become the import's `500`. */
-async function addImportedUsers(
-  db: Db,
+/**
+ * POST /api/user/bulk (CONTRACT §6): adds every acceptable row in one transaction of a few set-based
+ * statements, invitations queued. After `countImport`, in `asImportFailure`. When the seats ran out part-way
+ * the rows added stay added: the answer is `402` with the lists in `details`, once they are committed.
+ */
+export async function importUsers(
+  tx: Tx,
   user: AuthUser,
   input: BulkImportRequest,
   mail: MailSettings,
-): Promise<BulkImportResponse> {
-  await requireOrganizationAccess(db, user, input.organizationId, ['manage_users']);
-  await countImport(db, user);
-  // Its own transaction, not writeRoute's (ARCHITECTURE.md): the count above stays when the import is refused,
-  // and the rows added stay added when the answer below is `402`.
-  const result = await writeTransaction(db, async (tx) => {
-    await lockOrganization(tx, input.organizationId);
-    const plan = await planImport(tx, user, input);
-    const userIds = await applyMemberPlan(tx, input.organizationId, plan, { caller: user, mail });
-    return { userIds, skipped: plan.skipped, seats: plan.seats };
-  });
+): Promise<BulkImportResponse | RefusalAfterCommit> {
+  await lockOrganization(tx, input.organizationId);
+  const plan = await planImport(tx, user, input);
+  const userIds = await applyMemberPlan(tx, input.organizationId, plan, { caller: user, mail });
   const answer: BulkImportResponse = {
-    added: await findMembers(db, input.organizationId, result.userIds),
-    skipped: result.skipped,
-    seats: result.seats,
+    added: await findMembers(tx, input.organizationId, userIds),
+    skipped: plan.skipped,
+    seats: plan.seats,
   };
   if (answer.skipped.some((s) => s.reason === 'no_free_seat')) {
-    throw AppError.of('seat_limit', MSG.bulkLicenceLimit, answer);
+    return refuseAfterCommit(AppError.of('seat_limit', MSG.bulkLicenceLimit, answer));
   }
   return answer;
 }

@@ -7,7 +7,9 @@ import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
 import {
+  type CheckedCode,
   CODE_MAX_FAILURES,
+  checkCode,
   emailAddressTakenMail,
   emailChangeCodeMail,
   emailChangeNoticeMail,
@@ -81,18 +83,14 @@ export async function requestEmailChange(
   ]);
 }
 
-/**
- * POST /api/auth/email/confirm: the code from the new address makes it the account's email, verified; every
- * other session of the account ends (the caller's own stays, when the account confirms signed in), and the
- * codes mailed to the old address stop working. An account without a password sets one here. The address
- * taken meanwhile: `409`, nothing changes.
- */
-export async function confirmEmailChange(
+const notConfirmed = () => AppError.of('invalid_code', APP_MSG.emailChangeNotConfirmed);
+
+/** The code of an email change, counted and checked (a password hashed), before the transaction. */
+export async function checkEmailChangeCode(
   db: Db,
   input: ConfirmEmailChangeRequest,
   ip: string,
-  caller: AuthUser | null,
-): Promise<{ success: true; email: string }> {
+): Promise<CheckedCode> {
   const userId = isUuid(input.userId) ? input.userId.toLowerCase() : null;
   const [account] = userId
     ? await rows<{ has_password: boolean }>(
@@ -100,33 +98,42 @@ export async function confirmEmailChange(
         sql`select password_hash is not null as has_password from users where id = ${userId}`,
       )
     : [];
-  const refused = () => AppError.of('invalid_code', APP_MSG.emailChangeNotConfirmed);
-  return redeemCode(
-    db,
-    {
-      purpose: PURPOSE,
-      account: input.userId,
-      ip,
-      userId: account ? userId : null,
-      code: input.code,
-      token: input.token,
-      needsPassword: account?.has_password === false,
-      ...(input.password === undefined ? {} : { password: input.password }),
-      refused,
-    },
-    async (tx, { userId: id, subject, passwordHash }) => {
-      if (!subject) throw refused();
-      const taken = await rows(
-        tx,
-        sql`select 1 from users where lower(email) = ${subject.toLowerCase()} and id <> ${id}`,
-      );
-      if (taken.length > 0) throw AppError.emailTaken();
-      await tx.execute(sql`update users set email = ${subject}, updated_at = now() where id = ${id}`);
-      await markVerified(tx, id, passwordHash);
-      await tx.execute(sql`delete from one_time_codes where user_id = ${id}
-        and purpose in ('password_reset', 'email_verification', 'email_change')`);
-      await revokeAllSessions(tx, id, { except: caller?.userId === id ? caller.sessionId : undefined });
-      return { success: true as const, email: subject };
-    },
-  );
+  return checkCode(db, {
+    purpose: PURPOSE,
+    account: input.userId,
+    ip,
+    userId: account ? userId : null,
+    code: input.code,
+    token: input.token,
+    needsPassword: account?.has_password === false,
+    ...(input.password === undefined ? {} : { password: input.password }),
+    refused: notConfirmed,
+  });
+}
+
+/**
+ * POST /api/auth/email/confirm: the code from the new address makes it the account's email, verified; every
+ * other session of the account ends (the caller's own stays, when the account confirms signed in), and the
+ * codes mailed to the old address stop working. An account without a password sets one here. The address
+ * taken meanwhile: `409`, nothing changes.
+ */
+export async function confirmEmailChange(
+  tx: Tx,
+  checked: CheckedCode,
+  caller: AuthUser | null,
+): Promise<{ success: true; email: string }> {
+  return redeemCode(tx, checked, async (tx, { userId: id, subject, passwordHash }) => {
+    if (!subject) throw notConfirmed();
+    const taken = await rows(
+      tx,
+      sql`select 1 from users where lower(email) = ${subject.toLowerCase()} and id <> ${id}`,
+    );
+    if (taken.length > 0) throw AppError.emailTaken();
+    await tx.execute(sql`update users set email = ${subject}, updated_at = now() where id = ${id}`);
+    await markVerified(tx, id, passwordHash);
+    await tx.execute(sql`delete from one_time_codes where user_id = ${id}
+      and purpose in ('password_reset', 'email_verification', 'email_change')`);
+    await revokeAllSessions(tx, id, { except: caller?.userId === id ? caller.sessionId : undefined });
+    return { success: true as const, email: subject };
+  });
 }

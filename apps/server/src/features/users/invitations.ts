@@ -6,12 +6,13 @@ import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
-import { writeTransaction } from '../../db/transaction';
 import { AppError } from '../../http/app-error';
 import { isUuid } from '../../lib/ids';
 import { hitRateLimit, rateLimitKey } from '../../lib/rate-limit';
 import {
   accountByEmail,
+  type CheckedCode,
+  checkCode,
   issueCodes,
   markVerified,
   mayRequestMail,
@@ -131,6 +132,29 @@ export async function cancelInvitations(tx: Tx, organizationId: string, userIds:
     and subject = ${organizationId.toLowerCase()} and user_id in ${uuidsIn(userIds)}`);
 }
 
+const notAccepted = () => AppError.of('invalid_code', APP_MSG.invitationNotAccepted);
+
+/** The code of an invitation, counted and checked (a password hashed), before the transaction. */
+export async function checkInvitationCode(
+  db: Db,
+  input: AcceptInvitationRequest,
+  ip: string,
+): Promise<CheckedCode> {
+  const account = await accountByEmail(db, input.email);
+  const organizationId = input.organizationId.toLowerCase();
+  return checkCode(db, {
+    purpose: PURPOSE,
+    account: input.email,
+    ip,
+    userId: account && isUuid(organizationId) ? account.id : null,
+    code: input.code,
+    subject: organizationId,
+    needsPassword: account?.has_password === false,
+    ...(input.password === undefined ? {} : { password: input.password }),
+    refused: notAccepted,
+  });
+}
+
 /**
  * POST /api/auth/invitation/accept: with the code of its invitation mail, the account becomes a member of
  * the organization with the role and the seat held for it (an owner takes over the ownership; the owner
@@ -138,75 +162,63 @@ export async function cancelInvitations(tx: Tx, organizationId: string, userIds:
  * sets one here.
  */
 export async function acceptInvitation(
-  db: Db,
+  tx: Tx,
   input: AcceptInvitationRequest,
-  ip: string,
+  checked: CheckedCode,
 ): Promise<{ success: true; organizationId: string }> {
-  const account = await accountByEmail(db, input.email);
   const organizationId = input.organizationId.toLowerCase();
-  const refused = () => AppError.of('invalid_code', APP_MSG.invitationNotAccepted);
-  return redeemCode(
-    db,
-    {
-      purpose: PURPOSE,
-      account: input.email,
-      ip,
-      userId: account && isUuid(organizationId) ? account.id : null,
-      code: input.code,
-      subject: organizationId,
-      needsPassword: account?.has_password === false,
-      ...(input.password === undefined ? {} : { password: input.password }),
-      refused,
-    },
-    async (tx, { userId, passwordHash }) => {
-      await lockOrganization(tx, organizationId);
-      // The seat moves from the invitation to the membership: its licence is locked first, as by every change
-      // of seat holders (locks.ts: licences before memberships; the database's seat check locks it too).
-      await lockOrganizationSeats(tx, organizationId);
-      const [invitation] = await rows<{ role: MemberRole; license_id: string | null }>(
-        tx,
-        sql`delete from membership_invitations where user_id = ${userId} and organization_id = ${organizationId}
-            returning role, license_id`,
-      );
-      // Cancelled (or the organization deleted) after the mail went out.
-      if (!invitation) throw refused();
-      // An owner joins as admin and then takes the ownership over: never two owners.
-      const role = invitation.role === 'organization_owner' ? 'organization_admin' : invitation.role;
-      await tx.execute(sql`insert into memberships (user_id, organization_id, role, license_id)
-        values (${userId}, ${organizationId}, ${role}, ${invitation.license_id})`);
-      if (invitation.role === 'organization_owner') await transferOwnership(tx, organizationId, userId);
-      await markVerified(tx, userId, passwordHash);
-      return { success: true as const, organizationId };
-    },
-  );
+  return redeemCode(tx, checked, async (tx, { userId, passwordHash }) => {
+    await lockOrganization(tx, organizationId);
+    // The seat moves from the invitation to the membership: its licence is locked first, as by every change
+    // of seat holders (locks.ts: licences before memberships; the database's seat check locks it too).
+    await lockOrganizationSeats(tx, organizationId);
+    const [invitation] = await rows<{ role: MemberRole; license_id: string | null }>(
+      tx,
+      sql`delete from membership_invitations where user_id = ${userId} and organization_id = ${organizationId}
+          returning role, license_id`,
+    );
+    // Cancelled (or the organization deleted) after the mail went out.
+    if (!invitation) throw notAccepted();
+    // An owner joins as admin and then takes the ownership over: never two owners.
+    const role = invitation.role === 'organization_owner' ? 'organization_admin' : invitation.role;
+    await tx.execute(sql`insert into memberships (user_id, organization_id, role, license_id)
+      values (${userId}, ${organizationId}, ${role}, ${invitation.license_id})`);
+    if (invitation.role === 'organization_owner') await transferOwnership(tx, organizationId, userId);
+    await markVerified(tx, userId, passwordHash);
+    return { success: true as const, organizationId };
+  });
+}
+
+/** May an invitation mail go to this address from this IP? Counted on its own, before the transaction. */
+export function mayResendInvitation(db: Db, input: ResendInvitationRequest, ip: string): Promise<boolean> {
+  return mayRequestMail(db, 'invitation', input.email, ip);
 }
 
 /**
  * POST /api/auth/invitation/resend: a new code for an open invitation of that account to that organization
- * (an earlier code works on until it expires). The same answer whatever the email, and limited like the other mails.
+ * (an earlier code works on until it expires), when `mayResendInvitation` allowed it. The same answer
+ * whatever the email, and limited like the other mails.
  */
 export async function resendInvitation(
-  db: Db,
+  tx: Tx,
   input: ResendInvitationRequest,
-  ip: string,
+  mayMail: boolean,
   settings: MailSettings,
 ): Promise<void> {
-  if (!(await mayRequestMail(db, 'invitation', input.email, ip))) return;
-  const account = await accountByEmail(db, input.email);
+  if (!mayMail) return;
+  const account = await accountByEmail(tx, input.email);
   const organizationId = input.organizationId.toLowerCase();
   if (!account || !isUuid(organizationId)) return;
-  await writeTransaction(db, async (tx) => {
-    const [open] = await rows<{ inviter: string | null }>(
-      tx,
-      sql`select inviter.name as inviter from membership_invitations i
-          left join users inviter on inviter.id = i.invited_by
-          where i.user_id = ${account.id} and i.organization_id = ${organizationId}`,
-    );
-    if (!open) return;
-    await queueMembershipInvitations(
-      tx,
-      { organizationId, userIds: [account.id], inviterName: open.inviter ?? 'An admin' },
-      settings,
-    );
-  });
+  const [open] = await rows<{ inviter: string | null }>(
+    tx,
+    sql`select inviter.name as inviter from membership_invitations i
+        left join users inviter on inviter.id = i.invited_by
+        where i.user_id = ${account.id} and i.organization_id = ${organizationId}`,
+  );
+  if (!open) return;
+  await queueMembershipInvitations(
+    tx,
+    { organizationId, userIds: [account.id], inviterName: open.inviter ?? 'An admin' },
+    settings,
+  );
 }

@@ -30,11 +30,11 @@ import { authOf } from '../../http/authenticate';
 import { replicaReads } from '../../http/replica-reads';
 import { writeRoute } from '../../http/write-route';
 import type { MailSettings } from '../mail';
-import { createUser, importUsers, previewImport } from './add-users';
+import { asImportFailure, countImport, createUser, importUsers, previewImport } from './add-users';
 import { updateUserRole } from './change-roles';
 import { listOrganizationUsers, searchUsers } from './list-users';
 import { removeUsers } from './remove-users';
-import { resendMemberInvitation } from './resend-invitations';
+import { countMemberResend, resendMemberInvitation } from './resend-invitations';
 import { resetUserMfa } from './reset-two-factor';
 import { getUserEditRights, updateUser, updateUserLicenses } from './update-users';
 
@@ -230,8 +230,22 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
           response: { 200: successResponseSchema, 429: errorBodySchema, ...errors },
         },
       },
-      async (request) =>
-        resendMemberInvitation(db, authOf(request), request.params.id, request.params.userId, mail),
+      async (request, reply) =>
+        writeRoute(
+          db,
+          request,
+          reply,
+          (tx, _key, access) =>
+            resendMemberInvitation(
+              tx,
+              authOf(request),
+              access,
+              request.params.id,
+              request.params.userId,
+              mail,
+            ),
+          { before: () => countMemberResend(db, authOf(request), request.params.id) },
+        ),
     );
 
     app.post(
@@ -248,7 +262,10 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
           response: { 200: bulkImportPreviewSchema, 429: errorBodySchema, ...errors },
         },
       },
-      async (request) => previewImport(db, authOf(request), request.body),
+      async (request, reply) =>
+        writeRoute(db, request, reply, (tx) => previewImport(tx, authOf(request), request.body), {
+          before: () => countImport(db, authOf(request), request.body),
+        }),
     );
 
     app.post(
@@ -271,7 +288,12 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
           },
         },
       },
-      async (request) => importUsers(db, authOf(request), request.body, mail),
+      async (request, reply) =>
+        asImportFailure(() =>
+          writeRoute(db, request, reply, (tx) => importUsers(tx, authOf(request), request.body, mail), {
+            before: () => countImport(db, authOf(request), request.body),
+          }),
+        ),
     );
   };
 }
