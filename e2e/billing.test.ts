@@ -51,8 +51,9 @@ describe('billing', () => {
     await page.setViewportSize({ width: 1366, height: 768 });
 
     // Its printable page names the purchase order, and leads back to the queue as it was left (searched).
-    const search = page.getByRole('textbox', { name: 'Search invoices' });
+    const search = page.getByRole('searchbox', { name: 'Search invoices' });
     await search.fill(number);
+    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe(number);
     await expect.poll(() => invoices.getByRole('row').count()).toBe(2);
     await row.getByRole('link', { name: `Open ${number}` }).click();
     await page.getByText('PO-RIV-7781').waitFor();
