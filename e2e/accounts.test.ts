@@ -486,6 +486,10 @@ describe('a teacher’s invitation (issue 33, item 1)', () => {
       await page.getByLabel('Verification code').fill(codeIn(mail.text));
       await page.getByRole('button', { name: 'Verify' }).click();
       await page.getByRole('heading', { name: 'Choose your password', level: 1 }).waitFor();
+      // Not "the password you will sign in with": a teacher has nothing to sign in to here.
+      await page.getByText('You keep signing in to the classroom product as usual.').waitFor();
+      expect(await page.getByText('you will sign in with', { exact: false }).count()).toBe(0);
+      await screenshot(page, 'register-verify-teacher-password');
       await page.getByLabel('New password', { exact: true }).fill('tomas-password-2026');
       await page.getByLabel('Repeat new password').fill('tomas-password-2026');
       await page.getByRole('button', { name: 'Set password', exact: true }).click();

@@ -50,11 +50,17 @@ describe('billing', () => {
     await screenshot(page, 'phone-billing-open-invoices');
     await page.setViewportSize({ width: 1366, height: 768 });
 
-    // Its printable page names the purchase order.
+    // Its printable page names the purchase order, and leads back to the queue as it was left (searched).
+    const search = page.getByRole('searchbox', { name: 'Search invoices' });
+    await search.fill(number);
+    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe(number);
+    await expect.poll(() => invoices.getByRole('row').count()).toBe(2);
     await row.getByRole('link', { name: `Open ${number}` }).click();
     await page.getByText('PO-RIV-7781').waitFor();
-    await page.goBack();
+    await page.getByRole('link', { name: 'Back to billing' }).click();
     await page.getByRole('heading', { name: 'Billing', level: 1 }).waitFor();
+    await expect.poll(() => search.inputValue()).toBe(number);
+    await search.fill('');
 
     // Paid another way, from the list: it leaves the open invoices and is among the fulfilled.
     await row.getByRole('button', { name: `Fulfil ${number}` }).click();
@@ -121,6 +127,10 @@ describe('the mail outbox (issue 33)', () => {
     await page.setViewportSize({ width: 1366, height: 768 });
     await banner.getByRole('link', { name: 'mail outbox' }).click();
     await page.getByText('these mails were not delivered', { exact: false }).waitFor();
+    // Said once there: the banner, whose link would lead to this very page, steps aside for the page's own words.
+    expect(await page.getByRole('link', { name: 'mail outbox' }).count()).toBe(0);
+    expect(await page.getByText('Mail is not sent', { exact: true }).count()).toBe(1);
+    await screenshot(page, 'mail-outbox-not-sent');
     expect(unexpectedErrors()).toEqual([]);
   });
 });

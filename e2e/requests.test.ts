@@ -526,4 +526,52 @@ describe('requests up the tree', () => {
     expect(await ask.isVisible()).toBe(true);
     expect(unexpectedErrors(/status of 429/)).toEqual([]);
   });
+
+  test('an organization with some below it sends a request: the screen turns to Ours and shows it', async () => {
+    // A school below the school, and one below that: the middle one both asks and decides.
+    const middle = uniqueName('E2E Requests Annex');
+    const below = uniqueName('E2E Requests Annex Wing');
+    const created = await post<{ id: string }>(
+      schoolToken,
+      '/organization/create',
+      { name: middle, type: 'school', phoneNumber: '+1 555 010 7002', parentOrganizationId: ids[school] },
+      201,
+    );
+    const wing = await post<{ id: string }>(
+      schoolToken,
+      '/organization/create',
+      { name: below, type: 'school', phoneNumber: '+1 555 010 7003', parentOrganizationId: created.id },
+      201,
+    );
+    try {
+      // Its own admin (the school's would allocate directly rather than ask itself).
+      ids[middle] = created.id;
+      const annexAdmin = { name: 'Alma Annex-Admin', email: '' };
+      await member(middle, annexAdmin, 'organization_admin');
+      const { page, unexpectedErrors } = await newPage();
+      await page.setViewportSize(LAPTOP);
+      await signIn(page, annexAdmin.email, PASSWORD);
+      await menu(page).getByRole('link', { name: 'Requests' }).click();
+      await page.getByRole('heading', { name: 'Requests', level: 1 }).waitFor();
+      // It opens on what the organization below asks: nothing yet.
+      await page.getByText(`No organization below ${middle} is waiting for an answer.`).waitFor();
+      await page.getByRole('button', { name: `Ask ${school}` }).click();
+      const ask = page.getByRole('dialog', { name: `Ask ${school} for credits or seats` });
+      await settled(ask);
+      await ask.getByRole('textbox', { name: 'Credits' }).fill('40');
+      await ask.getByRole('button', { name: 'Send request' }).click();
+      await ask.waitFor({ state: 'detached' });
+      await page.getByText('Request sent', { exact: true }).waitFor();
+      // The request just sent is in sight, not behind the other tab.
+      const ours = page.getByRole('list', { name: 'Our requests' });
+      await item(ours, '40 credits (shared pool)').getByText('Open', { exact: true }).waitFor();
+      expect(new URL(page.url()).searchParams.get('direction')).toBe('outgoing');
+      await screenshot(page, 'requests-sent-shows-ours');
+      expect(unexpectedErrors()).toEqual([]);
+    } finally {
+      delete ids[middle];
+      for (const id of [wing.id, created.id])
+        await callApi(baseUrl, 'DELETE', `/organization/${id}/delete`, { token: adminToken });
+    }
+  });
 });

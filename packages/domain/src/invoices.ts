@@ -9,6 +9,13 @@ import { dateTimeOut, emailOut, emailSchema, idSchema, singleLineText, text, uui
 
 export const INVOICE_KINDS = ['new_license', 'extend_license', 'add_users', 'credits'] as const;
 export type InvoiceKind = (typeof INVOICE_KINDS)[number];
+/** What a kind of invoice buys, in words (the audit log's "kind"). */
+export const INVOICE_KIND_LABEL: Record<InvoiceKind, string> = {
+  new_license: 'New licence',
+  extend_license: 'Extension',
+  add_users: 'More seats',
+  credits: 'Credits',
+};
 
 /** Spec §9: the licence periods an invoice offers. */
 export const INVOICE_PERIODS = ['3m', '6m', '1y', '2y'] as const;

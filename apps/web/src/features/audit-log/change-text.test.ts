@@ -15,7 +15,8 @@ describe('an audit entry in words', () => {
   it('says money as money, and invoices as the invoices screen does', () => {
     expect(
       changeLines(null, { kind: 'credits', amount: 192000, currency: 'USD', customerEmail: 'a@b.test' }),
-    ).toEqual(['kind: credits', 'amount: $1,920.00', 'customer email: a@b.test']);
+    ).toEqual(['kind: Credits', 'amount: $1,920.00', 'customer email: a@b.test']);
+    expect(changeLines(null, { kind: 'add_users' })).toEqual(['kind: More seats']);
     expect(changeLines(null, { creditPool: 'shared' })).toEqual(['credit pool: Shared pool']);
     expect(
       changeLines({ status: 'open' }, { status: 'fulfilled', fulfilmentMethod: 'paid_out_of_band' }),
@@ -24,6 +25,24 @@ describe('an audit entry in words', () => {
 
   it("says a request's status as the Requests screen does", () => {
     expect(changeLines({ status: 'open' }, { status: 'declined' })).toEqual(['status: Open → Declined']);
+  });
+
+  it('says licence types, pools and what a request asks for by their labels, not their codes', () => {
+    expect(changeLines(null, { email: 'a@b.test', role: 'user', licence: 'tle_teacher' })).toEqual([
+      'email: a@b.test',
+      'role: Teacher',
+      'licence: TLE Teacher',
+    ]);
+    expect(changeLines({ licence: null }, { licence: 'chorus' })).toEqual(['licence: — → Chorus']);
+    expect(changeLines(null, { kind: 'credits', amount: 2500, pool: 'shared' })).toEqual([
+      'kind: Credits',
+      'amount: 2,500',
+      'pool: Shared pool',
+    ]);
+    expect(changeLines(null, { kind: 'seats', licenseType: 'chorus_optoma' })).toEqual([
+      'kind: Seats',
+      'license type: Chorus Optoma',
+    ]);
   });
 
   it('lists what a creation made and what a removal took', () => {

@@ -3,10 +3,18 @@ import {
   FULFILMENT_LABEL,
   type FulfilmentMethod,
   formatMoney,
+  INVOICE_KIND_LABEL,
   INVOICE_STATUS_LABEL,
+  type InvoiceKind,
   type InvoiceStatus,
 } from '@allot/domain/invoices';
-import { REQUEST_STATUS_LABEL, type RequestStatus } from '@allot/domain/requests';
+import { LICENSE_TYPE_LABEL, type LicenseType } from '@allot/domain/organizations';
+import {
+  REQUEST_KIND_LABEL,
+  REQUEST_STATUS_LABEL,
+  type RequestKind,
+  type RequestStatus,
+} from '@allot/domain/requests';
 import { ROLE_LABEL, type Role } from '@allot/domain/roles';
 import { formatCount } from '../../lib/format';
 
@@ -35,12 +43,19 @@ const labelled = <T extends string>(labels: Record<T, string>, value: unknown) =
   typeof value === 'string' && value in labels ? labels[value as T] : valueText(value);
 
 /**
- * A field's value as the screens say it (issue 33): a role by its label ("Teacher", not "user"), an invoice's
- * amount as money (it is kept in cents, with its `currency` beside it), its status and fulfilment as the
- * invoices screen words them; anything else by `valueText`.
+ * A field's value as the screens say it (issue 33): a role by its label ("Teacher", not "user"), a licence type
+ * ("Chorus", not "chorus"), a pool ("Shared pool"), what an invoice or a request is for ("More seats", "Credits"),
+ * an invoice's amount as money (it is kept in cents, with its `currency` beside it), its status and fulfilment
+ * as the invoices screen words them; anything else by `valueText`.
  */
 function fieldText(key: string, value: unknown, entry: Record<string, unknown>): string {
   if (key === 'role') return labelled<Role>(ROLE_LABEL, value);
+  if (key === 'licence' || key === 'licenseType') return labelled<LicenseType>(LICENSE_TYPE_LABEL, value);
+  if (key === 'pool') return labelled<CreditPool>(CREDIT_POOL_LABEL, value);
+  if (key === 'kind')
+    return typeof value === 'string' && value in REQUEST_KIND_LABEL
+      ? labelled<RequestKind>(REQUEST_KIND_LABEL, value)
+      : labelled<InvoiceKind>(INVOICE_KIND_LABEL, value);
   if (key === 'status')
     return typeof value === 'string' && value in REQUEST_STATUS_LABEL && !(value in INVOICE_STATUS_LABEL)
       ? labelled<RequestStatus>(REQUEST_STATUS_LABEL, value)

@@ -1,4 +1,4 @@
-import { AUDIT_ACTION_LABEL, AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '@allot/domain/audit';
+import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '@allot/domain/audit';
 import { Button, Card, type ComboboxItem, Group, MultiSelect, Select, Stack, Text } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -15,25 +15,10 @@ import { useCurrentOrganization } from '../../organizations/api/use-current-orga
 import { SubtreeOrganizationSelect } from '../../organizations/components/subtree-organization-select';
 import { useOrganizationPermissions } from '../../organizations/hooks/use-organization-permissions';
 import { organizationUsersQueryOptions } from '../../users/api/get-organization-users';
+import { ACTION_OPTIONS } from '../action-options';
 import { exportAuditLog, useAuditLog } from '../api/get-audit-log';
 import { AuditLogTable } from './audit-log-table';
 
-/** The action filter's choices, grouped as the things they are about (some labels repeat across groups). */
-const ACTION_GROUPS: { group: string; prefix: string }[] = [
-  { group: 'Organizations', prefix: 'organization_' },
-  { group: 'Members', prefix: 'member_' },
-  { group: 'Licences', prefix: 'licence_' },
-  { group: 'Invoices', prefix: 'invoice_' },
-  { group: 'Credits', prefix: 'credits_' },
-  { group: 'Integration keys', prefix: 'integration_key_' },
-];
-const ACTION_OPTIONS = ACTION_GROUPS.map(({ group, prefix }) => ({
-  group,
-  items: AUDIT_ACTIONS.filter((a) => a.startsWith(prefix)).map((a) => ({
-    value: a,
-    label: AUDIT_ACTION_LABEL[a],
-  })),
-}));
 const isAction = (value: string): value is AuditAction =>
   (AUDIT_ACTIONS as readonly string[]).includes(value);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -21,6 +21,8 @@ interface CodeStepsProps {
   /** The account's address, for the password manager, and shown on the password step. */
   email: string;
   passwordSubmitLabel: string;
+  /** The password step's sentence, when the default ("the password you will sign in with") would mislead. */
+  passwordDescription?: ReactNode;
   /** Sends the code (and, on the second step, the new password); throws the API's error. */
   submit: (code: string, password?: string) => Promise<void>;
   /** After the server took the code (with the password when one was asked for). */
@@ -87,14 +89,15 @@ export function CodeSteps(props: CodeStepsProps) {
         title="Choose your password"
         description={
           // With the password first, the code is only checked when the password is sent with it.
-          props.email ? (
+          props.passwordDescription ??
+          (props.email ? (
             <>
               {props.passwordFirst ? 'Your account is new.' : 'Your code was accepted.'} Choose the password
               you will sign in with as <strong>{props.email}</strong>.
             </>
           ) : (
             `${props.passwordFirst ? 'Your account is new.' : 'Your code was accepted.'} Choose the password you will sign in with.`
-          )
+          ))
         }
       >
         <NewPasswordForm

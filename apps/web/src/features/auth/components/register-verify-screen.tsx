@@ -74,6 +74,15 @@ export function RegisterVerifyScreen() {
       failureText={MSG.verificationFailed}
       email={email.trim()}
       passwordSubmitLabel={teacherLink ? 'Set password' : 'Set password and sign in'}
+      // A teacher signs in to nothing here: the password is the Allot account's, not a sign-in to come.
+      passwordDescription={
+        teacherLink ? (
+          <>
+            Your account is new. Choose a password for your Allot account, <strong>{email.trim()}</strong>.
+            You keep signing in to the classroom product as usual.
+          </>
+        ) : undefined
+      }
       ready={emailIsValid}
       // The invitation of a new account says so (`new=1`): its password is chosen with the code.
       passwordFirst={params.get('new') === '1'}

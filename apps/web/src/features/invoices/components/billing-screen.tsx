@@ -19,7 +19,7 @@ import { queryKeys } from '../../../lib/query-keys';
 import { useSession } from '../../../lib/session';
 import { usePagedList } from '../../../lib/use-paged-list';
 import { useBillingQueue } from '../api/get-billing-queue';
-import { invoicePath } from '../invoice-path';
+import { fromBilling, invoicePath } from '../invoice-path';
 import { FulfilInvoiceModal, type FulfilTarget } from './fulfil-invoice-modal';
 import { InvoicesTable } from './invoices-table';
 import { VoidInvoiceModal } from './void-invoice-modal';
@@ -112,6 +112,7 @@ export function BillingScreen() {
               onSortStatusChange={list.table.onSortStatusChange}
               fetching={isPending || (isFetching && !isRefetching)}
               pathOf={(invoice) => invoicePath(invoice.organizationId, invoice.id)}
+              linkState={fromBilling(params.size > 0 ? `?${params}` : '')}
               onFulfil={(invoice, method) => setFulfilling({ invoice, method })}
               onVoid={setVoiding}
               noRecordsText={

@@ -16,7 +16,7 @@ import {
 import { useDocumentTitle } from '@mantine/hooks';
 import { IconArrowLeft, IconPrinter } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { Brand } from '../../../components/brand';
 import { LoadError } from '../../../components/load-error';
 import { isApiError } from '../../../lib/api-error';
@@ -24,6 +24,7 @@ import { formatDateLong } from '../../../lib/format';
 import { useCurrentOrganization } from '../../organizations/api/use-current-organization';
 import { useInvoice } from '../api/get-invoice';
 import { invoiceLicenceLabel } from '../forms/invoice-texts';
+import { billingPathOf } from '../invoice-path';
 import { InvoiceStatusBadge } from './invoice-status-badge';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -85,7 +86,9 @@ export function InvoiceScreen() {
   const { invoiceId = '' } = useParams();
   const { data: invoice, isPending, isError, error, refetch, isRefetching } = useInvoice(invoiceId);
   useDocumentTitle(`${invoice ? invoice.number : 'Invoice'} · ${organization.name} · Allot`);
-  const back = `/${encodeURIComponent(organization.id)}/licenses`;
+  // Opened from the billing queue (a system admin), the way back is the queue, its filters kept.
+  const billing = billingPathOf(useLocation().state);
+  const back = billing ?? `/${encodeURIComponent(organization.id)}/licenses`;
   // An invoice of another organization is not shown under this one's address; one of a deleted organization
   // is (it has no address of its own, and the server answered it only to those who read it from here).
   const elsewhere =
@@ -97,7 +100,7 @@ export function InvoiceScreen() {
         <Anchor component={Link} to={back} size="sm">
           <Group gap={4} component="span">
             <IconArrowLeft size={14} aria-hidden="true" />
-            Back to licenses
+            {billing ? 'Back to billing' : 'Back to licenses'}
           </Group>
         </Anchor>
         {invoice && !elsewhere && (

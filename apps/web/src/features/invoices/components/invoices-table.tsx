@@ -34,6 +34,8 @@ export interface InvoicesTableProps {
   fetching: boolean;
   /** Where an invoice's printable page is. */
   pathOf: (invoice: Invoice) => string;
+  /** Location state of the links to it (the billing queue's, for the page's way back). */
+  linkState?: unknown;
   /** System admins: the fulfilment options and Void of an open invoice. */
   onFulfil?: (invoice: Invoice, method: FulfilmentMethod) => void;
   onVoid?: (invoice: Invoice) => void;
@@ -58,15 +60,17 @@ function CountCell({ value }: { value: number | null }) {
 function Actions({
   invoice,
   pathOf,
+  linkState,
   onFulfil,
   onVoid,
-}: Pick<InvoicesTableProps, 'pathOf' | 'onFulfil' | 'onVoid'> & { invoice: Invoice }) {
+}: Pick<InvoicesTableProps, 'pathOf' | 'linkState' | 'onFulfil' | 'onVoid'> & { invoice: Invoice }) {
   return (
     <Group gap={6} justify="flex-end" wrap="nowrap">
       <Tooltip label="Open the printable invoice">
         <ActionIcon
           component={Link}
           to={pathOf(invoice)}
+          state={linkState}
           variant="default"
           size={26}
           aria-label={`Open ${invoice.number}`}
@@ -128,6 +132,7 @@ function Actions({
  */
 export function InvoicesTable({
   pathOf,
+  linkState,
   onFulfil,
   onVoid,
   noRecordsText = MSG.noSearchResults,
@@ -226,7 +231,15 @@ export function InvoicesTable({
       accessor: 'actions',
       title: 'Actions',
       textAlign: 'right',
-      render: (invoice) => <Actions invoice={invoice} pathOf={pathOf} onFulfil={onFulfil} onVoid={onVoid} />,
+      render: (invoice) => (
+        <Actions
+          invoice={invoice}
+          pathOf={pathOf}
+          linkState={linkState}
+          onFulfil={onFulfil}
+          onVoid={onVoid}
+        />
+      ),
     },
   ];
 

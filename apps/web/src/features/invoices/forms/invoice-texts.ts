@@ -3,7 +3,6 @@ import {
   type FulfilmentMethod,
   formatMoney,
   type Invoice,
-  type InvoiceKind,
   PERIOD_LABEL,
 } from '@allot/domain/invoices';
 import { LICENSE_TYPE_LABEL, type LicenseType } from '@allot/domain/organizations';
@@ -18,14 +17,6 @@ export function invoiceLicenceLabel(invoice: Pick<Invoice, 'licenseType'>): stri
 export function seatsOf(count: number, type: LicenseType): string {
   return `${formatCount(count)} ${LICENSE_TYPE_LABEL[type]} seat${count === 1 ? '' : 's'}`;
 }
-
-/** What a kind of invoice buys, as the dialogs and buttons name it. */
-export const INVOICE_KIND_LABEL: Record<InvoiceKind, string> = {
-  new_license: 'New licence',
-  extend_license: 'Extension',
-  add_users: 'More seats',
-  credits: 'Credits',
-};
 
 type Applied = Pick<
   Invoice,

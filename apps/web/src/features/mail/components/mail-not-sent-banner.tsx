@@ -1,18 +1,20 @@
 import { Alert, Anchor, Container } from '@mantine/core';
 import { IconMailOff } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { useSession } from '../../../lib/session';
 import { useMailDelivery } from '../api/get-mail-delivery';
 
 /**
  * To system admins, on every screen, when this installation sends no mail (no `SMTP_URL`: the embedded default,
- * issue 33): invitations, sign-in codes and invoices wait in the mail outbox, which the banner opens.
+ * issue 33): invitations, sign-in codes and invoices wait in the mail outbox, which the banner opens. Not on the
+ * mail outbox itself: that page says it in its own words, and a link to the page one is on leads nowhere.
  */
 export function MailNotSentBanner({ contained = false }: { contained?: boolean }) {
   const session = useSession();
   const systemAdmin = session.role === 'system_admin';
   const { data } = useMailDelivery();
-  if (!systemAdmin || data?.delivery !== 'log') return null;
+  const { pathname } = useLocation();
+  if (!systemAdmin || data?.delivery !== 'log' || pathname === '/mail-outbox') return null;
   const banner = (
     <Alert
       color="orange"

@@ -15,13 +15,14 @@ interface AskAboveButtonProps extends Omit<ButtonProps, 'children'> {
   /** The button's text; "Ask {parent}" when absent. */
   label?: (parentName: string) => string;
   preset?: AskPreset;
+  onSent?: () => void;
 }
 
 /**
  * "Ask {parent}" and its dialog, once the organization above is known. Shown only where the caller may ask
  * (`useRequestRights().mayAsk`): the caller decides that, not this button.
  */
-export function AskAboveButton({ organization, label, preset, ...button }: AskAboveButtonProps) {
+export function AskAboveButton({ organization, label, preset, onSent, ...button }: AskAboveButtonProps) {
   const [opened, { open, close }] = useDisclosure(false);
   const { data: above } = useAbove(organization.id);
   const parent = above?.parent;
@@ -44,6 +45,7 @@ export function AskAboveButton({ organization, label, preset, ...button }: AskAb
         parent={parent}
         freeSeats={above.freeSeats}
         preset={preset}
+        onSent={onSent}
       />
     </>
   );

@@ -53,6 +53,8 @@ export interface AskAboveModalProps {
   /** Whether the organization above holds a free seat of each type (GET /above). */
   freeSeats: OrganizationAbove['freeSeats'] | undefined;
   preset?: AskPreset;
+  /** After the request was made, before the dialog closes (the Requests screen then shows it). */
+  onSent?: () => void;
 }
 
 /** "Ask {parent}" (CONTRACT §11): credits for one of the two pools, or seats of a licence type, with a note. */
@@ -84,7 +86,7 @@ function seatsHint(parentName: string, free: boolean | undefined): string | unde
     : `${parentName} has no free seat of this licence now: it may have to buy some first.`;
 }
 
-function AskAboveForm({ organization, parent, freeSeats, preset, onClose }: AskAboveModalProps) {
+function AskAboveForm({ organization, parent, freeSeats, preset, onClose, onSent }: AskAboveModalProps) {
   const create = useCreateRequest();
   const idempotency = useIdempotencyKey();
   const [failure, setFailure] = useState<string | null>(null);
@@ -144,6 +146,7 @@ function AskAboveForm({ organization, parent, freeSeats, preset, onClose }: AskA
         title: 'Request sent',
         message: `${parent.name} was asked for ${amountText(request.kind, request.amount, request.licenseType)}. ${words.request.asked}`,
       });
+      onSent?.();
       onClose();
     } catch (error) {
       idempotency.failed(error);

@@ -130,6 +130,10 @@ export function RequestsScreen() {
   const [declining, setDeclining] = useState<UpTreeRequest | null>(null);
   const [cancelling, setCancelling] = useState<UpTreeRequest | null>(null);
 
+  // A request just sent is shown where it now is, under Ours with every status, not behind Incoming.
+  const showOurs = () =>
+    write({ [DIRECTION_PARAM]: 'outgoing', [STATUS_PARAM]: null, [PAGE_PARAM]: null }, 'push');
+
   const intro =
     mayIncoming && mayOutgoing
       ? `Credits and seats the organizations below ${organization.name} ask for, and what ${organization.name} asked of ${parentName}.`
@@ -148,7 +152,7 @@ export function RequestsScreen() {
           </Text>
         )}
       </Stack>
-      {rights.mayAsk && <AskAboveButton organization={organization} />}
+      {rights.mayAsk && <AskAboveButton organization={organization} onSent={showOurs} />}
     </Group>
   );
 
@@ -271,7 +275,7 @@ export function RequestsScreen() {
           >
             {direction === 'outgoing' && status === 'all' && rights.mayAsk && (
               <Group mt="md" justify="center">
-                <AskAboveButton organization={organization} variant="light" />
+                <AskAboveButton organization={organization} variant="light" onSent={showOurs} />
               </Group>
             )}
           </EmptyState>
