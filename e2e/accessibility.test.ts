@@ -1,9 +1,17 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEMO_PASSWORD, DEMO_ROOT } from '../apps/server/src/seed/demo-accounts';
-import { apiToken, callApi } from './support/api';
+import { apiToken } from './support/api';
+import { axeViolations } from './support/axe';
 import { screenshot } from './support/browser';
+import {
+  createCreditsInvoice,
+  firstCreditPack,
+  myOrganizationId,
+  subOrganizationIds,
+  voidInvoice,
+} from './support/builders';
+import { footerNav, loadedRows, mainNav, openScreen, waitForHeading } from './support/screens';
 import { browserSuite, signIn } from './support/suite';
 import './support/context';
 
@@ -25,7 +33,6 @@ const OWNER = 'owner@riverside.test';
 const ADMIN_NAME = 'Adam Reyes';
 const TEACHER_NAME = 'Tess Morgan';
 const NO_RESULTS = 'No search results found. Please try again.';
-const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 let ownerToken: string;
 let adminToken: string;
@@ -37,61 +44,24 @@ let invoice: { id: string; number: string };
 beforeAll(async () => {
   ownerToken = await apiToken(baseUrl, OWNER, DEMO_PASSWORD);
   adminToken = await apiToken(baseUrl, adminEmail, adminPassword);
-  const mine = await callApi<{ id: string; name: string }[]>(baseUrl, 'GET', '/organization', {
-    token: ownerToken,
-  });
-  riversideId = mine.body.find((o) => o.name === DEMO_ROOT)?.id ?? '';
+  riversideId = await myOrganizationId(baseUrl, ownerToken, DEMO_ROOT);
   expect(riversideId).not.toBe('');
-  const children = await callApi<{ data: { id: string; name: string }[] }>(
-    baseUrl,
-    'GET',
-    `/organization/${riversideId}/sub-organizations?limit=100`,
-    { token: ownerToken },
-  );
-  hillcrestId = children.body.data.find((o) => o.name === 'Hillcrest High')?.id ?? '';
+  const subOrganizationId = await subOrganizationIds(baseUrl, ownerToken, riversideId);
+  hillcrestId = subOrganizationId('Hillcrest High');
   expect(hillcrestId).not.toBe('');
-  northsideId = children.body.data.find((o) => o.name === 'Northside Elementary')?.id ?? '';
+  northsideId = subOrganizationId('Northside Elementary');
   expect(northsideId).not.toBe('');
   // An open invoice: the invoices table with its Fulfil menu, the invoice page, the fulfil and void dialogs.
-  const products = await callApi<{ creditPacks: { credits: number }[] }>(
-    baseUrl,
-    'GET',
-    '/invoice/products',
-    {
-      token: ownerToken,
-    },
-  );
-  const created = await callApi<{ id: string; number: string }>(baseUrl, 'POST', '/invoice/create', {
-    token: ownerToken,
-    body: {
-      organizationId: riversideId,
-      kind: 'credits',
-      credits: products.body.creditPacks[0]?.credits,
-      customerEmail: OWNER,
-    },
+  invoice = await createCreditsInvoice(baseUrl, ownerToken, {
+    organizationId: riversideId,
+    credits: await firstCreditPack(baseUrl, ownerToken),
+    customerEmail: OWNER,
   });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  invoice = created.body;
 });
 
 afterAll(async () => {
-  if (invoice) await callApi(baseUrl, 'POST', `/invoice/${invoice.id}/void`, { token: adminToken });
+  if (invoice) await voidInvoice(baseUrl, adminToken, invoice.id);
 });
-
-/** The WCAG 2.1 A/AA violations axe finds on the page as it is now, one line per rule and element. */
-async function violations(page: Page, where: string, within?: string): Promise<string[]> {
-  const builder = new AxeBuilder({ page }).withTags(WCAG_21_AA);
-  if (within) builder.include(within);
-  const result = await builder.analyze();
-  return result.violations.flatMap((violation) =>
-    violation.nodes.map(
-      (node) =>
-        `${where}: ${violation.id} (${violation.help}) at ${node.target.join(' ')}: ${
-          node.failureSummary?.replace(/\s+/g, ' ') ?? ''
-        }`,
-    ),
-  );
-}
 
 /** Collects the violations of every state a test walks through, so that one run names them all. */
 function auditor(page: Page) {
@@ -106,7 +76,7 @@ function auditor(page: Page) {
     async audit(where: string, within?: string): Promise<void> {
       audited += 1;
       const started = Date.now();
-      const more = await violations(page, where, within);
+      const more = await axeViolations(page, where, within);
       found.push(...more);
       if (process.env.A11Y_TIMES) console.log(`${Date.now() - started} ms ${where}`, more);
     },
@@ -198,20 +168,6 @@ async function auditRowMenu(page: Page, audit: Audit, name: string, where: strin
   }
 }
 
-async function waitForHeading(page: Page, name: string): Promise<void> {
-  await page.getByRole('heading', { name, level: 1 }).waitFor();
-}
-
-async function openFromMenu(page: Page, link: string, heading: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link, exact: true }).click();
-  await waitForHeading(page, heading);
-}
-
-async function tableRows(page: Page, table: string): Promise<void> {
-  await page.getByRole('table', { name: table }).locator('tbody tr').first().waitFor();
-  await page.locator('.mantine-datatable-loader[data-active]').waitFor({ state: 'detached' });
-}
-
 /**
  * General information's Integrations (issue 15): the page with a key listed, Create key and the key shown
  * once, the revocation's confirmation; then the key is revoked for real, so that the walk leaves none.
@@ -283,8 +239,8 @@ async function auditOrganization(page: Page, audit: Audit, role: 'system admin' 
   );
   await auditIntegrations(page, audit, role);
 
-  await openFromMenu(page, 'Licenses', 'Licenses');
-  await tableRows(page, 'Invoices');
+  await openScreen(page, 'Licenses');
+  await loadedRows(page, 'Invoices');
   await audit.audit(`${role}: licences`);
   for (const licence of ['Chorus', 'TLE Teacher']) {
     await auditDialog(
@@ -332,7 +288,7 @@ async function auditOrganization(page: Page, audit: Audit, role: 'system admin' 
   await page.getByRole('article').getByText(invoice.number).first().waitFor();
   await audit.audit(`${role}: invoice page`);
   await page.goBack();
-  await tableRows(page, 'Invoices');
+  await loadedRows(page, 'Invoices');
 
   // A school without licences: buying (owner) or creating (system admin) the first one.
   await page.goto(`/${hillcrestId}/licenses`);
@@ -355,7 +311,7 @@ async function auditOrganization(page: Page, audit: Audit, role: 'system admin' 
 
   await page.goto(`/${riversideId}/users`);
   await waitForHeading(page, 'Users');
-  await tableRows(page, 'Users');
+  await loadedRows(page, 'Users');
   await audit.audit(`${role}: users`);
   await auditDialog(page, audit, page.getByRole('button', { name: 'Add user' }), `${role}: add user`);
   await auditDialog(
@@ -413,7 +369,7 @@ async function auditOrganization(page: Page, audit: Audit, role: 'system admin' 
 
   await page.goto(`/${northsideId}/users`);
   await waitForHeading(page, 'Users');
-  await tableRows(page, 'Users');
+  await loadedRows(page, 'Users');
   await page.getByRole('button', { name: `Actions for ${TEACHER_NAME}` }).click();
   await auditDialog(
     page,
@@ -424,8 +380,8 @@ async function auditOrganization(page: Page, audit: Audit, role: 'system admin' 
   await page.goto(`/${riversideId}/users`);
   await waitForHeading(page, 'Users');
 
-  await openFromMenu(page, 'Sub organizations', 'Sub organizations');
-  await tableRows(page, 'Sub organizations');
+  await openScreen(page, 'Sub organizations');
+  await loadedRows(page, 'Sub organizations');
   await audit.audit(`${role}: sub-organizations`);
   await auditDialog(
     page,
@@ -463,7 +419,7 @@ async function auditOrganization(page: Page, audit: Audit, role: 'system admin' 
   }
   await page.getByRole('button', { name: 'Clear selection' }).click();
 
-  await openFromMenu(page, 'Credit log', 'Credit log');
+  await openScreen(page, 'Credit log');
   await page.getByRole('table', { name: 'Credit log' }).locator('tbody tr').first().waitFor();
   await audit.audit(`${role}: credit log`);
 }
@@ -503,7 +459,7 @@ describe('axe: WCAG 2.1 A and AA on every screen and dialog', () => {
     const audit = auditor(page);
     await signIn(page, adminEmail, adminPassword);
     // With one root organization the sign-in opens it (with more, the list): Home is the list.
-    const menu = page.getByRole('navigation', { name: 'Main' });
+    const menu = mainNav(page);
     if ((await menu.count()) > 0) await menu.getByRole('link', { name: 'Home', exact: true }).click();
     await waitForHeading(page, 'Organizations');
     await audit.audit('system admin: organizations');
@@ -528,10 +484,7 @@ describe('axe: WCAG 2.1 A and AA on every screen and dialog', () => {
     const audit = auditor(page);
     await signIn(page, OWNER, DEMO_PASSWORD);
     await auditOrganization(page, audit, 'owner');
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: 'Home', exact: true })
-      .click();
+    await mainNav(page).getByRole('link', { name: 'Home', exact: true }).click();
     await page.getByRole('heading', { level: 1 }).waitFor();
     await audit.audit('owner: home');
     expect(audit.found).toEqual([]);
@@ -571,7 +524,7 @@ describe('what axe does not see', () => {
     // The dashboard: past the brand, the menu's items and the rest of the header in one step.
     await signIn(page, OWNER, DEMO_PASSWORD);
     await page.goto(`/${riversideId}/users`);
-    await tableRows(page, 'Users');
+    await loadedRows(page, 'Users');
     await page.keyboard.press('Tab');
     expect(await skipFocused()).toBe(true);
     expect((await box()).width).toBeGreaterThan(50);
@@ -591,7 +544,7 @@ describe('what axe does not see', () => {
     const { page } = await newPage();
     await signIn(page, OWNER, DEMO_PASSWORD);
     await page.goto(`/${riversideId}/users`);
-    await tableRows(page, 'Users');
+    await loadedRows(page, 'Users');
     const table = page.getByRole('table', { name: 'Users' });
     const sortOf = (name: string) => table.getByRole('columnheader', { name }).getAttribute('aria-sort');
     expect(await sortOf('Name')).toBe('ascending');
@@ -611,7 +564,7 @@ describe('what axe does not see', () => {
     const { page } = await newPage();
     await signIn(page, OWNER, DEMO_PASSWORD);
     await page.goto(`/${riversideId}/users`);
-    await tableRows(page, 'Users');
+    await loadedRows(page, 'Users');
     const table = page
       .locator('.mantine-datatable')
       .filter({ has: page.getByRole('table', { name: 'Users' }) });
@@ -619,7 +572,7 @@ describe('what axe does not see', () => {
     await page.getByRole('searchbox', { name: 'Search users' }).fill('zzqx nobody');
     await table.getByText(NO_RESULTS).waitFor();
     await page.getByRole('searchbox', { name: 'Search users' }).fill('');
-    await tableRows(page, 'Users');
+    await loadedRows(page, 'Users');
     await expect.poll(() => table.getByText(NO_RESULTS).count(), { timeout: 5_000 }).toBe(0);
   });
 
@@ -627,7 +580,7 @@ describe('what axe does not see', () => {
     const { page } = await newPage();
     await signIn(page, OWNER, DEMO_PASSWORD);
     await page.goto(`/${riversideId}/users`);
-    await tableRows(page, 'Users');
+    await loadedRows(page, 'Users');
     const menuButton = page.getByRole('button', { name: `Actions for ${ADMIN_NAME}` });
     const hasFocus = () => menuButton.evaluate((el) => el === document.activeElement);
 
@@ -659,7 +612,7 @@ describe('what axe does not see', () => {
     await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     const footer = page.getByRole('contentinfo');
     await footer.getByText(`© ${new Date().getFullYear()} Allot`).waitFor();
-    const links = page.getByRole('navigation', { name: 'Footer' }).getByRole('link');
+    const links = footerNav(page).getByRole('link');
     expect(await links.allTextContents()).toEqual(['Help', 'Contact', 'Terms', 'Privacy', 'FAQ', 'Cookies']);
     expect(await page.locator('a[href^="#"]:not(.skip-link)').count()).toBe(0);
   });

@@ -1,8 +1,9 @@
 /**
  * Data a browser test sets up through the e2e server's API: organizations, members with their accounts set
- * up, ids found by name, members removed again. Each step checks its answer, so that a test fails at the step
+ * up, ids found by name, invoices for credits, members removed and invoices voided again. Each step checks its answer, so that a test fails at the step
  * that went wrong, not later on a screen.
  */
+import type { Invoice } from '@allot/domain/invoices';
 import { expect } from 'vitest';
 import type { SmtpCatcher } from '../../apps/server/test/support/smtp-catcher';
 import { callApi } from './api';
@@ -119,4 +120,41 @@ export async function removeMemberByEmail(
   if (id) {
     await callApi(baseUrl, 'POST', '/user/remove', { token, body: { organizationId, userIds: [id] } });
   }
+}
+
+/** The credits of the first pack the price list offers (GET /invoice/products). */
+export async function firstCreditPack(baseUrl: string, token: string): Promise<number | undefined> {
+  const products = await callApi<{ creditPacks: { credits: number }[] }>(
+    baseUrl,
+    'GET',
+    '/invoice/products',
+    {
+      token,
+    },
+  );
+  return products.body.creditPacks[0]?.credits;
+}
+
+/** An open invoice for credits, bought by the caller for the organization (with a PO number when given). */
+export async function createCreditsInvoice(
+  baseUrl: string,
+  token: string,
+  invoice: {
+    organizationId: string;
+    credits: number | undefined;
+    customerEmail: string;
+    purchaseOrder?: string;
+  },
+): Promise<Invoice> {
+  const answer = await callApi<Invoice>(baseUrl, 'POST', '/invoice/create', {
+    token,
+    body: { kind: 'credits', ...invoice },
+  });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+  return answer.body;
+}
+
+/** Voids an invoice (a system admin's token), so that a test leaves no open invoice behind. */
+export async function voidInvoice(baseUrl: string, adminToken: string, invoiceId: string): Promise<void> {
+  await callApi(baseUrl, 'POST', `/invoice/${invoiceId}/void`, { token: adminToken });
 }

@@ -7,10 +7,20 @@ export function mainNav(page: Page): Locator {
   return page.getByRole('navigation', { name: 'Main' });
 }
 
+/** The footer's links (help, contact, terms, …). */
+export function footerNav(page: Page): Locator {
+  return page.getByRole('navigation', { name: 'Footer' });
+}
+
+/** Waits for the screen's heading (level 1) of this name. */
+export async function waitForHeading(page: Page, name: string): Promise<void> {
+  await page.getByRole('heading', { name, level: 1 }).waitFor();
+}
+
 /** Goes to a screen through the main menu and waits for its heading (the link's name unless told). */
 export async function openScreen(page: Page, link: string, heading = link): Promise<void> {
   await mainNav(page).getByRole('link', { name: link, exact: true }).click();
-  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+  await waitForHeading(page, heading);
 }
 
 /** The dialog of this name. */
