@@ -1,7 +1,9 @@
 import { describe, expect, inject, test } from 'vitest';
 import { DEMO_PASSWORD, DEMO_ROOT } from '../apps/server/src/seed/demo-accounts';
-import { apiToken, callApi } from './support/api';
+import { apiToken } from './support/api';
 import { screenshot } from './support/browser';
+import { createCreditsInvoice, myOrganizationId } from './support/builders';
+import { dialog, waitForHeading } from './support/screens';
 import { browserSuite, signIn } from './support/suite';
 import './support/context';
 
@@ -17,31 +19,19 @@ describe('billing', () => {
   test('an invoice bought with a PO number waits in the queue, and is fulfilled from it', async () => {
     // The owner buys credits for the district, with the district's PO number.
     const token = await apiToken(baseUrl, OWNER, DEMO_PASSWORD);
-    const mine = await callApi<{ id: string; name: string }[]>(baseUrl, 'GET', '/organization', { token });
-    const riverside = mine.body.find((o) => o.name === DEMO_ROOT)?.id ?? '';
-    const bought = await callApi<{ id: string; number: string; purchaseOrder: string | null }>(
-      baseUrl,
-      'POST',
-      '/invoice/create',
-      {
-        token,
-        body: {
-          organizationId: riverside,
-          kind: 'credits',
-          credits: 1000,
-          customerEmail: OWNER,
-          purchaseOrder: 'PO-RIV-7781',
-        },
-      },
-    );
-    expect(bought.status).toBe(201);
-    const { number } = bought.body;
-    expect(bought.body.purchaseOrder).toBe('PO-RIV-7781');
+    const bought = await createCreditsInvoice(baseUrl, token, {
+      organizationId: await myOrganizationId(baseUrl, token, DEMO_ROOT),
+      credits: 1000,
+      customerEmail: OWNER,
+      purchaseOrder: 'PO-RIV-7781',
+    });
+    const { number } = bought;
+    expect(bought.purchaseOrder).toBe('PO-RIV-7781');
 
     const { page, unexpectedErrors } = await newPage();
     await signIn(page, adminEmail, adminPassword);
     await page.getByRole('banner').getByRole('link', { name: 'Billing' }).click();
-    await page.getByRole('heading', { name: 'Billing', level: 1 }).waitFor();
+    await waitForHeading(page, 'Billing');
     const invoices = page.getByRole('table', { name: 'Invoices' });
     const row = invoices.getByRole('row').filter({ hasText: number });
     await row.getByText(DEMO_ROOT).waitFor();
@@ -58,14 +48,14 @@ describe('billing', () => {
     await row.getByRole('link', { name: `Open ${number}` }).click();
     await page.getByText('PO-RIV-7781').waitFor();
     await page.getByRole('link', { name: 'Back to billing' }).click();
-    await page.getByRole('heading', { name: 'Billing', level: 1 }).waitFor();
+    await waitForHeading(page, 'Billing');
     await expect.poll(() => search.inputValue()).toBe(number);
     await search.fill('');
 
     // Paid another way, from the list: it leaves the open invoices and is among the fulfilled.
     await row.getByRole('button', { name: `Fulfil ${number}` }).click();
     await page.getByRole('menuitem', { name: 'Paid another way', exact: true }).click();
-    const confirm = page.getByRole('dialog', { name: `Paid another way: ${number}?` });
+    const confirm = dialog(page, `Paid another way: ${number}?`);
     await confirm.getByRole('button', { name: 'Paid another way' }).click();
     await confirm.waitFor({ state: 'detached' });
     await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(0);
@@ -94,13 +84,11 @@ describe('the mail outbox (issue 33)', () => {
   test('a system admin reads what was mailed; without SMTP a banner says nothing is sent', async () => {
     // Something to read: an invoice mailed to the district's owner.
     const token = await apiToken(baseUrl, OWNER, DEMO_PASSWORD);
-    const mine = await callApi<{ id: string; name: string }[]>(baseUrl, 'GET', '/organization', { token });
-    const riverside = mine.body.find((o) => o.name === DEMO_ROOT)?.id ?? '';
-    const bought = await callApi(baseUrl, 'POST', '/invoice/create', {
-      token,
-      body: { organizationId: riverside, kind: 'credits', credits: 1000, customerEmail: OWNER },
+    await createCreditsInvoice(baseUrl, token, {
+      organizationId: await myOrganizationId(baseUrl, token, DEMO_ROOT),
+      credits: 1000,
+      customerEmail: OWNER,
     });
-    expect(bought.status).toBe(201);
     const { page, unexpectedErrors } = await newPage();
     await signIn(page, adminEmail, adminPassword);
     await page.goto('/mail-outbox');

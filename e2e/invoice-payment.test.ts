@@ -1,8 +1,8 @@
-import type { Invoice } from '@allot/domain/invoices';
 import { beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEMO_PASSWORD, DEMO_ROOT } from '../apps/server/src/seed/demo-accounts';
-import { apiToken, callApi } from './support/api';
+import { apiToken } from './support/api';
 import { screenshot } from './support/browser';
+import { createCreditsInvoice, myOrganizationId, voidInvoice } from './support/builders';
 import { E2E_INVOICE_PAYEE, E2E_INVOICE_PAYMENT_INSTRUCTIONS } from './support/invoice-payment';
 import { browserSuite, signIn } from './support/suite';
 import './support/context';
@@ -21,20 +21,16 @@ let riversideId: string;
 beforeAll(async () => {
   ownerToken = await apiToken(baseUrl, OWNER, DEMO_PASSWORD);
   adminToken = await apiToken(baseUrl, inject('adminEmail'), inject('adminPassword'));
-  const mine = await callApi<{ id: string; name: string }[]>(baseUrl, 'GET', '/organization', {
-    token: ownerToken,
-  });
-  riversideId = mine.body.find((o) => o.name === DEMO_ROOT)?.id ?? '';
+  riversideId = await myOrganizationId(baseUrl, ownerToken, DEMO_ROOT);
 });
 
 describe('payee and payment instructions on the invoice (issue 33, item 3)', () => {
   test('the printable invoice names the payee and says how to pay; unset, it names none', async () => {
-    const created = await callApi<Invoice>(baseUrl, 'POST', '/invoice/create', {
-      token: ownerToken,
-      body: { organizationId: riversideId, kind: 'credits', credits: 1000, customerEmail: OWNER },
+    const invoice = await createCreditsInvoice(baseUrl, ownerToken, {
+      organizationId: riversideId,
+      credits: 1000,
+      customerEmail: OWNER,
     });
-    expect(created.status).toBe(201);
-    const invoice = created.body;
     expect(invoice.payee).toBe(E2E_INVOICE_PAYEE);
     expect(invoice.paymentInstructions).toBe(E2E_INVOICE_PAYMENT_INSTRUCTIONS);
     const { page, unexpectedErrors } = await newPage();
@@ -71,7 +67,7 @@ describe('payee and payment instructions on the invoice (issue 33, item 3)', () 
       await screenshot(page, 'invoice-payment-unset');
       expect(unexpectedErrors()).toEqual([]);
     } finally {
-      await callApi(baseUrl, 'POST', `/invoice/${invoice.id}/void`, { token: adminToken });
+      await voidInvoice(baseUrl, adminToken, invoice.id);
     }
   });
 });
