@@ -1,8 +1,16 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEMO_PASSWORD, DEMO_ROOT } from '../apps/server/src/seed/demo-accounts';
-import { apiToken, callApi } from './support/api';
+import { apiToken } from './support/api';
 import { screenshot } from './support/browser';
+import { createCreditsInvoice, firstCreditPack, myOrganizationId, voidInvoice } from './support/builders';
+import {
+  loadedRows,
+  openScreen,
+  pageScrollWidth,
+  screenshotFromTop,
+  waitForHeading,
+} from './support/screens';
 import { browserSuite, signIn } from './support/suite';
 import './support/context';
 
@@ -28,42 +36,20 @@ let invoiceId: string;
 beforeAll(async () => {
   const ownerToken = await apiToken(baseUrl, OWNER, DEMO_PASSWORD);
   adminToken = await apiToken(baseUrl, adminEmail, adminPassword);
-  const mine = await callApi<{ id: string; name: string }[]>(baseUrl, 'GET', '/organization', {
-    token: ownerToken,
-  });
-  riversideId = mine.body.find((o) => o.name === DEMO_ROOT)?.id ?? '';
+  riversideId = await myOrganizationId(baseUrl, ownerToken, DEMO_ROOT);
   expect(riversideId).not.toBe('');
   // One invoice, so that the invoices table has a row to show (voided at the end).
-  const products = await callApi<{ creditPacks: { credits: number }[] }>(
-    baseUrl,
-    'GET',
-    '/invoice/products',
-    {
-      token: ownerToken,
-    },
-  );
-  const created = await callApi<{ id: string }>(baseUrl, 'POST', '/invoice/create', {
-    token: ownerToken,
-    body: {
-      organizationId: riversideId,
-      kind: 'credits',
-      credits: products.body.creditPacks[0]?.credits,
-      customerEmail: 'accounts.payable@riverside-unified-school-district.example.test',
-    },
+  const invoice = await createCreditsInvoice(baseUrl, ownerToken, {
+    organizationId: riversideId,
+    credits: await firstCreditPack(baseUrl, ownerToken),
+    customerEmail: 'accounts.payable@riverside-unified-school-district.example.test',
   });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  invoiceId = created.body.id;
+  invoiceId = invoice.id;
 });
 
 afterAll(async () => {
-  if (invoiceId) await callApi(baseUrl, 'POST', `/invoice/${invoiceId}/void`, { token: adminToken });
+  if (invoiceId) await voidInvoice(baseUrl, adminToken, invoiceId);
 });
-
-/** A full-page picture from the top (scrolled, the fixed header would be drawn mid-picture). */
-async function picture(page: Page, name: string): Promise<void> {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await screenshot(page, name);
-}
 
 async function phonePage(): Promise<Page> {
   const { page } = await newPage();
@@ -75,9 +61,7 @@ async function phonePage(): Promise<Page> {
 /** Goes to a screen through the menu behind the burger, as a phone user does. */
 async function openFromMenu(page: Page, link: string, heading: string): Promise<void> {
   await page.getByRole('button', { name: 'Toggle navigation' }).click();
-  const nav = page.getByRole('navigation', { name: 'Main' });
-  await nav.getByRole('link', { name: link, exact: true }).click();
-  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+  await openScreen(page, link, heading);
   // The menu closes once a link is chosen (Home leaves the dashboard and its menu): out of sight, and its
   // links out of the tab order.
   const navbar = page.locator('#dashboard-navbar');
@@ -87,11 +71,6 @@ async function openFromMenu(page: Page, link: string, heading: string): Promise<
       timeout: 5_000,
     })
     .toBe(true);
-}
-
-/** The page itself never scrolls sideways: only the tables do, inside themselves. */
-async function pageWidth(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth);
 }
 
 /** The footer: after the content (not fixed over it), below the last thing of the main region. */
@@ -114,13 +93,6 @@ async function expectFooterAfterContent(page: Page): Promise<void> {
   expect(gap).toBeGreaterThanOrEqual(0);
 }
 
-async function tableRows(page: Page, table: string): Promise<Locator> {
-  const rows = page.getByRole('table', { name: table }).locator('tbody tr');
-  await rows.first().waitFor();
-  await page.locator('.mantine-datatable-loader[data-active]').waitFor({ state: 'detached' });
-  return rows;
-}
-
 /** Whether the element is on screen and not covered there (what is at its centre is the element). */
 async function inView(locator: Locator): Promise<boolean> {
   return locator.evaluate((el) => {
@@ -136,36 +108,37 @@ async function inView(locator: Locator): Promise<boolean> {
 describe('phones (390×844)', () => {
   test('the main screens: pictures, no sideways page, the footer after the content', async () => {
     const page = await phonePage();
-    await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
-    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    await waitForHeading(page, 'General information');
+    // The page itself never scrolls sideways: only the tables do, inside themselves.
+    expect(await pageScrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
     await expectFooterAfterContent(page);
-    await picture(page, 'phone-general-information');
+    await screenshotFromTop(page, 'phone-general-information');
     // A pool choice, with what each pool is for, fits the phone (issue 33).
     await page.getByRole('button', { name: 'Manage credits' }).click();
     const manage = page.getByRole('dialog', { name: 'Manage credits' });
     await manage.getByText('Its teachers draw on it').first().waitFor();
-    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    expect(await pageScrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
     await page.screenshot({ path: await screenshot(page, 'phone-manage-credits') });
     await manage.getByRole('button', { name: 'Cancel' }).click();
     await manage.waitFor({ state: 'detached' });
 
     await openFromMenu(page, 'Sub organizations', 'Sub organizations');
-    await tableRows(page, 'Sub organizations');
-    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    await loadedRows(page, 'Sub organizations');
+    expect(await pageScrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
     await expectFooterAfterContent(page);
-    await picture(page, 'phone-sub-organizations');
+    await screenshotFromTop(page, 'phone-sub-organizations');
 
     await openFromMenu(page, 'Users', 'Users');
-    await tableRows(page, 'Users');
-    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    await loadedRows(page, 'Users');
+    expect(await pageScrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
     await expectFooterAfterContent(page);
-    await picture(page, 'phone-users');
+    await screenshotFromTop(page, 'phone-users');
 
     await openFromMenu(page, 'Licenses', 'Licenses');
-    await tableRows(page, 'Invoices');
-    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    await loadedRows(page, 'Invoices');
+    expect(await pageScrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
     await expectFooterAfterContent(page);
-    await picture(page, 'phone-licences');
+    await screenshotFromTop(page, 'phone-licences');
     const invoices = page.getByRole('table', { name: 'Invoices' });
     // The invoices table as the phone shows it, in the window.
     await invoices.evaluate((el) => el.scrollIntoView({ block: 'center' }));
@@ -173,19 +146,19 @@ describe('phones (390×844)', () => {
 
     await openFromMenu(page, 'Credit log', 'Credit log');
     await page.getByRole('table', { name: 'Credit log' }).locator('tbody tr').first().waitFor();
-    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    expect(await pageScrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
     await expectFooterAfterContent(page);
-    await picture(page, 'phone-credit-log');
+    await screenshotFromTop(page, 'phone-credit-log');
 
     await openFromMenu(page, 'Home', 'Organizations');
-    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
-    await picture(page, 'phone-home');
+    expect(await pageScrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    await screenshotFromTop(page, 'phone-home');
   });
 
   test('a table scrolled sideways keeps the name and the row menu in view', async () => {
     const page = await phonePage();
     await page.goto(`/${riversideId}/users`);
-    const rows = await tableRows(page, 'Users');
+    const rows = await loadedRows(page, 'Users');
     const row = rows.filter({ hasText: 'Adam Reyes' });
     const menuButton = row.getByRole('button', { name: 'Actions for Adam Reyes' });
     const nameCell = row.getByText('Adam Reyes', { exact: true });
@@ -218,7 +191,7 @@ describe('phones (390×844)', () => {
   test('the import preview breaks emails at their parts, never letter by letter', async () => {
     const page = await phonePage();
     await page.goto(`/${riversideId}/users`);
-    await tableRows(page, 'Users');
+    await loadedRows(page, 'Users');
     await page.getByRole('button', { name: 'Import CSV' }).click();
     const dialog = page.getByRole('dialog');
     const emails = [
@@ -254,7 +227,7 @@ describe('phones (390×844)', () => {
       });
       expect(narrowest, email).toBeGreaterThan(20);
     }
-    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    expect(await pageScrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(page, 'phone-import-preview');
     await dialog.getByRole('button', { name: 'Close', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -262,7 +235,7 @@ describe('phones (390×844)', () => {
 
   test('the header names the organization; the menu says who is signed in', async () => {
     const page = await phonePage();
-    await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
+    await waitForHeading(page, 'General information');
     const header = page.getByRole('banner');
     // Issue 33, item 11: the organization and the way to one's account, in the header of a phone.
     await header.getByRole('heading', { name: DEMO_ROOT, level: 2 }).waitFor();
@@ -275,7 +248,7 @@ describe('phones (390×844)', () => {
     await menu.getByText('Signed in as').waitFor();
     expect(await menu.getByText(OWNER).isVisible()).toBe(true);
     expect(await menu.getByText('Owner', { exact: true }).isVisible()).toBe(true);
-    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    expect(await pageScrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(page, 'phone-menu-signed-in-as');
   });
 });
