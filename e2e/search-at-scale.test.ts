@@ -5,8 +5,9 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { type SmtpCatcher, startSmtpCatcher } from '../apps/server/test/support/smtp-catcher';
 import { apiToken, callApi } from './support/api';
-import { screenshot as takeScreenshot } from './support/browser';
-import { browserSuite, signIn, uniqueName } from './support/suite';
+import { createOrganization, setUpAccount } from './support/builders';
+import { mainNav, screenshotFromTop as screenshot, waitForHeading } from './support/screens';
+import { browserSuite, signIn, uniqueDomain, uniqueName } from './support/suite';
 import './support/context';
 
 const baseUrl = inject('baseUrl');
@@ -20,7 +21,7 @@ const { newPage } = browserSuite(baseUrl);
 const PASSWORD = 'e2e-scale-owner-2026';
 const OWNER_NAME = 'Olga Ortega';
 const district = uniqueName('E2E Scale District');
-const domain = `${uniqueName('scale').replace(/\s+/g, '-').toLowerCase()}.test`;
+const domain = uniqueDomain('scale');
 let districtId: string;
 let ownerEmail: string;
 let smtp: SmtpCatcher;
@@ -72,26 +73,15 @@ beforeAll(async () => {
   smtp = await startSmtpCatcher(inject('smtpPort'));
   const adminToken = await apiToken(baseUrl, adminEmail, adminPassword);
   ownerEmail = `olga.ortega@${domain}`;
-  const created = await callApi<{ id: string }>(baseUrl, 'POST', '/organization/create', {
-    token: adminToken,
-    body: {
-      name: district,
-      type: 'district',
-      phoneNumber: '+1 555 010 7000',
-      parentOrganizationId: null,
-      adminName: OWNER_NAME,
-      adminEmail: ownerEmail,
-    },
+  districtId = await createOrganization(baseUrl, adminToken, {
+    name: district,
+    type: 'district',
+    phoneNumber: '+1 555 010 7000',
+    parentOrganizationId: null,
+    adminName: OWNER_NAME,
+    adminEmail: ownerEmail,
   });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  districtId = created.body.id;
-  const mail = await smtp.waitFor(ownerEmail, (m) => m.subject.startsWith('You are invited'));
-  const code = /code: (\d{6})\b/.exec(mail.text)?.[1];
-  expect(code).toBeDefined();
-  const verified = await callApi(baseUrl, 'POST', '/auth/verify', {
-    body: { email: ownerEmail, code, password: PASSWORD },
-  });
-  expect(verified.status).toBe(200);
+  await setUpAccount(baseUrl, smtp, ownerEmail, PASSWORD);
 
   // The teachers in one import (a few set-based statements on the server), as an owner would bring them.
   const ownerToken = await apiToken(baseUrl, ownerEmail, PASSWORD);
@@ -121,12 +111,6 @@ afterAll(async () => {
   );
   await smtp?.stop();
 }, 270_000);
-
-/** The suite's screenshot, from the top of the page (the fixed header otherwise lands mid-picture). */
-async function screenshot(page: Page, name: string): Promise<string> {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  return takeScreenshot(page, name);
-}
 
 const SCREENSHOT_DIR = new URL('./screenshots/', import.meta.url).pathname;
 
@@ -178,7 +162,7 @@ async function firstRowName(page: Page): Promise<string> {
 
 async function openUsers(page: Page): Promise<void> {
   await page.goto(`/${districtId}/users`);
-  await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+  await waitForHeading(page, 'Users');
   await usersTable(page).locator('tbody tr').nth(1).waitFor();
 }
 
@@ -282,10 +266,7 @@ describe('search at scale: word prefixes and a capped total', () => {
   test('the Home search says “1,000+ found” and pages on past the cap', async () => {
     const { page, unexpectedErrors } = await newPage();
     await signIn(page, ownerEmail, PASSWORD);
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: 'Home', exact: true })
-      .click();
+    await mainNav(page).getByRole('link', { name: 'Home', exact: true }).click();
     const box = page.getByRole('searchbox', { name: 'Search organizations and users' });
     await box.waitFor();
     expect(await box.getAttribute('placeholder')).toBe(
