@@ -1,8 +1,8 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, test } from 'vitest';
 import { DEMO_PASSWORD, DEMO_ROOT } from '../apps/server/src/seed/demo-accounts';
 import { apiToken, callApi } from './support/api';
+import { axeViolations } from './support/axe';
 import { screenshot } from './support/browser';
 import { mainNav } from './support/screens';
 import { browserSuite, signIn, uniqueDomain, uniqueName } from './support/suite';
@@ -17,16 +17,6 @@ const NORTHSIDE_ADMIN = 'admin@northside.test';
 const NO_RESULTS = 'No search results found. Please try again.';
 const LAPTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
-
-/** The WCAG 2.1 A/AA violations axe finds on the page, one line each. */
-async function axe(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return result.violations.flatMap((violation) =>
-    violation.nodes.map((node) => `${violation.id} (${violation.help}) at ${node.target.join(' ')}`),
-  );
-}
 
 function breadcrumb(page: Page) {
   return page.getByRole('navigation', { name: 'Breadcrumb' });
@@ -248,7 +238,7 @@ describe('home: the organization picker', () => {
         'The selected people belong to 2 organizations: Lakeside Middle and Northside Annex. Credits, licences and removals act in one organization at a time: filter the list by organization, or select people of one.';
       await page.getByRole('tooltip').getByText(mixed).waitFor();
       await screenshot(page, 'users-everyone-below-mixed-selection');
-      found.push(...(await axe(page)));
+      found.push(...(await axeViolations(page, 'users of everyone below, a mixed selection')));
       await toolbar.getByRole('button', { name: 'Resend 3 invitations' }).click();
       await page.getByText('Invitations sent again to 3 people.').waitFor();
 
