@@ -1,9 +1,10 @@
 import { ENTITLEMENT_REASON_TEXT, ENTITLEMENT_REASONS } from '@allot/domain/integration';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, test } from 'vitest';
 import { DEMO_PASSWORD } from '../apps/server/src/seed/demo-accounts';
+import { axeViolations } from './support/axe';
 import { screenshot } from './support/browser';
+import { footerNav, pageScrollWidth, waitForHeading } from './support/screens';
 import { browserSuite, signIn } from './support/suite';
 import './support/context';
 
@@ -17,7 +18,6 @@ const baseUrl = inject('baseUrl');
 const { newPage } = browserSuite(baseUrl);
 
 const OWNER = 'owner@riverside.test';
-const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const LAPTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
@@ -63,30 +63,13 @@ const PAGES: FooterPage[] = [
   },
 ];
 
-async function axeViolations(page: Page, where: string): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
-  return result.violations.flatMap((violation) =>
-    violation.nodes.map(
-      (node) => `${where}: ${violation.id} (${violation.help}) at ${node.target.join(' ')}`,
-    ),
-  );
-}
-
 /** Follows the footer's link to the page, and checks the page: its heading, its text, its address. */
 async function followFooterLink(page: Page, target: FooterPage): Promise<void> {
-  await page
-    .getByRole('navigation', { name: 'Footer' })
-    .getByRole('link', { name: target.link, exact: true })
-    .click();
-  await page.getByRole('heading', { name: target.heading, level: 1 }).waitFor();
+  await footerNav(page).getByRole('link', { name: target.link, exact: true }).click();
+  await waitForHeading(page, target.heading);
   expect(new URL(page.url()).pathname).toBe(target.path);
   await page.getByText(target.says).first().waitFor();
   if (target.variable) await page.getByText(target.variable, { exact: true }).waitFor();
-}
-
-/** The page never scrolls sideways: its text wraps at the window's width. */
-async function pageWidth(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth);
 }
 
 describe('the footer (issue 36)', () => {
@@ -94,7 +77,7 @@ describe('the footer (issue 36)', () => {
     const { page } = await newPage();
     await page.goto('/login');
     await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
-    const footer = page.getByRole('navigation', { name: 'Footer' });
+    const footer = footerNav(page);
     expect(await footer.getByRole('link').allTextContents()).toEqual(PAGES.map((p) => p.link));
     const found: string[] = [];
     for (const target of PAGES) {
@@ -108,12 +91,12 @@ describe('the footer (issue 36)', () => {
   test('signed in, from the dashboard: the same six pages, with the signed-in header', async () => {
     const { page } = await newPage();
     await signIn(page, OWNER, DEMO_PASSWORD);
-    await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
+    await waitForHeading(page, 'General information');
     const dashboard = page.url();
     const found: string[] = [];
     for (const target of PAGES) {
       await page.goto(dashboard);
-      await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
+      await waitForHeading(page, 'General information');
       await followFooterLink(page, target);
       await page.getByRole('button', { name: 'Sign out' }).waitFor();
       found.push(...(await axeViolations(page, `${target.path} signed in`)));
@@ -131,8 +114,11 @@ describe('the footer (issue 36)', () => {
       for (const name of ['help', 'faq', 'cookies', 'terms']) {
         await page.goto(`/${name}`);
         await page.getByRole('heading', { level: 1 }).waitFor();
-        await page.getByRole('navigation', { name: 'Footer' }).waitFor();
-        expect(await pageWidth(page), `/${name} at ${viewport.width} px`).toBeLessThanOrEqual(viewport.width);
+        await footerNav(page).waitFor();
+        // The page never scrolls sideways: its text wraps at the window's width.
+        expect(await pageScrollWidth(page), `/${name} at ${viewport.width} px`).toBeLessThanOrEqual(
+          viewport.width,
+        );
         await screenshot(page, `footer-${name}-${size}`);
       }
     }
@@ -199,7 +185,7 @@ describe('the footer (issue 36)', () => {
       }),
     );
     await page.goto('/login');
-    const footer = page.getByRole('navigation', { name: 'Footer' });
+    const footer = footerNav(page);
     const contact = footer.getByRole('link', { name: 'Contact', exact: true });
     await expect.poll(() => contact.getAttribute('href')).toBe('mailto:help@riverside.example');
     const terms = footer.getByRole('link', { name: /^Terms/ });
@@ -233,8 +219,8 @@ describe('the footer (issue 36)', () => {
     await page.getByRole('link', { name: 'Users', exact: true }).click();
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
     await page.goBack();
-    await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
-    await page.getByRole('navigation', { name: 'Footer' }).getByRole('link', { name: 'Cookies' }).click();
+    await waitForHeading(page, 'General information');
+    await footerNav(page).getByRole('link', { name: 'Cookies' }).click();
     await page.getByRole('heading', { name: 'Cookies and browser storage', level: 1 }).waitFor();
 
     const kept = await page.evaluate(() => ({
