@@ -2,9 +2,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { type SmtpCatcher, startSmtpCatcher } from '../apps/server/test/support/smtp-catcher';
 import { totpCodeAt } from '../apps/server/test/support/totp';
-import { apiToken, callApi } from './support/api';
+import { apiToken } from './support/api';
 import { failedResource, login, readSession, screenshot, waitForSignedIn } from './support/browser';
-import { codeIn } from './support/mail';
+import { createMember, createOrganization, setUpAccount } from './support/builders';
 import { browserSuite, signIn, uniqueName } from './support/suite';
 import './support/context';
 
@@ -26,34 +26,6 @@ const tree = { district: '', districtName: '', school: '', schoolName: '' };
 const owner = { email: '', secret: '', recoveryCodes: [] as string[] };
 const schoolAdmin = { email: '', name: 'Sol Schooladmin' };
 
-/** Sets up the account of an invitation mail with PASSWORD, through the API. */
-async function acceptInvitation(email: string) {
-  const mail = await smtp.waitFor(email, (m) => m.subject.startsWith('You are invited'));
-  const verified = await callApi(baseUrl, 'POST', '/auth/verify', {
-    body: { email, code: codeIn(mail.text), password: PASSWORD },
-  });
-  expect(verified.status).toBe(200);
-}
-
-async function createOrganization(
-  name: string,
-  parentId: string | null,
-  owner?: { email: string; name: string },
-) {
-  const created = await callApi<{ id: string }>(baseUrl, 'POST', '/organization/create', {
-    token: systemAdmin,
-    body: {
-      name,
-      type: parentId ? 'school' : 'district',
-      phoneNumber: '555 010 3000',
-      parentOrganizationId: parentId,
-      ...(owner ? { adminEmail: owner.email, adminName: owner.name } : {}),
-    },
-  });
-  expect(created.status).toBe(201);
-  return created.body.id;
-}
-
 beforeAll(async () => {
   smtp = await startSmtpCatcher(inject('smtpPort'));
   systemAdmin = await apiToken(baseUrl, inject('adminEmail'), inject('adminPassword'));
@@ -62,23 +34,28 @@ beforeAll(async () => {
   schoolAdmin.email = `admin-${tag}@two-factor.test`;
   tree.districtName = uniqueName('Two-Factor District');
   tree.schoolName = uniqueName('Two-Factor School');
-  tree.district = await createOrganization(tree.districtName, null, {
-    email: owner.email,
-    name: 'Olive Owner',
+  tree.district = await createOrganization(baseUrl, systemAdmin, {
+    name: tree.districtName,
+    type: 'district',
+    phoneNumber: '555 010 3000',
+    parentOrganizationId: null,
+    adminEmail: owner.email,
+    adminName: 'Olive Owner',
   });
-  await acceptInvitation(owner.email);
-  tree.school = await createOrganization(tree.schoolName, tree.district);
-  const added = await callApi(baseUrl, 'POST', '/user/create', {
-    token: systemAdmin,
-    body: {
-      email: schoolAdmin.email,
-      name: schoolAdmin.name,
-      organizationId: tree.school,
-      role: 'organization_admin',
-    },
+  await setUpAccount(baseUrl, smtp, owner.email, PASSWORD);
+  tree.school = await createOrganization(baseUrl, systemAdmin, {
+    name: tree.schoolName,
+    type: 'school',
+    phoneNumber: '555 010 3000',
+    parentOrganizationId: tree.district,
   });
-  expect(added.status).toBe(201);
-  await acceptInvitation(schoolAdmin.email);
+  await createMember(baseUrl, smtp, systemAdmin, {
+    email: schoolAdmin.email,
+    name: schoolAdmin.name,
+    organizationId: tree.school,
+    role: 'organization_admin',
+    password: PASSWORD,
+  });
 });
 afterAll(() => smtp?.stop());
 
