@@ -2,6 +2,7 @@ import type { Invoice } from '@allot/domain/invoices';
 import { beforeAll, describe, expect, inject, test } from 'vitest';
 import { apiToken, callApi } from './support/api';
 import { screenshot } from './support/browser';
+import { createOrganization, voidInvoice } from './support/builders';
 import { browserSuite, signIn, uniqueName } from './support/suite';
 import './support/context';
 
@@ -17,17 +18,12 @@ let adminToken: string;
 let districtId: string;
 beforeAll(async () => {
   adminToken = await apiToken(baseUrl, inject('adminEmail'), inject('adminPassword'));
-  const created = await callApi<{ id: string }>(baseUrl, 'POST', '/organization/create', {
-    token: adminToken,
-    body: {
-      name: uniqueName('E2E Pool District'),
-      type: 'district',
-      phoneNumber: '555 010 7000',
-      parentOrganizationId: null,
-    },
+  districtId = await createOrganization(baseUrl, adminToken, {
+    name: uniqueName('E2E Pool District'),
+    type: 'district',
+    phoneNumber: '555 010 7000',
+    parentOrganizationId: null,
   });
-  expect(created.status).toBe(201);
-  districtId = created.body.id;
 });
 
 async function pools(): Promise<{ shared: number; protected: number }> {
@@ -94,7 +90,7 @@ describe('buying credits into a pool (issue 33, item 7)', () => {
       expect(await pools()).toMatchObject({ shared: before.shared + 20_000, protected: before.protected });
       expect(unexpectedErrors()).toEqual([]);
     } finally {
-      if (invoiceId) await callApi(baseUrl, 'POST', `/invoice/${invoiceId}/void`, { token: adminToken });
+      if (invoiceId) await voidInvoice(baseUrl, adminToken, invoiceId);
     }
   });
 });
