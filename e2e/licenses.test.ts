@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { type SmtpCatcher, startSmtpCatcher } from '../apps/server/test/support/smtp-catcher';
 import { apiToken, callApi } from './support/api';
 import { loseFirstAnswer } from './support/browser';
-import { createOrganization, setUpAccount } from './support/builders';
+import { createCreditsInvoice, createOrganization, setUpAccount } from './support/builders';
 import { dialog, screenshotFromTop as screenshot } from './support/screens';
 import { browserSuite, signIn, uniqueEmail, uniqueName } from './support/suite';
 import './support/context';
@@ -546,24 +546,18 @@ describe('licences and invoices', () => {
   test('a deleted school’s invoices stay in the district’s list, marked, and open from there', async () => {
     const ownerToken = await apiToken(baseUrl, ownerEmail, PASSWORD);
     const schoolName = uniqueName('E2E Closed School');
-    const school = await callApi<{ id: string }>(baseUrl, 'POST', '/organization/create', {
-      token: ownerToken,
-      body: {
-        name: schoolName,
-        type: 'school',
-        phoneNumber: '+1 555 010 5001',
-        parentOrganizationId: districtId,
-      },
+    const schoolId = await createOrganization(baseUrl, ownerToken, {
+      name: schoolName,
+      type: 'school',
+      phoneNumber: '+1 555 010 5001',
+      parentOrganizationId: districtId,
     });
-    expect(school.status, JSON.stringify(school.body)).toBe(201);
-    const buy = async () => {
-      const created = await callApi<{ id: string; number: string }>(baseUrl, 'POST', '/invoice/create', {
-        token: ownerToken,
-        body: { organizationId: school.body.id, kind: 'credits', credits: 1000, customerEmail: ownerEmail },
+    const buy = () =>
+      createCreditsInvoice(baseUrl, ownerToken, {
+        organizationId: schoolId,
+        credits: 1000,
+        customerEmail: ownerEmail,
       });
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
-      return created.body;
-    };
     const paid = await buy();
     const open = await buy();
     const fulfilled = await callApi(baseUrl, 'POST', `/invoice/${paid.id}/fulfil`, {
@@ -571,7 +565,7 @@ describe('licences and invoices', () => {
       body: { method: 'payment' },
     });
     expect(fulfilled.status).toBe(200);
-    const deleted = await callApi(baseUrl, 'DELETE', `/organization/${school.body.id}/delete`, {
+    const deleted = await callApi(baseUrl, 'DELETE', `/organization/${schoolId}/delete`, {
       token: ownerToken,
     });
     expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
