@@ -1,11 +1,12 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { type SmtpCatcher, startSmtpCatcher } from '../apps/server/test/support/smtp-catcher';
 import { apiToken, callApi } from './support/api';
+import { axeViolations } from './support/axe';
 import { screenshot } from './support/browser';
 import { setUpAccount } from './support/builders';
 import { linkIn } from './support/mail';
+import { mainNav, pageScrollWidth } from './support/screens';
 import { browserSuite, signIn, uniqueEmail, uniqueName } from './support/suite';
 import './support/context';
 
@@ -21,7 +22,6 @@ const adminPassword = inject('adminPassword');
 const { newPage } = browserSuite(baseUrl);
 
 const PASSWORD = 'e2e-requests-2026-pass';
-const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const LAPTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const REASON_REQUIRED = 'Say why the request is declined.';
@@ -140,18 +140,6 @@ afterAll(async () => {
   }
 });
 
-/** The WCAG 2.1 A/AA violations axe finds on the page (or in `within`), one line each. */
-async function axe(page: Page, where: string, within?: string): Promise<string[]> {
-  const builder = new AxeBuilder({ page }).withTags(WCAG_21_AA);
-  if (within) builder.include(within);
-  const result = await builder.analyze();
-  return result.violations.flatMap((violation) =>
-    violation.nodes.map(
-      (node) => `${where}: ${violation.id} (${violation.help}) at ${node.target.join(' ')}`,
-    ),
-  );
-}
-
 /** Waits until a dialog has finished opening (its transition leaves opacity 1). */
 async function settled(dialog: Locator): Promise<void> {
   await dialog.waitFor();
@@ -176,17 +164,13 @@ async function pictures(page: Page, name: string, dialogEnd?: Locator): Promise<
     await screenshot(page, `phone-${name}-end`);
   }
   // Nothing of the screen is wider than the phone (a request's text wraps, nothing scrolls sideways).
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  expect(await pageScrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
   await page.setViewportSize(LAPTOP);
   await page.waitForTimeout(300);
 }
 
-function menu(page: Page): Locator {
-  return page.getByRole('navigation', { name: 'Main' });
-}
-
 async function openRequests(page: Page): Promise<void> {
-  await menu(page)
+  await mainNav(page)
     .getByRole('link', { name: /^Requests/ })
     .click();
   await page.getByRole('heading', { name: 'Requests', level: 1 }).waitFor();
@@ -215,7 +199,7 @@ describe('requests up the tree', () => {
     await page.getByText(`Only an owner can delete ${school}.`).waitFor();
     await page.getByText('Integrations: only an owner can manage').waitFor();
     await pictures(page, 'requests-managed-above');
-    found.push(...(await axe(page, 'general information, managed above')));
+    found.push(...(await axeViolations(page, 'general information, managed above')));
 
     // Nothing asked yet: the Requests screen says so, and offers to ask.
     await openRequests(page);
@@ -237,7 +221,7 @@ describe('requests up the tree', () => {
       .getByText(`Asks ${district} for 300 credits for the shared pool of ${school}.`)
       .waitFor();
     await pictures(page, 'requests-ask-dialog', ask.getByRole('button', { name: 'Send request' }));
-    found.push(...(await axe(page, 'ask dialog', '[role="dialog"]')));
+    found.push(...(await axeViolations(page, 'ask dialog', '[role="dialog"]')));
     await ask.getByRole('button', { name: 'Send request' }).click();
     await ask.waitFor({ state: 'detached' });
     await page.getByText('Request sent', { exact: true }).waitFor();
@@ -255,7 +239,7 @@ describe('requests up the tree', () => {
     const admin = decider.page;
     await admin.setViewportSize(LAPTOP);
     await signIn(admin, people.districtAdmin.email, PASSWORD);
-    await menu(admin).getByRole('link', { name: 'Requests, 1 open' }).waitFor();
+    await mainNav(admin).getByRole('link', { name: 'Requests, 1 open' }).waitFor();
     // On a phone, where the menu is closed, the burger says it.
     await admin.setViewportSize(PHONE);
     await admin.getByRole('button', { name: 'Toggle navigation, 1 open request' }).waitFor();
@@ -268,7 +252,7 @@ describe('requests up the tree', () => {
     await row.getByText('Exam season: the teachers ran out.').waitFor();
     await row.getByText(`Asked by ${people.schoolAdmin.name}`).waitFor();
     await pictures(admin, 'requests-incoming');
-    found.push(...(await axe(admin, 'requests, incoming')));
+    found.push(...(await axeViolations(admin, 'requests, incoming')));
 
     // Approve part of it: the amount starts at what was asked, and may be lowered, not raised.
     await row.getByRole('button', { name: 'Approve' }).click();
@@ -291,13 +275,13 @@ describe('requests up the tree', () => {
       'requests-approve-dialog',
       approve.getByRole('button', { name: 'Approve', exact: true }),
     );
-    found.push(...(await axe(admin, 'approve dialog', '[role="dialog"]')));
+    found.push(...(await axeViolations(admin, 'approve dialog', '[role="dialog"]')));
     await approve.getByRole('button', { name: 'Approve', exact: true }).click();
     await approve.waitFor({ state: 'detached' });
     await admin.getByText('Request approved', { exact: true }).waitFor();
     // Nothing open any more: the list says so, and the menu has no count.
     await admin.getByText(`No organization below ${district} is waiting for an answer.`).waitFor();
-    await menu(admin).getByRole('link', { name: 'Requests', exact: true }).waitFor();
+    await mainNav(admin).getByRole('link', { name: 'Requests', exact: true }).waitFor();
 
     // The school's shared pool grew by what was given; the school sees the decision.
     expect(await pools(ids[school] as string)).toEqual({ ...before, shared: before.shared + 200 });
@@ -305,7 +289,7 @@ describe('requests up the tree', () => {
     const approved = item(page.getByRole('list', { name: 'Our requests' }), '300 credits (shared pool)');
     await approved.getByText('Approved', { exact: true }).waitFor();
     await approved.getByText('200 of 300 given', { exact: false }).waitFor();
-    await menu(page).getByRole('link', { name: 'General information' }).click();
+    await mainNav(page).getByRole('link', { name: 'General information' }).click();
     await page
       .getByRole('region', { name: 'Shared pool' })
       .getByText((before.shared + 200).toLocaleString('en-US'), { exact: true })
@@ -338,7 +322,7 @@ describe('requests up the tree', () => {
     // A reason is required.
     await decline.getByRole('button', { name: 'Decline request' }).click();
     await decline.getByText(REASON_REQUIRED).waitFor();
-    found.push(...(await axe(admin, 'decline dialog, no reason', '[role="dialog"]')));
+    found.push(...(await axeViolations(admin, 'decline dialog, no reason', '[role="dialog"]')));
     await decline
       .getByRole('textbox', { name: 'Reason' })
       .fill('The club is funded by the parents this year.');
@@ -363,12 +347,12 @@ describe('requests up the tree', () => {
     await open.getByRole('button', { name: 'Cancel request' }).click();
     const confirm = page.getByRole('dialog', { name: 'Cancel this request?' });
     await settled(confirm);
-    found.push(...(await axe(page, 'cancel confirmation', '[role="dialog"]')));
+    found.push(...(await axeViolations(page, 'cancel confirmation', '[role="dialog"]')));
     await confirm.getByRole('button', { name: 'Cancel request' }).click();
     await confirm.waitFor({ state: 'detached' });
     await open.getByText('Cancelled', { exact: true }).waitFor();
     await pictures(page, 'requests-outgoing');
-    found.push(...(await axe(page, 'requests, ours')));
+    found.push(...(await axeViolations(page, 'requests, ours')));
 
     // Filtered by status, in the URL.
     await page.getByRole('combobox', { name: 'Status' }).click();
@@ -413,7 +397,7 @@ describe('requests up the tree', () => {
       .waitFor();
     expect(await admin.getByText('Science fair kits.').count()).toBe(1);
     await pictures(admin, 'requests-linked-incoming');
-    found.push(...(await axe(admin, 'requests, a request opened from its mail')));
+    found.push(...(await axeViolations(admin, 'requests, a request opened from its mail')));
     await opened.getByRole('button', { name: 'Decline' }).click();
     const decline = admin.getByRole('dialog', { name: `Decline the request of ${school}` });
     await settled(decline);
@@ -445,7 +429,7 @@ describe('requests up the tree', () => {
     await mine.getByText('Declined', { exact: true }).waitFor();
     await mine.getByText('Kits come from the science budget.').waitFor();
     await pictures(page, 'requests-linked-outgoing');
-    found.push(...(await axe(page, 'requests, a decision opened from its mail')));
+    found.push(...(await axeViolations(page, 'requests, a decision opened from its mail')));
 
     // A link to a request that is not there (or not theirs): said plainly, the list below.
     await page.goto(`/${ids[school]}/requests?request=00000000-0000-4000-8000-000000000000`);
@@ -462,7 +446,7 @@ describe('requests up the tree', () => {
     const { page, unexpectedErrors } = await newPage();
     await page.setViewportSize(LAPTOP);
     await signIn(page, people.schoolAdmin.email, PASSWORD);
-    await menu(page).getByRole('link', { name: 'Users' }).click();
+    await mainNav(page).getByRole('link', { name: 'Users' }).click();
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
     const banner = page.getByRole('alert', { name: 'No free licence seat' });
     const offer = banner.getByRole('button', { name: `Ask ${district} for seats` });
