@@ -535,7 +535,7 @@ describe('requests up the tree', () => {
       const { page, unexpectedErrors } = await newPage();
       await page.setViewportSize(LAPTOP);
       await signIn(page, annexAdmin.email, PASSWORD);
-      await menu(page).getByRole('link', { name: 'Requests' }).click();
+      await mainNav(page).getByRole('link', { name: 'Requests' }).click();
       await page.getByRole('heading', { name: 'Requests', level: 1 }).waitFor();
       // It opens on what the organization below asks: nothing yet.
       await page.getByText(`No organization below ${middle} is waiting for an answer.`).waitFor();
