@@ -112,7 +112,7 @@ export function BillingScreen() {
               onSortStatusChange={list.table.onSortStatusChange}
               fetching={isPending || (isFetching && !isRefetching)}
               pathOf={(invoice) => invoicePath(invoice.organizationId, invoice.id)}
-              linkState={fromBilling(params.size > 0 ? `?${params}` : '')}
+              linkState={() => fromBilling(window.location.search)}
               onFulfil={(invoice, method) => setFulfilling({ invoice, method })}
               onVoid={setVoiding}
               noRecordsText={

@@ -10,7 +10,7 @@ import { MSG } from '@allot/domain/messages';
 import { ActionIcon, Button, Group, Menu, Stack, Text, Tooltip } from '@mantine/core';
 import { IconChevronDown, IconFileInvoice } from '@tabler/icons-react';
 import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { BreakableEmail } from '../../../components/breakable-email';
 import { emptyStateWhen, withSortButtons } from '../../../components/table-a11y';
 import { DateCell } from '../../../components/table-cells';
@@ -34,8 +34,11 @@ export interface InvoicesTableProps {
   fetching: boolean;
   /** Where an invoice's printable page is. */
   pathOf: (invoice: Invoice) => string;
-  /** Location state of the links to it (the billing queue's, for the page's way back). */
-  linkState?: unknown;
+  /**
+   * Location state of a link to it, read when it is followed (the billing queue's address, for the page's way
+   * back): a search just typed is in the address before the list has rendered it.
+   */
+  linkState?: () => unknown;
   /** System admins: the fulfilment options and Void of an open invoice. */
   onFulfil?: (invoice: Invoice, method: FulfilmentMethod) => void;
   onVoid?: (invoice: Invoice) => void;
@@ -64,13 +67,20 @@ function Actions({
   onFulfil,
   onVoid,
 }: Pick<InvoicesTableProps, 'pathOf' | 'linkState' | 'onFulfil' | 'onVoid'> & { invoice: Invoice }) {
+  const navigate = useNavigate();
+  const follow = (event: React.MouseEvent) => {
+    if (!linkState || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+      return;
+    event.preventDefault();
+    void navigate(pathOf(invoice), { state: linkState() });
+  };
   return (
     <Group gap={6} justify="flex-end" wrap="nowrap">
       <Tooltip label="Open the printable invoice">
         <ActionIcon
           component={Link}
           to={pathOf(invoice)}
-          state={linkState}
+          onClick={follow}
           variant="default"
           size={26}
           aria-label={`Open ${invoice.number}`}
