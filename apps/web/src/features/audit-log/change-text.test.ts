@@ -4,7 +4,15 @@ import { changeLines, fieldLabel } from './change-text';
 describe('an audit entry in words', () => {
   it('names fields in words', () => {
     expect(fieldLabel('maxUsers')).toBe('max users');
-    expect(fieldLabel('license_type')).toBe('license type');
+    expect(fieldLabel('license_type')).toBe('licence type');
+    expect(fieldLabel('licenseType')).toBe('licence type');
+  });
+
+  it('says an invoice mail was queued, not that it was delivered', () => {
+    expect(changeLines(null, { mailed: true })).toEqual(['mail to the customer: queued']);
+    expect(changeLines(null, { mailed: false })).toEqual([
+      "mail to the customer: not sent (the day's invoice mails to outside addresses were used up)",
+    ]);
   });
 
   it('shows each changed field before → after', () => {
@@ -41,7 +49,7 @@ describe('an audit entry in words', () => {
     ]);
     expect(changeLines(null, { kind: 'seats', licenseType: 'chorus_optoma' })).toEqual([
       'kind: Seats',
-      'license type: Chorus Optoma',
+      'licence type: Chorus Optoma',
     ]);
   });
 

@@ -18,12 +18,22 @@ import {
 import { ROLE_LABEL, type Role } from '@allot/domain/roles';
 import { formatCount } from '../../lib/format';
 
-/** "maxUsers" → "max users", "licence_type" → "licence type": a field's name in words. */
+/** Fields whose name in words would mislead: `mailed` is true once the invoice's mail is in the outbox. */
+const FIELD_LABEL: Record<string, string> = { mailed: 'mail to the customer' };
+
+/**
+ * "maxUsers" → "max users", "license_type" → "licence type" (the API's spelling in code, "licence" in English
+ * text): a field's name in words.
+ */
 export function fieldLabel(key: string): string {
-  return key
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/[_-]+/g, ' ')
-    .toLowerCase();
+  return (
+    FIELD_LABEL[key] ??
+    key
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .replace(/[_-]+/g, ' ')
+      .toLowerCase()
+      .replace(/\blicense\b/g, 'licence')
+  );
 }
 
 /** A value in words: numbers with separators, ISO dates as days, nothing as "—", lists joined. */
@@ -62,6 +72,9 @@ function fieldText(key: string, value: unknown, entry: Record<string, unknown>):
       : labelled<InvoiceStatus>(INVOICE_STATUS_LABEL, value);
   if (key === 'fulfilmentMethod') return labelled<FulfilmentMethod>(FULFILMENT_LABEL, value);
   if (key === 'creditPool') return labelled<CreditPool>(CREDIT_POOL_LABEL, value);
+  // Queued is all the panel knows: whether it was delivered is the mail server's (and without SMTP it is not).
+  if (key === 'mailed' && typeof value === 'boolean')
+    return value ? 'queued' : "not sent (the day's invoice mails to outside addresses were used up)";
   if (key === 'amount' && typeof value === 'number' && typeof entry.currency === 'string') {
     try {
       return formatMoney(value, entry.currency);
