@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db, Tx } from '../db/client';
 import { writeTransaction } from '../db/transaction';
+import type { BackgroundWork } from '../lib/background';
 import type { AppError } from './app-error';
 import { authOf } from './authenticate';
 import {
@@ -49,7 +50,7 @@ export interface WriteRouteOptions<B = undefined> {
  * the same transaction, a repeat answers the first answer with `Idempotent-Replayed: true`. Only the work's
  * own success status is set here; its refusals are thrown, mapped by the error handler, and roll it back; one
  * it returns (`refuseAfterCommit`, not for an idempotent route) is thrown once it has committed. A call that
- * answers alike whatever it finds runs it as background work (lib/background.ts) and answers at once.
+ * answers alike whatever it finds goes through `writeAfterAnswering` (below).
  */
 export async function writeRoute<T, B = undefined>(
   db: Db,
@@ -85,4 +86,22 @@ export async function writeRoute<T, B = undefined>(
   );
   answered?.(answer);
   return replyAnswer(reply, answer);
+}
+
+/**
+ * A call that answers alike for every address (nobody learns who has an account or an invitation): `{success:
+ * true}` at once, and its `before` and work (the mail, if any) after, as background work, so that the time of
+ * the answer does not tell either.
+ */
+export function writeAfterAnswering<B>(
+  background: BackgroundWork,
+  label: string,
+  db: Db,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  work: (tx: Tx, key: KeyAlongside | null, before: B) => Promise<unknown>,
+  before: () => Promise<B>,
+): { success: true } {
+  background.run(label, () => writeRoute(db, request, reply, work, { before }));
+  return { success: true };
 }

@@ -14,7 +14,7 @@ import { errorBodySchema } from '@allot/domain/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
-import { writeRoute } from '../../http/write-route';
+import { writeAfterAnswering, writeRoute } from '../../http/write-route';
 import type { MailSettings } from '../mail';
 import {
   checkPasswordReset,
@@ -142,21 +142,16 @@ export function authRoutes(db: Db, mail: MailSettings, twoFactor: TwoFactorSetti
           response: { 200: successResponseSchema },
         },
       },
-      async (request, reply) => {
-        // The same answer at once for every address: the mail, if any, is prepared after (lib/background.ts).
-        app.background.run('verification resend', () =>
-          writeRoute(
-            db,
-            request,
-            reply,
-            (tx, _key, mayMail) => resendVerification(tx, request.body, mayMail, mail),
-            {
-              before: () => mayResendVerification(db, request.body, request.ip),
-            },
-          ),
-        );
-        return { success: true };
-      },
+      async (request, reply) =>
+        writeAfterAnswering(
+          app.background,
+          'verification resend',
+          db,
+          request,
+          reply,
+          (tx, _key, mayMail) => resendVerification(tx, request.body, mayMail, mail),
+          () => mayResendVerification(db, request.body, request.ip),
+        ),
     );
 
     app.post(
@@ -173,21 +168,16 @@ export function authRoutes(db: Db, mail: MailSettings, twoFactor: TwoFactorSetti
           response: { 200: successResponseSchema },
         },
       },
-      async (request, reply) => {
-        // The same answer at once for every address: the mail, if any, is prepared after (lib/background.ts).
-        app.background.run('password reset request', () =>
-          writeRoute(
-            db,
-            request,
-            reply,
-            (tx, _key, mayMail) => requestPasswordReset(tx, request.body, mayMail, mail),
-            {
-              before: () => mayMailPasswordReset(db, request.body, request.ip),
-            },
-          ),
-        );
-        return { success: true };
-      },
+      async (request, reply) =>
+        writeAfterAnswering(
+          app.background,
+          'password reset request',
+          db,
+          request,
+          reply,
+          (tx, _key, mayMail) => requestPasswordReset(tx, request.body, mayMail, mail),
+          () => mayMailPasswordReset(db, request.body, request.ip),
+        ),
     );
 
     app.post(

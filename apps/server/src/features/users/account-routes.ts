@@ -9,7 +9,7 @@ import {
 import { errorBodySchema } from '@allot/domain/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
-import { writeRoute } from '../../http/write-route';
+import { writeAfterAnswering, writeRoute } from '../../http/write-route';
 import type { MailSettings } from '../mail';
 import { checkEmailChangeCode, confirmEmailChange } from './change-email';
 import { acceptInvitation, checkInvitationCode, mayResendInvitation, resendInvitation } from './invitations';
@@ -57,21 +57,16 @@ export function accountRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod
           response: { 200: successResponseSchema },
         },
       },
-      async (request, reply) => {
-        // The same answer at once for every address: the mail, if any, is prepared after (lib/background.ts).
-        app.background.run('invitation resend', () =>
-          writeRoute(
-            db,
-            request,
-            reply,
-            (tx, _key, mayMail) => resendInvitation(tx, request.body, mayMail, mail),
-            {
-              before: () => mayResendInvitation(db, request.body, request.ip),
-            },
-          ),
-        );
-        return { success: true };
-      },
+      async (request, reply) =>
+        writeAfterAnswering(
+          app.background,
+          'invitation resend',
+          db,
+          request,
+          reply,
+          (tx, _key, mayMail) => resendInvitation(tx, request.body, mayMail, mail),
+          () => mayResendInvitation(db, request.body, request.ip),
+        ),
     );
 
     app.post(
