@@ -9,6 +9,7 @@ import {
   postCreditTransaction,
   systemAccountId,
 } from '../apps/server/src/features/credits/journal';
+import { rollUpCreditUsage } from '../apps/server/src/features/insights/usage-rollup';
 import { hashIntegrationKey } from '../apps/server/src/features/integration/key-auth';
 import { insertOrganization } from '../apps/server/src/features/organizations/tree';
 import { recreateBenchDatabase } from './support/bench-database';
@@ -274,3 +275,26 @@ console.log(
 console.log(
   `\nconsumption (issue 15): ${consume.perSecond.toFixed(0)} calls a second, p99 ${consume.p99.toFixed(1)} ms at ${CONCURRENCY} clients; credit transfer with an Idempotency-Key: ${keyed.perSecond.toFixed(0)} a second, p99 ${keyed.p99.toFixed(1)} ms`,
 );
+
+// The roll-up (decision 016) folds every posting into the subtree figures, a batch of 2,000 a run, every 5 s: a
+// server that posts 800 transfers a second queues 4,000 between two runs, so a batch's cost must grow with
+// its size, no faster (a batch of 2,000 transfers once took 7.2 s; decision 006).
+{
+  const database = await openPostgres(url, 1);
+  await rollUpCreditUsage(database.db);
+  const queued = 4_000;
+  await database.db.execute(sql`select post_credit_transaction('transfer_organizations', null, 'bench',
+      array[(${`{${schoolAccounts.join(',')}}`}::uuid[])[1 + n % ${SCHOOLS}],
+        (${`{${schoolAccounts.join(',')}}`}::uuid[])[1 + (n + 1 + n % 7) % ${SCHOOLS}]],
+      array[-1, 1]::bigint[])
+    from generate_series(1, ${queued}) n`);
+  for (const batchSize of [500, 2_000]) {
+    const started = performance.now();
+    const rolled = await rollUpCreditUsage(database.db, { batchSize, maxBatches: queued / batchSize / 2 });
+    const ms = performance.now() - started;
+    console.log(
+      `roll-up of transfers in batches of ${batchSize.toLocaleString('en')}: ${rolled.toLocaleString('en')} in ${ms.toFixed(0)} ms, ${((ms * 1000) / rolled).toFixed(0)} µs a transfer`,
+    );
+  }
+  await database.close();
+}
