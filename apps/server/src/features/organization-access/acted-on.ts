@@ -1,7 +1,7 @@
 import type { Permission } from '@allot/domain/roles';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { uuidsIn } from '../../db/json-params';
+import { uuidsAny } from '../../db/json-params';
 import { preparedRows } from '../../db/prepared-rows';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
@@ -44,7 +44,7 @@ export async function organizationsActedOn<T extends { id: string }>(
   const found = await preparedRows<T & { roles: string[] }>(
     tx,
     sql`select ${columns}, ${roles} as roles
-        from organizations o where o.id in ${uuidsIn(lowered)} and o.deleted_at is null`,
+        from organizations o where o.id = ${uuidsAny(lowered)} and o.deleted_at is null`,
   );
   const byId = new Map(found.map((o) => [o.id, o]));
   return lowered.map((id) => {
@@ -72,7 +72,7 @@ export async function organizationsBelow<T extends { id: string }>(
   const below = await preparedRows<T>(
     tx,
     sql`select ${columns} from organization_closure c join organizations o on o.id = c.descendant_id
-        where c.ancestor_id = ${ancestorId} and c.depth > 0 and c.descendant_id in ${uuidsIn(lowered)}
+        where c.ancestor_id = ${ancestorId} and c.depth > 0 and c.descendant_id = ${uuidsAny(lowered)}
           and o.deleted_at is null`,
   );
   const byId = new Map(below.map((o) => [o.id, o]));
