@@ -1,5 +1,4 @@
 import { LICENSE_TYPE_LABEL, type Organization } from '@allot/domain/organizations';
-import { ROLE_LABEL } from '@allot/domain/roles';
 import { ORGANIZATION_USER_SORT_KEYS, type OrganizationUser } from '@allot/domain/users';
 import { Anchor, Box, Group, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -25,6 +24,7 @@ import { EditUserModal } from './edit-user-modal';
 import { PendingBadge } from './pending-badge';
 import { RemoveUsersModal } from './remove-users-modal';
 import { ResetTwoFactorModal } from './reset-two-factor-modal';
+import { RoleBadge } from './role-badge';
 import { UserRowActions } from './user-row-actions';
 
 const INITIAL_SORT: DataTableSortStatus<OrganizationUser> = { columnAccessor: 'name', direction: 'asc' };
@@ -132,7 +132,7 @@ export function SubtreeUsers({
       accessor: 'role',
       title: 'Role',
       sortable: true,
-      render: (user) => <Text size="sm">{ROLE_LABEL[user.role]}</Text>,
+      render: (user) => <RoleBadge role={user.role} />,
     },
     {
       accessor: 'licence',

@@ -1,19 +1,12 @@
 import { LICENSE_TYPE_LABEL } from '@allot/domain/organizations';
-import { ROLE_LABEL } from '@allot/domain/roles';
 import type { OrganizationUser } from '@allot/domain/users';
-import { Badge, Stack, Text } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import type { DataTableColumn } from 'mantine-datatable';
 import type { ReactNode } from 'react';
 import { type PagedTableState, SelectablePagedTable } from '../../../components/selectable-paged-table';
 import { formatCount } from '../../../lib/format';
 import { PendingBadge } from './pending-badge';
-
-const ROLE_COLOR: Record<OrganizationUser['role'], string> = {
-  system_admin: 'grape',
-  organization_owner: 'indigo',
-  organization_admin: 'teal',
-  user: 'gray',
-};
+import { RoleBadge } from './role-badge';
 
 interface UsersTableProps extends PagedTableState<OrganizationUser> {
   /** The actions of one row; none renders no actions column. */
@@ -56,11 +49,7 @@ export function UsersTable({ renderActions, ...state }: UsersTableProps) {
       title: 'Role',
       sortable: true,
       width: 120,
-      render: (user) => (
-        <Badge variant="light" color={ROLE_COLOR[user.role]} radius="sm">
-          {ROLE_LABEL[user.role]}
-        </Badge>
-      ),
+      render: (user) => <RoleBadge role={user.role} />,
     },
     {
       accessor: 'licence',
