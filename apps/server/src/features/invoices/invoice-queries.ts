@@ -182,7 +182,7 @@ export async function listAllInvoices(
 /**
  * GET /api/organization/{id}/invoices (see `requireInvoiceReader`): the organization's invoices and those of
  * deleted organizations below it, a page at a time; `search` matches the start of the number (with or without
- * its `INV-…-` prefix) or of the customer's email.
+ * its `INV-…-` prefix), of the customer's email or of the buyer's purchase-order number.
  */
 export async function listInvoices(
   db: Db,
@@ -205,7 +205,8 @@ async function invoicePage(
   const where = sql`${scope} ${
     term
       ? sql`and (lower(i.number) like ${like} or lower(i.number) like ${`inv-${like}`}
-          or lower(i.number) like ${`inv-%-${like}`} or lower(i.customer_email) like ${like})`
+          or lower(i.number) like ${`inv-%-${like}`} or lower(i.customer_email) like ${like}
+          or lower(i.purchase_order) like ${like})`
       : sql``
   }`;
   const direction = query.order === 'desc' ? sql`desc` : sql`asc`;

@@ -104,7 +104,7 @@ export function invoiceRoutes(db: Db, mail: MailSettings, payment: InvoicePaymen
           tags,
           summary: 'The billing queue: every organization’s invoices',
           description:
-            'The invoices of every organization, deleted ones’ included, a page at a time; `status` (`open`, `fulfilled`, `void`) narrows it, `search` matches the start of the invoice number (with or without its `INV-…-` prefix) or of the customer’s email. Permission: system admins only (`403` for anyone else).',
+            'The invoices of every organization, deleted ones’ included, a page at a time; `status` (`open`, `fulfilled`, `void`) narrows it, `search` matches the start of the invoice number (with or without its `INV-…-` prefix), of the customer’s email or of the purchase-order number (`purchaseOrder`). Permission: system admins only (`403` for anyone else).',
           querystring: billingQueueQuerySchema,
           response: { 200: invoicePageSchema, 403: errorBodySchema },
         },
@@ -121,7 +121,7 @@ export function invoiceRoutes(db: Db, mail: MailSettings, payment: InvoicePaymen
           tags,
           summary: 'List the invoices of an organization',
           description:
-            'The organization’s invoices and those of deleted organizations that were below it (`organizationDeleted: true`; invoices outlive their organization). `search` matches the start of the invoice number (with or without its `INV-…-` prefix) or of the customer’s email. Permission: `manage_org_license` on the organization; for a deleted organization, on the nearest live one above it, or a system admin.',
+            'The organization’s invoices and those of deleted organizations that were below it (`organizationDeleted: true`; invoices outlive their organization). `search` matches the start of the invoice number (with or without its `INV-…-` prefix), of the customer’s email or of the purchase-order number (`purchaseOrder`). Permission: `manage_org_license` on the organization; for a deleted organization, on the nearest live one above it, or a system admin.',
           params: organizationIdParamsSchema,
           querystring: invoiceListQuerySchema,
           response: { 200: invoicePageSchema, 403: errorBodySchema, 404: errorBodySchema },

@@ -203,7 +203,7 @@ function InvoicesSection({
         <>
           <SearchInput
             label="Search invoices"
-            placeholder="Invoice number or customer email"
+            placeholder="Invoice number, email or PO number"
             maw={420}
             value={list.search}
             onChange={list.setSearch}

@@ -52,7 +52,7 @@ export function BillingScreen() {
   const refresh = () => void queryClient.invalidateQueries({ queryKey: queryKeys.invoices.billingQueue() });
 
   return (
-    <Container size="xl" w="100%" py="xl">
+    <Container size="lg" w="100%" py="xl">
       <Stack gap="lg">
         <Stack gap={4}>
           <Title order={1} fz="h2">
@@ -88,7 +88,7 @@ export function BillingScreen() {
             />
             <SearchInput
               label="Search invoices"
-              placeholder="Invoice number or customer email"
+              placeholder="Invoice number, email or PO number"
               maw={420}
               value={list.search}
               onChange={list.setSearch}
