@@ -314,6 +314,8 @@ describe('guards', () => {
     await page.waitForURL((url) => url.pathname === '/login');
     const notice = page.getByRole('status').filter({ hasText: 'Your session ended' });
     await notice.getByText(APP_MSG.sessionEndedUnsaved).waitFor();
+    // Whose session it was is filled in: the password is what is left to type.
+    expect(await page.getByRole('textbox', { name: 'Email' }).inputValue()).toBe(adminEmail);
     await screenshot(page, 'sign-in-session-ended-unsaved');
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'phone-sign-in-session-ended-unsaved');

@@ -27,10 +27,11 @@ export function setUnauthorizedHandler(handler: () => void): void {
 }
 
 /** A call answered 401 ended the session: where the person was, for the sign-in to take them back. */
-function sessionEndedAt(method: Method, userId: string | null) {
+function sessionEndedAt(method: Method, session: { userId?: string | null; userEmail?: string | null }) {
   rememberSessionEnd({
     from: `${window.location.pathname}${window.location.search}`,
-    userId,
+    userId: session.userId ?? null,
+    email: session.userEmail ?? null,
     ended: true,
     unsavedChange: method !== 'GET',
   });
@@ -87,7 +88,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     : new ApiError(response.status, 'internal', APP_MSG.internal);
 
   if (auth && response.status === 401) {
-    sessionEndedAt(method, getSession().userId ?? null);
+    sessionEndedAt(method, getSession());
     clearSession();
     onUnauthorized();
   }

@@ -33,16 +33,40 @@ describe('the page to go back to after signing in', () => {
   });
 
   it('is where the session ended, for the same person only, and only once', () => {
-    rememberSessionEnd({ from: '/org/licenses', userId: 'u1', ended: true, unsavedChange: false });
+    rememberSessionEnd({
+      from: '/org/licenses',
+      userId: 'u1',
+      email: 'ann@school.test',
+      ended: true,
+      unsavedChange: false,
+    });
     expect(returnAfterSignIn('u2')).toBeNull();
-    rememberSessionEnd({ from: '/org/licenses', userId: 'u1', ended: true, unsavedChange: false });
+    rememberSessionEnd({
+      from: '/org/licenses',
+      userId: 'u1',
+      email: 'ann@school.test',
+      ended: true,
+      unsavedChange: false,
+    });
     expect(returnAfterSignIn('u1')).toBe('/org/licenses');
     expect(returnAfterSignIn('u1')).toBeNull();
   });
 
   it('keeps a refused change when a read of the same page is refused after it', () => {
-    rememberSessionEnd({ from: '/org/users', userId: 'u1', ended: true, unsavedChange: true });
-    rememberSessionEnd({ from: '/org/users', userId: null, ended: true, unsavedChange: false });
-    expect(sessionEnd()).toEqual({ from: '/org/users', userId: 'u1', ended: true, unsavedChange: true });
+    rememberSessionEnd({
+      from: '/org/users',
+      userId: 'u1',
+      email: 'ann@school.test',
+      ended: true,
+      unsavedChange: true,
+    });
+    rememberSessionEnd({ from: '/org/users', userId: null, email: null, ended: true, unsavedChange: false });
+    expect(sessionEnd()).toEqual({
+      from: '/org/users',
+      userId: 'u1',
+      email: 'ann@school.test',
+      ended: true,
+      unsavedChange: true,
+    });
   });
 });

@@ -1,12 +1,14 @@
 /**
  * Where a person was when they were sent to the sign-in screen, kept for the sign-in to take them back
- * (issue 33): the page, whose session it was, whether a session ended there (else they were never signed
+ * (issue 33): the page, whose session it was (id and email), whether a session ended there (else they were never signed
  * in) and whether a change of theirs was refused with it. Kept in sessionStorage: this tab only, gone
  * with it.
  */
 export interface SessionEnd {
   from: string;
   userId: string | null;
+  /** Whose session it was, for the sign-in to fill in again (kept beside the id, this tab only). */
+  email: string | null;
   ended: boolean;
   /** A write was answered 401: the server checks the session before anything, so it was not made. */
   unsavedChange: boolean;
@@ -21,6 +23,7 @@ function isSessionEnd(value: unknown): value is SessionEnd {
     v !== null &&
     typeof v.from === 'string' &&
     (v.userId === null || typeof v.userId === 'string') &&
+    (v.email === null || typeof v.email === 'string') &&
     typeof v.ended === 'boolean' &&
     typeof v.unsavedChange === 'boolean'
   );
@@ -46,6 +49,7 @@ export function rememberSessionEnd(end: SessionEnd): void {
     ? {
         ...end,
         userId: end.userId ?? before.userId,
+        email: end.email ?? before.email,
         ended: end.ended || before.ended,
         unsavedChange: end.unsavedChange || before.unsavedChange,
       }

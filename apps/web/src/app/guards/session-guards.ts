@@ -35,12 +35,13 @@ export function ensureValidSession(): Promise<boolean> {
  * this page (and says so when a session of theirs had ended: issue 33).
  */
 export async function requireAuthLoader({ request }: { request: Request }): Promise<null> {
-  const { signedIn, userId } = getSession();
+  const { signedIn, userId, userEmail } = getSession();
   if (!(await ensureValidSession())) {
     const url = new URL(request.url);
     rememberSessionEnd({
       from: `${url.pathname}${url.search}`,
       userId: userId ?? null,
+      email: signedIn ? (userEmail ?? null) : null,
       ended: signedIn,
       unsavedChange: false,
     });

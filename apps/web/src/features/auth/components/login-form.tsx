@@ -11,16 +11,18 @@ interface LoginFormProps {
   error: string | null;
   /** Set when sign-in answered not_verified: the alert offers to resend the verification. */
   unverifiedEmail?: string | null;
+  /** Filled in (the session that ended was theirs): the password is the field to type in. */
+  email?: string | null;
 }
 
-export function LoginForm({ onSubmit, error, unverifiedEmail }: LoginFormProps) {
+export function LoginForm({ onSubmit, error, unverifiedEmail, email }: LoginFormProps) {
   const {
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
   } = useForm<LoginRequest>({
     resolver: zodResolver(loginRequestSchema),
-    defaultValues: { email: '', password: '' },
+    defaultValues: { email: email ?? '', password: '' },
   });
 
   return (
@@ -55,13 +57,14 @@ export function LoginForm({ onSubmit, error, unverifiedEmail }: LoginFormProps) 
           type="email"
           autoComplete="username"
           placeholder="you@example.org"
-          autoFocus
+          autoFocus={!email}
           error={errors.email?.message}
           {...register('email')}
         />
         <PasswordInput
           label="Password"
           autoComplete="current-password"
+          autoFocus={Boolean(email)}
           error={errors.password?.message}
           {...register('password')}
         />

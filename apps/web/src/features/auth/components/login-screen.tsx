@@ -113,7 +113,12 @@ function PasswordStep({
           {ended.unsavedChange ? APP_MSG.sessionEndedUnsaved : APP_MSG.sessionEnded}
         </Alert>
       )}
-      <LoginForm onSubmit={onSubmit} error={error} unverifiedEmail={unverifiedEmail} />
+      <LoginForm
+        onSubmit={onSubmit}
+        error={error}
+        unverifiedEmail={unverifiedEmail}
+        email={ended?.ended ? ended.email : null}
+      />
     </AuthCard>
   );
 }

@@ -20,7 +20,7 @@ export const BROWSER_STORAGE = [
     key: 'allot.sessionEnd',
     where: 'Session storage',
     holds:
-      'Written when a page of the panel sends you to the sign-in screen (your session ended, or you were not signed in): that page, your user id if you were signed in, and whether a change of yours was not saved, so that signing in takes you back there.',
+      'Written when a page of the panel sends you to the sign-in screen (your session ended, or you were not signed in): that page, your user id and email address if you were signed in, and whether a change of yours was not saved, so that signing in fills in your email and takes you back there.',
     cleared: 'When you sign in again or sign out, and when you close the tab.',
   },
   {
