@@ -67,7 +67,10 @@ describe('GET /api/invoices, the billing queue', () => {
     ]);
     const ordered = await buy('betaOwner', t.world.orgs.beta, { purchaseOrder: 'PO-Beta-7731' });
     expect((await page('search=po-beta-77')).data.map((i) => i.id)).toEqual([ordered.id]);
-    const ownList = await api.get('betaOwner', `/api/organization/${t.world.orgs.beta}/invoices?search=PO-BETA`);
+    const ownList = await api.get(
+      'betaOwner',
+      `/api/organization/${t.world.orgs.beta}/invoices?search=PO-BETA`,
+    );
     expect(ownList.json<InvoicePage>().data.map((i) => i.id)).toEqual([ordered.id]);
     expect((await page('search=7731')).data).toEqual([]);
     expect((await api.get('owner', '/api/invoices')).statusCode).toBe(403);
