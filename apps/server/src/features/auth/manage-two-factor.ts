@@ -154,12 +154,8 @@ export async function checkMfaSetup(
   ip: string,
 ): Promise<Account> {
   const { account } = await enrollingAccount(db, caller, input.challenge);
-  if (caller) {
-    // The password is what is guessed here: counted like a code, a right one given back.
-    const attempt = await countCodeAttempt(db, 'two_factor', account.userId, ip);
-    await requirePassword(db, account.userId, input.password);
-    await attempt.release(db);
-  }
+  // Nothing else of the call is counted: a right password is given back at once.
+  if (caller) await (await countedPassword(db, account.userId, input.password, ip)).release(db);
   return account;
 }
 
@@ -235,14 +231,27 @@ export async function enableMfa(
 }
 
 /** The password of a change to two-factor, checked before the transaction, counted on its own like a code. */
-export async function checkMfaPassword(
+export function checkMfaPassword(
   db: Db,
   user: AuthUser,
   input: MfaConfirmRequest,
   ip: string,
 ): Promise<CodeAttempt> {
-  const attempt = await countCodeAttempt(db, 'two_factor', user.userId, ip);
-  await requirePassword(db, user.userId, input.password);
+  return countedPassword(db, user.userId, input.password, ip);
+}
+
+/**
+ * The account's password, where it is what is guessed: counted like a code (a wrong one stays counted), the
+ * attempt answered for the caller to give back once the rest of the call succeeded.
+ */
+async function countedPassword(
+  db: Db,
+  userId: string,
+  password: string | undefined,
+  ip: string,
+): Promise<CodeAttempt> {
+  const attempt = await countCodeAttempt(db, 'two_factor', userId, ip);
+  await requirePassword(db, userId, password);
   return attempt;
 }
 
