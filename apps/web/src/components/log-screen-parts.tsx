@@ -1,5 +1,5 @@
 import { Button, Card, EmptyState, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { IconDownload, IconLock } from '@tabler/icons-react';
+import { IconDownload, IconFilterOff, IconLock } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { formatCount, formatCountOf } from '../lib/format';
 import { LoadError } from './load-error';
@@ -173,5 +173,19 @@ export function LogEntries({
         many={many}
       />
     </Stack>
+  );
+}
+
+/** The button that clears a log's filters, beside them (aligned with the fields under their labels). */
+export function ClearFiltersButton({ label, onClear }: { label: string; onClear: () => void }) {
+  return (
+    <Button
+      variant="subtle"
+      mt={25}
+      leftSection={<IconFilterOff size={16} aria-hidden="true" />}
+      onClick={onClear}
+    >
+      {label}
+    </Button>
   );
 }

@@ -1,12 +1,17 @@
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '@allot/domain/audit';
-import { Button, Card, type ComboboxItem, Group, MultiSelect, Select, Stack, Text } from '@mantine/core';
+import { Card, type ComboboxItem, Group, MultiSelect, Select, Stack, Text } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconFilterOff, IconHistory } from '@tabler/icons-react';
+import { IconHistory } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { DateRangeFilter, readDay, validRange } from '../../../components/date-range-filter';
-import { LogEntries, LogHeading, LogNoAccess } from '../../../components/log-screen-parts';
+import {
+  ClearFiltersButton,
+  LogEntries,
+  LogHeading,
+  LogNoAccess,
+} from '../../../components/log-screen-parts';
 import { errorText } from '../../../lib/api-error';
 import type { AuditLogFilters } from '../../../lib/query-keys';
 import { matchesWordStarts } from '../../../lib/search-hints';
@@ -168,14 +173,10 @@ export function AuditLogScreen() {
           />
           <DateRangeFilter range={filters} onChange={(next) => set(next)} />
           {filtered && (
-            <Button
-              variant="subtle"
-              mt={25}
-              leftSection={<IconFilterOff size={16} aria-hidden="true" />}
-              onClick={() => set({ actor: null, action: null, org: null, from: null, to: null })}
-            >
-              Clear filters
-            </Button>
+            <ClearFiltersButton
+              label="Clear filters"
+              onClear={() => set({ actor: null, action: null, org: null, from: null, to: null })}
+            />
           )}
         </Group>
       </Card>

@@ -1,10 +1,15 @@
-import { Button, Group, Stack } from '@mantine/core';
+import { Group, Stack } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconFilterOff, IconListDetails } from '@tabler/icons-react';
+import { IconListDetails } from '@tabler/icons-react';
 import { useState } from 'react';
 import { DateRangeFilter, readDay, validRange } from '../../../components/date-range-filter';
-import { LogEntries, LogHeading, LogNoAccess } from '../../../components/log-screen-parts';
+import {
+  ClearFiltersButton,
+  LogEntries,
+  LogHeading,
+  LogNoAccess,
+} from '../../../components/log-screen-parts';
 import { errorText } from '../../../lib/api-error';
 import { useListUrl } from '../../../lib/use-list-url';
 import { useCurrentOrganization } from '../../organizations/api/use-current-organization';
@@ -65,14 +70,7 @@ export function CreditLogScreen() {
       <Group gap="sm" align="flex-start" component="section" aria-label="Filters">
         <DateRangeFilter range={range} onChange={(next) => write(next, 'push')} />
         {dated && (
-          <Button
-            variant="subtle"
-            mt={25}
-            leftSection={<IconFilterOff size={16} aria-hidden="true" />}
-            onClick={() => write({ from: null, to: null }, 'push')}
-          >
-            Clear dates
-          </Button>
+          <ClearFiltersButton label="Clear dates" onClear={() => write({ from: null, to: null }, 'push')} />
         )}
       </Group>
       {rangeOk && (
