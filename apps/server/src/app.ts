@@ -10,7 +10,7 @@ import { primaryOnly, type ReadRouting } from './db/read-replica';
 import { auditRoutes } from './features/audit/routes';
 import { mfaRoutes } from './features/auth/mfa-routes';
 import { authRoutes } from './features/auth/routes';
-import { findSession } from './features/auth/sessions';
+import { findSession, sessionStatement } from './features/auth/sessions';
 import { NO_TWO_FACTOR_SETTINGS, type TwoFactorSettings } from './features/auth/two-factor-settings';
 import { creditRoutes } from './features/credits/routes';
 import { healthRoutes, type ProcessState } from './features/health/routes';
@@ -146,7 +146,7 @@ export async function buildApp({
   // Headers first: every answer carries them, a 401 of the authentication hook too.
   await registerSecurityHeaders(app);
   registerRequestMetrics(app);
-  registerAuthentication(app, (token) => findSession(db, token), liveKeyLookup(db));
+  registerAuthentication(app, (token) => findSession(db, token), liveKeyLookup(db), sessionStatement);
   registerReplicaReads(app, reads);
 
   await registerOpenApi(app, publicUrl);

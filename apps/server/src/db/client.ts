@@ -6,6 +6,8 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { isDatabaseUnavailable, retryWhileUnavailable } from './database-unavailable';
+import { firstAnswers, firstStatements, sendBehindBegin } from './first-read';
+import { preparedStatement } from './prepared-rows';
 import type { ReadRouting, ReplicaOptions } from './read-replica';
 import * as schema from './schema';
 
@@ -90,17 +92,26 @@ function transactionsReleasingTheirClient(pool: pg.Pool): Db['transaction'] {
   return async (work, config) => {
     const client = await pool.connect();
     let lost: Error | undefined;
+    let sent: Promise<unknown> | undefined;
     try {
       let handle = handles.get(client);
       if (!handle) {
         handle = drizzlePg(client, { schema }) as unknown as Db;
         handles.set(client, handle);
       }
+      const first = firstStatements.get(work);
+      if (first) {
+        const answer = sendBehindBegin(client, preparedStatement(handle, first));
+        firstAnswers.set(work, answer);
+        sent = answer.catch(() => {});
+      }
       return await handle.transaction(work, config);
     } catch (error) {
       if (isDatabaseUnavailable(error)) lost = error instanceof Error ? error : new Error(String(error));
       throw error;
     } finally {
+      // A BEGIN that failed leaves the statement behind it on the wire: its answer comes before the client goes.
+      await sent;
       client.release(lost);
     }
   };

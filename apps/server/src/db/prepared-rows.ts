@@ -30,15 +30,15 @@ const driverTypes = {
 export async function preparedRows<T>(db: Tx, query: SQL): Promise<T[]> {
   const client = connectionOf(db);
   if (!client) return rows<T>(db, query);
+  const result = await client.query(preparedStatement(db, query));
+  return result.rows as T[];
+}
+
+/** `query` as `preparedRows` sends it: a named statement, for a handle on PostgreSQL. */
+export function preparedStatement(db: Tx, query: SQL): pg.QueryConfig {
   const dialect = (db as unknown as { dialect: PgDialect }).dialect;
   const { sql: text, params } = dialect.sqlToQuery(query);
-  const result = await client.query({
-    name: statementName(text),
-    text,
-    values: params as unknown[],
-    types: driverTypes,
-  });
-  return result.rows as T[];
+  return { name: statementName(text), text, values: params as unknown[], types: driverTypes };
 }
 
 const statementName = (text: string) => `q_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { Db, Tx } from './client';
 import { isDatabaseUnavailable } from './database-unavailable';
+import { type FirstRead, startingWith } from './first-read';
 import { rows } from './rows';
 
 /**
@@ -77,18 +78,30 @@ export class CommitOutcomeUnknown extends Error {
  * attempt, the error reaches the error handler: `409` for colliding changes (CONTRACT §1: never a 500 for
  * requests that came at once), `503` with `Retry-After` for a database it cannot reach.
  */
-export async function writeTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+export async function writeTransaction<T>(
+  db: Db,
+  work: (tx: Tx) => Promise<T>,
+  first?: FirstRead,
+): Promise<T> {
   const readsOutcome = onPostgres(db);
   for (let attempt = 1; ; attempt++) {
     let done: { result: T; xid: string | null } | undefined;
     const hooks: (() => void)[] = [];
+    const attempted = async (tx: Tx) => {
+      commitHooks.set(tx, hooks);
+      const result = await work(tx);
+      done = { result, xid: readsOutcome ? (knownIds.get(tx) ?? (await transactionId(tx))) : null };
+      return result;
+    };
     try {
-      const result = await db.transaction(async (tx) => {
-        commitHooks.set(tx, hooks);
-        const result = await work(tx);
-        done = { result, xid: readsOutcome ? (knownIds.get(tx) ?? (await transactionId(tx))) : null };
-        return result;
-      });
+      const result = await db.transaction(
+        first
+          ? startingWith(first.statement, async (tx, found) => {
+              await first.settle(tx, found);
+              return attempted(tx);
+            })
+          : attempted,
+      );
       runHooks(hooks);
       return result;
     } catch (error) {

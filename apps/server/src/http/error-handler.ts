@@ -5,7 +5,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable } from '../db/database-unavailable';
 import { CommitOutcomeUnknown, isConcurrencyConflict } from '../db/transaction';
 import { AppError } from './app-error';
-import { settleSessionInRead } from './authenticate';
+import { settleSessionInQuery } from './authenticate';
 import { redactUrl } from './log-redaction';
 import { setSecurityHeaders } from './security-headers';
 
@@ -28,14 +28,14 @@ export function invalidPath(_error: FastifyError, request: FastifyRequest, reply
 /** Maps every thrown error to `{error, message, details?}`; never leaks a stack or SQL text. */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    const pending = request.sessionInRead;
+    const pending = request.sessionInQuery;
     if (pending && !pending.user) return answerUnauthenticatedFirst(error, request, reply);
     return answerError(error, request, reply);
   });
 }
 
 /**
- * A `sessionInRead` route that failed before its read found the session (http/authenticate.ts): a caller
+ * A `sessionInQuery` route that failed before its read found the session (http/authenticate.ts): a caller
  * whose session is not live is told `401`, whatever else went wrong, as when the session is looked up first.
  */
 async function answerUnauthenticatedFirst(
@@ -47,7 +47,7 @@ async function answerUnauthenticatedFirst(
   if (error instanceof AppError && error.code === 'unauthorized')
     return answerError(unauthorized, request, reply);
   try {
-    return answerError((await settleSessionInRead(request)) ? error : unauthorized, request, reply);
+    return answerError((await settleSessionInQuery(request)) ? error : unauthorized, request, reply);
   } catch (lookupError) {
     return answerError(lookupError as FastifyError | AppError, request, reply);
   }

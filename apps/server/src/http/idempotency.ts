@@ -4,6 +4,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db, Tx } from '../db/client';
+import type { FirstRead } from '../db/first-read';
 import { jsonParam } from '../db/json-params';
 import { preparedRows } from '../db/prepared-rows';
 import { rows } from '../db/rows';
@@ -92,8 +93,11 @@ class KeyTaken extends Error {
  */
 export async function idempotentWrite<T>(
   db: Db,
-  /** Whose keys these are: a user's id for a session, an integration key's id for the classroom product. */
-  callerId: string,
+  /**
+   * Whose keys these are: a user's id for a session, an integration key's id for the classroom product; a
+   * function when the caller is known only once the transaction's `firstRead` has found the session.
+   */
+  caller: string | (() => string),
   idempotency: IdempotencyRequest | null,
   /** The work; with a key, it may keep it in its own last write (`KeyAlongside`), else it is kept after. */
   work: (tx: Tx, key: KeyAlongside | null) => Promise<T>,
@@ -101,50 +105,57 @@ export async function idempotentWrite<T>(
   successStatus = 200,
   /** The route's own words for its refusals (route config `messages`), as the error handler uses them. */
   messages?: RouteMessages,
+  /** The transaction's first read (a `sessionInQuery` write's session), in every attempt. */
+  firstRead?: FirstRead,
 ): Promise<Answer> {
   if (!idempotency) {
     return {
       status: successStatus,
-      body: await writeTransaction(db, (tx) => work(tx, null)),
+      body: await writeTransaction(db, (tx) => work(tx, null), firstRead),
       replayed: false,
     };
   }
+  const callerId = () => (typeof caller === 'string' ? caller : caller());
   for (let attempt = 1; ; attempt++) {
     try {
-      return await writeTransaction(db, async (tx) => {
-        let keptByWork: { xid: string | null } | undefined;
-        const alongside: KeyAlongside = {
-          statement: (body) =>
-            keepStatement(callerId, idempotency, { status: successStatus, body, replayed: false }),
-          kept: (xid) => {
-            keptByWork = { xid: xid ?? null };
-          },
-        };
-        let body: T;
-        try {
-          body = await work(tx, alongside);
-        } catch (error) {
-          if (!(error instanceof AppError) || error.status >= 500 || error.code === 'conflict') throw error;
-          throw new Refused(error);
-        }
-        const answer = { status: successStatus, body, replayed: false };
-        if (keptByWork) {
-          if (!keptByWork.xid) throw new KeyTaken();
-          rememberTransactionId(tx, keptByWork.xid);
+      return await writeTransaction(
+        db,
+        async (tx) => {
+          let keptByWork: { xid: string | null } | undefined;
+          const alongside: KeyAlongside = {
+            statement: (body) =>
+              keepStatement(callerId(), idempotency, { status: successStatus, body, replayed: false }),
+            kept: (xid) => {
+              keptByWork = { xid: xid ?? null };
+            },
+          };
+          let body: T;
+          try {
+            body = await work(tx, alongside);
+          } catch (error) {
+            if (!(error instanceof AppError) || error.status >= 500 || error.code === 'conflict') throw error;
+            throw new Refused(error);
+          }
+          const answer = { status: successStatus, body, replayed: false };
+          if (keptByWork) {
+            if (!keptByWork.xid) throw new KeyTaken();
+            rememberTransactionId(tx, keptByWork.xid);
+            return answer;
+          }
+          if (!(await keep(tx, callerId(), idempotency, answer))) throw new KeyTaken();
           return answer;
-        }
-        if (!(await keep(tx, callerId, idempotency, answer))) throw new KeyTaken();
-        return answer;
-      });
+        },
+        firstRead,
+      );
     } catch (error) {
       if (error instanceof Refused) {
         const answer = { ...errorAnswer(error.error, messages), replayed: false };
-        if (await writeTransaction(db, (tx) => keep(tx, callerId, idempotency, answer))) return answer;
+        if (await writeTransaction(db, (tx) => keep(tx, callerId(), idempotency, answer))) return answer;
       } else if (!(error instanceof KeyTaken)) {
         throw error;
       }
     }
-    const [first] = await keptAnswers(db, callerId, [idempotency]);
+    const [first] = await keptAnswers(db, callerId(), [idempotency]);
     if (first instanceof AppError) throw first;
     if (first) return first;
     // Expired and removed between the two statements: once more from the start.

@@ -3,7 +3,7 @@ import type { Db, Tx } from '../db/client';
 import { writeTransaction } from '../db/transaction';
 import type { BackgroundWork } from '../lib/background';
 import type { AppError } from './app-error';
-import { authOf } from './authenticate';
+import { authOf, sessionFirstRead } from './authenticate';
 import {
   type Answer,
   type IdempotencyRequest,
@@ -61,15 +61,17 @@ export async function writeRoute<T, B = undefined>(
 ): Promise<T | FastifyReply> {
   const { status, idempotent, answered, before } = options;
   const prepared = (before ? await before() : undefined) as B;
+  const session = sessionFirstRead(request);
   if (!idempotent) {
-    const body = await writeTransaction(db, (tx) => work(tx, null, prepared));
+    const body = await writeTransaction(db, (tx) => work(tx, null, prepared), session);
     if (body instanceof RefusalAfterCommit) throw body.error;
     if (status !== undefined) reply.status(status);
     return body;
   }
+  // A `sessionInQuery` write knows its caller once its transaction's first statement has found the session.
   const { callerId, idempotency } =
     idempotent === true
-      ? { callerId: authOf(request).userId, idempotency: idempotencyOf(request) }
+      ? { callerId: () => authOf(request).userId, idempotency: idempotencyOf(request) }
       : idempotent;
   const answer = await idempotentWrite(
     db,
@@ -83,6 +85,7 @@ export async function writeRoute<T, B = undefined>(
     },
     status,
     request.routeOptions.config?.messages,
+    session,
   );
   answered?.(answer);
   return replyAnswer(reply, answer);

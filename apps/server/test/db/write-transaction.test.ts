@@ -83,4 +83,52 @@ describe('writeTransaction', () => {
     ).rejects.toThrow('a bug');
     expect(attempts).toBe(1);
   });
+
+  it('runs its first read inside the transaction, in every attempt, and refuses with what the read refused', async () => {
+    const seen: { first: string; work: string }[] = [];
+    let attempts = 0;
+    const first = {
+      // Assigns the transaction its id: the work asks for it again and gets the same one inside it.
+      statement: sql`select pg_current_xact_id()::text as xid`,
+      settle: async (_tx: unknown, found: unknown[]) => {
+        attempts += 1;
+        seen.push({ first: (found[0] as { xid: string }).xid, work: '' });
+      },
+    };
+    const before = await count(2);
+    const result = await writeTransaction(
+      database.db,
+      async (tx) => {
+        const [row] = await rows<{ xid: string }>(tx, sql`select pg_current_xact_id()::text as xid`);
+        (seen.at(-1) as { work: string }).work = row?.xid ?? '';
+        await tx.execute(sql`update lock_probe set n = n + 1 where id = 2`);
+        if (attempts < 2) throw new RetryTransaction('test');
+        return 'done';
+      },
+      first,
+    );
+    expect(result).toBe('done');
+    expect(seen).toHaveLength(2);
+    for (const { first, work } of seen) expect(work).toBe(first);
+    expect(seen[0]?.first).not.toBe(seen[1]?.first);
+    expect(await count(2)).toBe(before + 1);
+
+    const refused = { ...first, settle: async () => Promise.reject(new Error('no session')) };
+    await expect(
+      writeTransaction(
+        database.db,
+        async (tx) => {
+          await tx.execute(sql`update lock_probe set n = n + 100 where id = 2`);
+          return 'written';
+        },
+        refused,
+      ),
+    ).rejects.toThrow('no session');
+    expect(await count(2)).toBe(before + 1);
+    // The connections answer one statement at a time again: many statements at once on the pool all answer.
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => rows<{ n: number }>(database.db, sql`select ${i}::int as n`)),
+    );
+    expect(answers.map((r) => r[0]?.n)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+  });
 });

@@ -3,7 +3,7 @@ import type { Tx } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { sessions, users } from '../../db/schema';
 import { AppError } from '../../http/app-error';
-import type { AuthUser, SessionInRead } from '../../http/authenticate';
+import type { AuthUser, SessionInQuery, SessionStatement } from '../../http/authenticate';
 import { MANAGING_ROLES_SQL } from '../../lib/managing-roles';
 import { hashToken, newToken } from './tokens';
 
@@ -84,7 +84,7 @@ export interface SessionRow {
 
 /**
  * The live session of a token with its account, as a relation of at most one row (`SessionRow`'s columns),
- * for a read that looks up its caller in its own query (`sessionInRead`, http/authenticate.ts): the same
+ * for a read that looks up its caller in its own query (`sessionInQuery`, http/authenticate.ts): the same
  * rules as `findSession` (not revoked, not expired). `tokenHash`: `hashToken` of the token, as a parameter.
  */
 export function sessionOfTokenSql(tokenHash: SQL): SQL {
@@ -100,7 +100,7 @@ export function sessionOfTokenSql(tokenHash: SQL): SQL {
  */
 export async function signedInFrom(
   db: Tx,
-  pending: SessionInRead,
+  pending: SessionInQuery,
   row: SessionRow | null | undefined,
 ): Promise<AuthUser> {
   if (!row) throw AppError.unauthorized();
@@ -153,3 +153,9 @@ export async function endSessionsWithoutPanelAccess(tx: Tx, userIds: readonly st
       and not exists (select 1 from memberships m where m.user_id = s.user_id
                       and m.role in ${MANAGING_ROLES_SQL})`);
 }
+
+/** A write's session as its transaction's first statement, sent with BEGIN (`sessionInQuery` writes). */
+export const sessionStatement: SessionStatement = {
+  statement: (token) => sessionOfTokenSql(sql`${hashToken(token)}`),
+  settle: (tx, pending, found) => signedInFrom(tx, pending, found[0] as SessionRow | undefined),
+};

@@ -128,6 +128,8 @@ export function creditRoutes(db: Db): FastifyPluginAsyncZod {
             headers: idempotencyHeader,
             response: { 200: creditMoveResponseSchema, ...moveErrors },
           },
+          // The session is read in the move's own transaction, sent with its BEGIN (decision 006).
+          config: { sessionInQuery: true },
         },
         async (request, reply) =>
           writeRoute(db, request, reply, (tx) => move(tx, authOf(request), request.body as never), {

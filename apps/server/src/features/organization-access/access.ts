@@ -36,7 +36,7 @@ export function rolesHeldSql(user: AuthUser, organizationId: string): SQL {
 
 /**
  * `rolesHeldSql` for a caller given as SQL (parameters, or the columns of the session a read looks up itself:
- * `sessionInRead`, http/authenticate.ts), the system admin's case decided by PostgreSQL; every value a
+ * `sessionInQuery`, http/authenticate.ts), the system admin's case decided by PostgreSQL; every value a
  * parameter, so that the text is the same for every caller (`preparedRead`, db/prepared-rows.ts). Empty when
  * the caller's columns are null (no live session). The caller checks first that the id is a uuid.
  */

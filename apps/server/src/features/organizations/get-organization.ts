@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { preparedRead } from '../../db/prepared-rows';
 import { AppError } from '../../http/app-error';
-import type { AuthUser, SessionInRead } from '../../http/authenticate';
+import type { AuthUser, SessionInQuery } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
 import { MANAGING_ROLES_SQL } from '../../lib/managing-roles';
 import { hashToken, type SessionRow, sessionOfTokenSql, signedInFrom } from '../auth';
@@ -82,13 +82,13 @@ const readOrganization = preparedRead<{
 
 /**
  * One query: the access check, the summary and the parts asked for; for a caller known by its token
- * (`sessionInRead`), its session too (one round trip for the whole call). The query runs where `reads` says (a
+ * (`sessionInQuery`), its session too (one round trip for the whole call). The query runs where `reads` says (a
  * replica that has replayed everything committed before it, decision 018); the session's last use is
  * written on `db`.
  */
 export async function getOrganization(
   db: Tx,
-  caller: AuthUser | SessionInRead,
+  caller: AuthUser | SessionInQuery,
   id: string,
   parts: OrganizationParts,
   reads: () => Promise<Tx> = async () => db,

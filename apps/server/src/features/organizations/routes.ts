@@ -85,7 +85,7 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
           response: { 200: organizationSchema, 404: errorBodySchema },
         },
         // The most frequent read of the panel: its session is looked up in its own query.
-        config: { sessionInRead: true },
+        config: { sessionInQuery: true },
       },
       async (request) =>
         getOrganization(db, callerOf(request), request.params.id, request.query, () => replicaReads(request)),
