@@ -74,6 +74,10 @@ describe('billing', () => {
     const { page, unexpectedErrors } = await newPage();
     await signIn(page, OWNER, DEMO_PASSWORD);
     await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
+    // The mail outbox is a system admin's: not on an owner's menu.
+    const menu = page.getByRole('navigation', { name: 'Main' });
+    await menu.getByRole('link', { name: 'Credit log' }).waitFor();
+    expect(await menu.getByRole('link', { name: 'Mail outbox' }).count()).toBe(0);
     await page.goto('/billing');
     await page.getByText('Only a system admin sees every organization').waitFor();
     expect(unexpectedErrors()).toEqual([]);
@@ -84,14 +88,22 @@ describe('the mail outbox (issue 33)', () => {
   test('a system admin reads what was mailed; without SMTP a banner says nothing is sent', async () => {
     // Something to read: an invoice mailed to the district's owner.
     const token = await apiToken(baseUrl, OWNER, DEMO_PASSWORD);
+    const rootId = await myOrganizationId(baseUrl, token, DEMO_ROOT);
     await createCreditsInvoice(baseUrl, token, {
-      organizationId: await myOrganizationId(baseUrl, token, DEMO_ROOT),
+      organizationId: rootId,
       credits: 1000,
       customerEmail: OWNER,
     });
     const { page, unexpectedErrors } = await newPage();
     await signIn(page, adminEmail, adminPassword);
-    await page.goto('/mail-outbox');
+    // Reached from the menu of any organization, whether or not mail goes out.
+    await page.goto(`/${rootId}`);
+    const menuLink = page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Mail outbox' });
+    await menuLink.waitFor();
+    await screenshot(page, 'system-admin-menu-mail-outbox');
+    await menuLink.click();
     await page.getByRole('heading', { name: 'Mail outbox', level: 1 }).waitFor();
     // This server mails through SMTP (the tests' catcher): the page says so, and lists what went out.
     await page.getByText('Mail goes out through the mail server set in SMTP_URL.').waitFor();

@@ -9,6 +9,7 @@ import {
   IconInfoCircle,
   IconListDetails,
   IconLogout,
+  IconMail,
   IconUserShield,
   IconUsers,
 } from '@tabler/icons-react';
@@ -107,6 +108,18 @@ export function DashboardNav({
         variant="light"
         style={{ borderRadius: 'var(--mantine-radius-md)' }}
       />
+      {/* What this installation mailed (issue 33): otherwise reached only from the banner shown without SMTP. */}
+      {session.role === 'system_admin' && (
+        <NavLink
+          component={Link}
+          to="/mail-outbox"
+          label="Mail outbox"
+          leftSection={<IconMail size={18} stroke={1.6} />}
+          onClick={onNavigate}
+          variant="light"
+          style={{ borderRadius: 'var(--mantine-radius-md)' }}
+        />
+      )}
       {isNavItemVisible('sign_out', session) && (
         <NavLink
           component="button"
