@@ -48,6 +48,31 @@ function trimSlash(path: string): string {
   return path.length > 1 ? path.replace(/\/+$/, '') : path;
 }
 
+/** A menu item for a page outside the organization (one's account, the mail outbox). */
+function PageLink({
+  to,
+  label,
+  icon: Icon,
+  onNavigate,
+}: {
+  to: string;
+  label: string;
+  icon: LinkItem['icon'];
+  onNavigate: (() => void) | undefined;
+}) {
+  return (
+    <NavLink
+      component={Link}
+      to={to}
+      label={label}
+      leftSection={<Icon size={18} stroke={1.6} />}
+      onClick={onNavigate}
+      variant="light"
+      style={{ borderRadius: 'var(--mantine-radius-md)' }}
+    />
+  );
+}
+
 /** The dashboard menu of spec §2, each item shown per the permission rules of spec §6. */
 export function DashboardNav({
   organizationId,
@@ -99,26 +124,10 @@ export function DashboardNav({
         );
       })}
       {/* One's own account, for phones too (the header's Account link is hidden there). */}
-      <NavLink
-        component={Link}
-        to="/account"
-        label="Account security"
-        leftSection={<IconUserShield size={18} stroke={1.6} />}
-        onClick={onNavigate}
-        variant="light"
-        style={{ borderRadius: 'var(--mantine-radius-md)' }}
-      />
+      <PageLink to="/account" label="Account security" icon={IconUserShield} onNavigate={onNavigate} />
       {/* What this installation mailed (issue 33): otherwise reached only from the banner shown without SMTP. */}
       {session.role === 'system_admin' && (
-        <NavLink
-          component={Link}
-          to="/mail-outbox"
-          label="Mail outbox"
-          leftSection={<IconMail size={18} stroke={1.6} />}
-          onClick={onNavigate}
-          variant="light"
-          style={{ borderRadius: 'var(--mantine-radius-md)' }}
-        />
+        <PageLink to="/mail-outbox" label="Mail outbox" icon={IconMail} onNavigate={onNavigate} />
       )}
       {isNavItemVisible('sign_out', session) && (
         <NavLink
