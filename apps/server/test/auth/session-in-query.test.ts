@@ -5,8 +5,8 @@ import { bearer, createTestApp, type TestApp } from '../support/test-app';
 import { sessionFor } from '../support/world';
 
 /**
- * `GET /api/organization/{id}` looks up the caller's session in its own query, and the credit moves in their
- * transaction's first statement, sent with BEGIN (one round trip less each: issue 32). Every session rule of
+ * `GET /api/organization/{id}` looks up the caller's session in its own query, and the credit and seat moves in
+ * their transaction's first statement, sent with BEGIN (one round trip less each: issue 32). Every session rule of
  * CONTRACT §3 holds there as on any other call, and a refusal of the request itself (an invalid query or
  * body, an id that is no uuid) is still a 401 for a token that is not live.
  */
@@ -164,5 +164,39 @@ describe('a credit move that looks up its session in its own transaction', () =>
       expires_at = now() + interval '1 hour' where user_id = ${userId}`);
     expect((await move(token, body(1))).statusCode).toBe(200);
     expect(Number((await sessionOf(userId))?.days_left)).toBeGreaterThan(6.9);
+  });
+});
+
+describe('a seat move that looks up its session in its own transaction', () => {
+  const assign = (token: string, amount: number) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/license/assign/organizations',
+      headers: bearer(token),
+      payload: {
+        sourceOrganizationId: t.world.orgs.alpha,
+        targetOrganizationIds: [t.world.orgs.schoolB],
+        licenses: [{ type: 'chorus', amount }],
+      },
+    });
+  const seatsOfSchoolB = async () =>
+    (
+      await rows<{ seats: number }>(
+        t.db,
+        sql`select coalesce(sum(max_users), 0)::int as seats from licenses where organization_id = ${t.world.orgs.schoolB}`,
+      )
+    )[0]?.seats;
+
+  it('hands seats down for a live session, nothing once it is signed out, and 401 for a bad body then', async () => {
+    const token = await sessionFor(t.db, t.world.users.owner.id);
+    const before = await seatsOfSchoolB();
+    expect((await assign(token, 2)).statusCode).toBe(200);
+    expect(await seatsOfSchoolB()).toBe((before ?? 0) + 2);
+    await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer(token) });
+    expect((await assign(token, 2)).statusCode).toBe(401);
+    expect((await assign(token, -1)).statusCode).toBe(401);
+    expect(await seatsOfSchoolB()).toBe((before ?? 0) + 2);
+    const live = await sessionFor(t.db, t.world.users.owner.id);
+    expect((await assign(live, -1)).statusCode).toBe(400);
   });
 });

@@ -105,6 +105,8 @@ export function licenseRoutes(db: Db): FastifyPluginAsyncZod {
             422: errorBodySchema,
           },
         },
+        // The session is read in the move's own transaction, sent with its BEGIN (decision 006).
+        config: { sessionInQuery: true },
       },
       async (request, reply) =>
         writeRoute(db, request, reply, (tx) => assignLicenses(tx, authOf(request), request.body), {
@@ -130,6 +132,8 @@ export function licenseRoutes(db: Db): FastifyPluginAsyncZod {
             422: errorBodySchema,
           },
         },
+        // The session is read in the move's own transaction, sent with its BEGIN (decision 006).
+        config: { sessionInQuery: true },
       },
       async (request, reply) =>
         writeRoute(db, request, reply, (tx) => reclaimLicenses(tx, authOf(request), request.body), {
