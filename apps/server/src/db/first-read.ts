@@ -4,7 +4,7 @@ import type { Tx } from './client';
 import { rows } from './rows';
 
 /**
- * A read a write transaction starts with, sent with its BEGIN (`startingWith`, db/client.ts: one round trip
+ * A read a write transaction starts with, sent with its BEGIN (`startingWith` below, sent by db/client.ts: one round trip
  * for both), and what is done with its rows before the work runs, in every attempt: the caller's session of a
  * `sessionInQuery` write (http/write-route.ts). What `settle` throws ends the transaction like the work's.
  */
