@@ -498,9 +498,9 @@ export const creditEntries = pgTable(
   'credit_entries',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    transactionId: uuid('transaction_id')
-      .notNull()
-      .references(() => creditTransactions.id, { onDelete: 'restrict' }),
+    // No foreign key (migration 0042): the balance trigger refuses a line whose journal transaction this
+    // database transaction did not write (CR005), and journal transactions are never deleted (CR003).
+    transactionId: uuid('transaction_id').notNull(),
     accountId: uuid('account_id')
       .notNull()
       .references(() => creditAccounts.id, { onDelete: 'restrict' }),

@@ -109,6 +109,17 @@ describe('the ledger’s rules are held by PostgreSQL, not only by the code', ()
     expect(state).toBe('CR005');
   });
 
+  it('lines cannot name a journal transaction that does not exist', async () => {
+    const state = await refusal(() =>
+      database.db.transaction(async (tx) => {
+        await tx.execute(sql`insert into credit_entries (transaction_id, account_id, amount)
+          values (gen_random_uuid(), ${shared}, 50), (gen_random_uuid(), ${protectedPool}, -50)`);
+      }),
+    );
+    expect(state).toBe('CR005');
+    expect(await balanceOf(shared)).toBe(500);
+  });
+
   it('a balance never goes below zero: the posting names the account and what it holds', async () => {
     const error = await database.db
       .transaction((tx) =>
