@@ -191,6 +191,8 @@ export const organizations = pgTable(
      */
     sharedCredits: bigint('shared_credits', { mode: 'number' }).notNull().default(0),
     protectedCredits: bigint('protected_credits', { mode: 'number' }).notNull().default(0),
+    /** Alert settings were saved (migration 0043): the low-balance alert trigger runs only then. */
+    creditAlerts: boolean('credit_alerts').notNull().default(false),
     /**
      * Counters kept by triggers (migration 0006) in the same statement as the rows they count: members,
      * live children, live organizations anywhere below. Lists sort and count by them without joins.

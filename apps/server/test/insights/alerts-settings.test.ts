@@ -1,5 +1,7 @@
 import { CREDIT_ALERT_MESSAGES } from '@allot/domain/insights';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rows } from '../../src/db/rows';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { alertCalls } from './alerts-calls';
 
@@ -27,6 +29,20 @@ describe('credit alert settings', () => {
       levels: [],
       updatedAt: null,
     });
+  });
+
+  it('mark the organization once saved, so that the alert trigger runs only where alerts are set', async () => {
+    const flag = async (id: string) =>
+      (
+        await rows<{ on: boolean }>(t.db, sql`select credit_alerts as on from organizations where id = ${id}`)
+      )[0]?.on;
+    const school = t.world.orgs.annex;
+    expect(await flag(school)).toBe(false);
+    await calls.settings(school, [{ kind: 'credits', value: 10 }]);
+    expect(await flag(school)).toBe(true);
+    // Saved again without thresholds: still marked (the trigger reads the settings and finds none to fire).
+    await calls.settings(school, []);
+    expect(await flag(school)).toBe(true);
   });
 
   it('saves up to three thresholds, the pool now as the reference, each with its level in credits', async () => {
