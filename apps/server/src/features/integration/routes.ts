@@ -21,6 +21,7 @@ import { answerError } from '../../http/error-handler';
 import { type Answer, type IdempotencyRequest, idempotencyOf, replyAnswer } from '../../http/idempotency';
 import { writeRoute } from '../../http/write-route';
 import { consumptions } from '../../lib/metrics';
+import { BatchGate } from './batch-gate';
 import { checkEntitlement, checkMemberEntitlement } from './check-entitlement';
 import { consumeBatch } from './consume-batch';
 import { CONSUME_BATCH_EXAMPLES } from './consume-batch-examples';
@@ -82,7 +83,9 @@ export function integrationRoutes(db: Db, options: IntegrationRouteOptions = {})
   const perMinute = options.rateLimitPerMinute ?? DEFAULT_INTEGRATION_RATE_LIMIT_PER_MINUTE;
   // This process's share of every key's count (one per app: two apps on one database count as two processes).
   const limiter = integrationKeyLimiter(db, perMinute);
-  const singleCalls = new ConsumeQueue(db, options.consumeTransactions ?? DEFAULT_CONSUME_TRANSACTIONS);
+  const consumeTransactions = options.consumeTransactions ?? DEFAULT_CONSUME_TRANSACTIONS;
+  const singleCalls = new ConsumeQueue(db, consumeTransactions);
+  const batchCalls = new BatchGate(consumeTransactions);
   return async (app) => {
     // A call answered from the process's copy of its key (key-auth.ts) and refused before its own statement
     // confirmed the key (a body that is not valid, the rate limit): if the key was revoked meanwhile, the
@@ -171,15 +174,12 @@ export function integrationRoutes(db: Db, options: IntegrationRouteOptions = {})
       },
       async (request, reply) => {
         const caller = integrationOf(request);
-        return writeRoute(
-          db,
-          request,
-          reply,
-          (tx, key) => consumeBatch(tx, caller, request.body.items, key),
-          {
-            idempotent: { callerId: caller.keyId, idempotency: requireIdempotency(request) },
+        const idempotency = requireIdempotency(request);
+        return batchCalls.run(() =>
+          writeRoute(db, request, reply, (tx, key) => consumeBatch(tx, caller, request.body.items, key), {
+            idempotent: { callerId: caller.keyId, idempotency },
             answered: countConsumptions,
-          },
+          }),
         );
       },
     );

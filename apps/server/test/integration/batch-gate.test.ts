@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { BatchGate } from '../../src/features/integration/batch-gate';
+
+/** A task that runs until it is let go, and says when it started. */
+function task(started: number[], index: number) {
+  let letGo: (value: number) => void = () => {};
+  let fail: (error: Error) => void = () => {};
+  const done = new Promise<number>((resolve, reject) => {
+    letGo = resolve;
+    fail = reject;
+  });
+  return {
+    work: () => {
+      started.push(index);
+      return done;
+    },
+    finish: () => letGo(index),
+    fail: () => fail(new Error(`task ${index} failed`)),
+  };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('batch consumption calls wait in the process beyond CONSUME_TRANSACTIONS (decision 016)', () => {
+  it('runs at most that many at once, the others in arrival order as slots free; each gets its own answer', async () => {
+    const gate = new BatchGate(2);
+    const started: number[] = [];
+    const tasks = Array.from({ length: 5 }, (_, i) => task(started, i));
+    const answers = tasks.map((t) => gate.run(t.work));
+    await settle();
+    expect(started).toEqual([0, 1]);
+    tasks[1]?.finish();
+    await settle();
+    expect(started).toEqual([0, 1, 2]);
+    tasks[0]?.finish();
+    tasks[2]?.finish();
+    await settle();
+    expect(started).toEqual([0, 1, 2, 3, 4]);
+    tasks[3]?.finish();
+    tasks[4]?.finish();
+    expect(await Promise.all(answers)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('a call that fails passes its error on and frees its slot for the next', async () => {
+    const gate = new BatchGate(1);
+    const started: number[] = [];
+    const [first, second] = [task(started, 0), task(started, 1)];
+    const failing = gate.run(first?.work ?? (() => Promise.resolve(0)));
+    const next = gate.run(second?.work ?? (() => Promise.resolve(0)));
+    await settle();
+    expect(started).toEqual([0]);
+    first?.fail();
+    await expect(failing).rejects.toThrow('task 0 failed');
+    await settle();
+    expect(started).toEqual([0, 1]);
+    second?.finish();
+    expect(await next).toBe(1);
+    // Free again: a call now starts at once.
+    const third = task(started, 2);
+    const last = gate.run(third.work);
+    await settle();
+    expect(started).toEqual([0, 1, 2]);
+    third.finish();
+    expect(await last).toBe(2);
+  });
+});
