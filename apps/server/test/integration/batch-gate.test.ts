@@ -26,7 +26,7 @@ describe('batch consumption calls wait in the process beyond CONSUME_TRANSACTION
     const gate = new BatchGate(2);
     const started: number[] = [];
     const tasks = Array.from({ length: 5 }, (_, i) => task(started, i));
-    const answers = tasks.map((t) => gate.run(t.work));
+    const answers = tasks.map((t) => gate.run('key', t.work));
     await settle();
     expect(started).toEqual([0, 1]);
     tasks[1]?.finish();
@@ -45,8 +45,8 @@ describe('batch consumption calls wait in the process beyond CONSUME_TRANSACTION
     const gate = new BatchGate(1);
     const started: number[] = [];
     const [first, second] = [task(started, 0), task(started, 1)];
-    const failing = gate.run(first?.work ?? (() => Promise.resolve(0)));
-    const next = gate.run(second?.work ?? (() => Promise.resolve(0)));
+    const failing = gate.run('key', first?.work ?? (() => Promise.resolve(0)));
+    const next = gate.run('key', second?.work ?? (() => Promise.resolve(0)));
     await settle();
     expect(started).toEqual([0]);
     first?.fail();
@@ -57,10 +57,24 @@ describe('batch consumption calls wait in the process beyond CONSUME_TRANSACTION
     expect(await next).toBe(1);
     // Free again: a call now starts at once.
     const third = task(started, 2);
-    const last = gate.run(third.work);
+    const last = gate.run('key', third.work);
     await settle();
     expect(started).toEqual([0, 1, 2]);
     third.finish();
     expect(await last).toBe(2);
+  });
+
+  it('keys take turns for a free slot: one network sending many batches does not hold up another', async () => {
+    const gate = new BatchGate(1);
+    const started: number[] = [];
+    // Key A sends four batches at once, then key B one: B's goes second, not fifth.
+    const tasks = Array.from({ length: 5 }, (_, i) => task(started, i));
+    const answers = tasks.map((t, i) => gate.run(i < 4 ? 'A' : 'B', t.work));
+    for (const expected of [[0], [0, 4], [0, 4, 1], [0, 4, 1, 2], [0, 4, 1, 2, 3]]) {
+      await settle();
+      expect(started).toEqual(expected);
+      tasks[expected.at(-1) as number]?.finish();
+    }
+    expect(await Promise.all(answers)).toEqual([0, 1, 2, 3, 4]);
   });
 });

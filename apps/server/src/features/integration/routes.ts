@@ -175,7 +175,7 @@ export function integrationRoutes(db: Db, options: IntegrationRouteOptions = {})
       async (request, reply) => {
         const caller = integrationOf(request);
         const idempotency = requireIdempotency(request);
-        return batchCalls.run(() =>
+        return batchCalls.run(caller.keyId, () =>
           writeRoute(db, request, reply, (tx, key) => consumeBatch(tx, caller, request.body.items, key), {
             idempotent: { callerId: caller.keyId, idempotency },
             answered: countConsumptions,
