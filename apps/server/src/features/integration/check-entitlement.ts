@@ -196,11 +196,13 @@ export async function findPlacesOfEach(
                 ? sql`and not exists (select 1 from found f where f.own_account_id is null or f.consumed_account_id is null)`
                 : sql``
             }
-          order by a.id for no key update)
-        select found.*,
-          (select l.balance::text from locked l where l.id = found.own_account_id) as own_locked,
-          (select l.balance::text from locked l where l.id = found.shared_account_id) as shared_locked
-        from found`
+          order by a.id for no key update),
+        -- The locked balances gathered once (an init plan): looked up in the locked rows for each found row, they
+        -- were 28,000 rows scanned for a batch of 100. The found rows are read in their own order, as without the lock.
+        balances as (select jsonb_object_agg(l.id, l.balance) as locked from locked l)
+        select found.*, (b.locked->>found.own_account_id::text) as own_locked,
+          (b.locked->>found.shared_account_id::text) as shared_locked
+        from found, balances b`
             : sql``
         }`,
   );
