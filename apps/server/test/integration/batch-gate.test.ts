@@ -44,16 +44,17 @@ describe('batch consumption calls wait in the process beyond CONSUME_TRANSACTION
   it('a call that fails passes its error on and frees its slot for the next', async () => {
     const gate = new BatchGate(1);
     const started: number[] = [];
-    const [first, second] = [task(started, 0), task(started, 1)];
-    const failing = gate.run('key', first?.work ?? (() => Promise.resolve(0)));
-    const next = gate.run('key', second?.work ?? (() => Promise.resolve(0)));
+    const first = task(started, 0);
+    const second = task(started, 1);
+    const failing = gate.run('key', first.work);
+    const next = gate.run('key', second.work);
     await settle();
     expect(started).toEqual([0]);
-    first?.fail();
+    first.fail();
     await expect(failing).rejects.toThrow('task 0 failed');
     await settle();
     expect(started).toEqual([0, 1]);
-    second?.finish();
+    second.finish();
     expect(await next).toBe(1);
     // Free again: a call now starts at once.
     const third = task(started, 2);

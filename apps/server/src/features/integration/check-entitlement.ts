@@ -197,8 +197,8 @@ export async function findPlacesOfEach(
                 : sql``
             }
           order by a.id for no key update),
-        -- The locked balances gathered once (an init plan): looked up in the locked rows for each found row, they
-        -- were 28,000 rows scanned for a batch of 100. The found rows are read in their own order, as without the lock.
+        -- The locked balances as one row, joined to every found row: a lookup in the locked rows for each found
+        -- row scanned them all each time. The found rows keep their own order, as without the lock.
         balances as (select jsonb_object_agg(l.id, l.balance) as locked from locked l)
         select found.*, (b.locked->>found.own_account_id::text) as own_locked,
           (b.locked->>found.shared_account_id::text) as shared_locked
