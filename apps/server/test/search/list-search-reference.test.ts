@@ -552,6 +552,66 @@ describe('the capped total', () => {
     });
   });
 
+  it('several words past the cap: the range read whole or the index walked, the same pages', {
+    timeout: 120_000,
+  }, async () => {
+    const comparison = new Comparison();
+    const { ownerA, systemAdmin } = world.callers;
+    // Infinite: the chosen word's range is always read whole; negative: never (the name or email index walked).
+    const reads = [
+      { read: 'whole range', wholeRangeMaxEntries: Number.POSITIVE_INFINITY },
+      { read: 'walk', wholeRangeMaxEntries: Number.NEGATIVE_INFINITY },
+    ];
+    for (const caller of [ownerA, systemAdmin]) {
+      const who = caller === ownerA ? 'ownerA' : 'systemAdmin';
+      for (const order of ['asc', 'desc'] as const) {
+        for (const page of [1, 50, 51, 52, 56, 57]) {
+          const orgQuery = { page, limit: 20, search: 'quad GARCIA', key: 'name' as const, order };
+          const userQuery = { page, limit: 20, search: 'garcia teacher', key: 'name' as const, order };
+          const emailQuery = { ...userQuery, key: 'email' as const };
+          for (const { read, wholeRangeMaxEntries } of reads) {
+            const options = { scopeFirstMaxOrganizations: 0, wholeRangeMaxEntries };
+            comparison.check(
+              label('organizations', who, read, orgQuery),
+              referenceOrganizationSearch(snapshot, caller, orgQuery),
+              answerOf(await searchOrganizations(database.db, caller, orgQuery, options), organizationItem),
+            );
+            for (const query of [userQuery, emailQuery])
+              comparison.check(
+                label('users', who, read, query),
+                referenceUserSearch(snapshot, caller, query),
+                answerOf(await searchUsers(database.db, caller, query, options), userItem),
+              );
+          }
+        }
+      }
+    }
+    comparison.expectNoFailures();
+    // Both searches pass the cap (the rooms with Garcia in their name; the generated Garcia teachers).
+    const first = { page: 1, limit: 20, order: 'asc' as const, key: 'name' as const };
+    const rooms = await searchOrganizations(
+      database.db,
+      ownerA,
+      { ...first, search: 'quad garcia' },
+      {
+        scopeFirstMaxOrganizations: 0,
+        wholeRangeMaxEntries: Number.POSITIVE_INFINITY,
+      },
+    );
+    expect(rooms.pagination).toMatchObject({ total: 1000, totalExact: false, hasNext: true });
+    expect(rooms.data[0]?.name).toMatch(/garc[ií]a/i);
+    const teachers = await searchUsers(
+      database.db,
+      ownerA,
+      { ...first, search: 'teacher garcia' },
+      {
+        scopeFirstMaxOrganizations: 0,
+        wholeRangeMaxEntries: Number.POSITIVE_INFINITY,
+      },
+    );
+    expect(teachers.pagination).toMatchObject({ total: 1000, totalExact: false, hasNext: true });
+  });
+
   it('pages 1, 50, 51, 56 and 57 of 20 of a search with 1,111 matches', { timeout: 120_000 }, async () => {
     const comparison = new Comparison();
     for (const who of ['ownerA', 'systemAdmin'] as const) {

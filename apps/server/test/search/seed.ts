@@ -113,7 +113,8 @@ export async function seedSearchWorld(db: Db): Promise<SearchWorld> {
   const rooms = new Set<OrganizationSeed>();
   for (let n = 1; n <= GARCIA_ROOMS; n++) {
     const base = n % 20 === 0 ? 'Room' : ['Garcia Room', 'Room Garcia', 'García Lab', 'Maple Garcia'][n % 4];
-    const name = `${base} ${n}${n <= 1000 ? ' Kilo' : ''}${n <= 1001 ? ' Plus' : ''}`;
+    // Every room is also a Quad: 'garcia quad' is a search of several words past the cap.
+    const name = `${base} ${n}${n <= 1000 ? ' Kilo' : ''}${n <= 1001 ? ' Plus' : ''} Quad`;
     rooms.add(add(name, UNIT_TYPES[n % UNIT_TYPES.length] ?? 'other', riverside));
   }
   const deleted = add('Maple Ridge Deleted School', 'school', north);

@@ -1,12 +1,7 @@
-import type {
-  OrganizationRef,
-  OrganizationSortKey,
-  SubOrganizationSortKey,
-} from '@allot/domain/organizations';
+import type { OrganizationSortKey, SubOrganizationSortKey } from '@allot/domain/organizations';
 import { buildPagination, type PaginationQuery } from '@allot/domain/pagination';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { uuidsIn } from '../../db/json-params';
 import { preparedRows } from '../../db/prepared-rows';
 import type { ReplicaReads } from '../../db/read-replica';
 import type { AuthUser } from '../../http/authenticate';
@@ -61,7 +56,10 @@ export async function searchOrganizations(
   db: Db,
   user: AuthUser,
   query: PaginationQuery<OrganizationSortKey>,
-  { scopeFirstMaxOrganizations = SCOPE_FIRST_MAX_ORGANIZATIONS } = {},
+  {
+    scopeFirstMaxOrganizations = SCOPE_FIRST_MAX_ORGANIZATIONS,
+    wholeRangeMaxEntries,
+  }: { scopeFirstMaxOrganizations?: number; wholeRangeMaxEntries?: number } = {},
 ) {
   let source = allOrganizations();
   let roots: string[] | null = null;
@@ -70,28 +68,25 @@ export async function searchOrganizations(
     roots = scope.roots;
     source = subtreesOf(scope.roots, { indexed: scope.organizations > scopeFirstMaxOrganizations });
   }
-  const { data, total, capped } = await pageOrganizationSummaries(db, source, query);
-  const paths = await visiblePaths(
-    db,
-    data.map((organization) => organization.id),
-    roots,
-  );
+  const { data, total, capped } = await pageOrganizationSummaries(db, source, query, undefined, {
+    wholeRangeMaxEntries,
+    path: visiblePath(roots),
+  });
   return {
-    data: data.map((organization) => ({ ...organization, path: paths.get(organization.id) ?? [] })),
+    data: data.map((organization) => ({ ...organization, path: organization.path ?? [] })),
     pagination: buildPagination(query, total, capped),
   };
 }
 
 /**
- * The path of each of `ids` (a page of a list: at most 100) as the caller sees it: its ancestors from the
- * highest one inside the caller's scope (`roots`, the roots of what it manages; null: a system admin, who
- * sees every ancestor) down to the parent, with their current names. One statement for the page, never one
- * per row: the closure table's (descendant_id, depth) index gives each row's ancestors, and a scope check is
- * a probe of its primary key.
+ * The path of the organization `o` as the caller sees it, a JSON column read with the page's summaries (one
+ * statement, never one per row): its ancestors from the highest one inside the caller's scope (`roots`, the
+ * roots of what it manages; null: a system admin, who sees every ancestor) down to the parent, with their
+ * current names. The closure table's (descendant_id, depth) index gives the row's ancestors, and a scope check
+ * is a probe of its primary key.
  */
-async function visiblePaths(db: Db, ids: string[], roots: string[] | null) {
-  const paths = new Map<string, OrganizationRef[]>();
-  if (ids.length === 0 || roots?.length === 0) return paths;
+function visiblePath(roots: string[] | null) {
+  if (roots?.length === 0) return sql`'[]'::json`;
   const visible =
     roots === null
       ? sql``
@@ -99,16 +94,9 @@ async function visiblePaths(db: Db, ids: string[], roots: string[] | null) {
         // plan (from its sixth run) drove it from the whole scope (20,010 closure rows of a district: 0.8 s).
         sql`and exists (select 1 from organization_closure scope
           where scope.descendant_id = up.ancestor_id and ${rootCondition(sql`scope.ancestor_id`, roots)} offset 0)`;
-  const found = await preparedRows<{ id: string; path: OrganizationRef[] }>(
-    db,
-    sql`select up.descendant_id as id,
-        json_agg(json_build_object('id', a.id, 'name', a.name) order by up.depth desc) as path
-      from organization_closure up join organizations a on a.id = up.ancestor_id
-      where up.descendant_id in ${uuidsIn(ids)} and up.depth > 0 ${visible}
-      group by up.descendant_id`,
-  );
-  for (const row of found) paths.set(row.id, row.path);
-  return paths;
+  return sql`(select coalesce(json_agg(json_build_object('id', a.id, 'name', a.name) order by up.depth desc), '[]'::json)
+    from organization_closure up join organizations a on a.id = up.ancestor_id
+    where up.descendant_id = o.id and up.depth > 0 ${visible})`;
 }
 
 /** Ancestors from the root down to the parent. */

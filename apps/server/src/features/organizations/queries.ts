@@ -1,6 +1,7 @@
 import {
   LICENSE_EXPIRING_SOON_DAYS,
   type LicenseType,
+  type OrganizationRef,
   type OrganizationSortKey,
   type OrganizationSummary,
   type OrganizationType,
@@ -25,7 +26,7 @@ import {
   singleWord,
   wordPrefix,
 } from '../../lib/search';
-import { byEstimatedRange } from '../../lib/word-frequency';
+import { byEstimatedRange, estimatedRangeEntries, WHOLE_RANGE_MAX_ENTRIES } from '../../lib/word-frequency';
 import { rootCondition } from '../organization-access';
 
 export type SummaryRow = {
@@ -42,6 +43,8 @@ export type SummaryRow = {
   protected_credits: number | string;
   expiring_license_type: string | null;
   expiring_license_expire_at: string | null;
+  /** Only where asked for (`pageOrganizationSummaries`' `path`). */
+  path?: OrganizationRef[];
 };
 
 /**
@@ -52,12 +55,13 @@ export type SummaryRow = {
  * reminders") is another probe per row, on the licences' (organization_id, license_type) index: at most one
  * row per type.
  */
-function summarise(base: SQL) {
+function summarise(base: SQL, path?: SQL) {
   return sql`
     select o.id, o.name, o.type, o.phone_number, o.parent_id, o.created_at, o.users_count, o.sub_organizations_count,
       owner.name as admin_name, owner.email as admin_email,
       o.shared_credits, o.protected_credits,
       expiring.license_type as expiring_license_type, expiring.expire_at as expiring_license_expire_at
+      ${path ? sql`, ${path} as path` : sql``}
     from (${base}) o
     left join lateral (
       select u.name, u.email from memberships om join users u on u.id = om.user_id
@@ -80,10 +84,10 @@ function summarise(base: SQL) {
  * The summaries of the live organizations picked by `where` (over `o`), by name, as a JSON array (to embed in
  * a larger read; `toSummary` maps its elements).
  */
-export function organizationSummariesJson(where: SQL, options: { limit?: number } = {}): SQL {
+export function organizationSummariesJson(where: SQL, options: { limit?: number; path?: SQL } = {}): SQL {
   const base = sql`select * from organizations o where o.deleted_at is null and (${where})
     order by o.name, o.id ${options.limit === undefined ? sql`` : sql`limit ${options.limit}`}`;
-  return sql`(select coalesce(json_agg(s order by s.name, s.id), '[]'::json) from (${summarise(base)}) s)`;
+  return sql`(select coalesce(json_agg(s order by s.name, s.id), '[]'::json) from (${summarise(base, options.path)}) s)`;
 }
 
 /**
@@ -97,7 +101,11 @@ export function organizationSummaryJson(where: SQL): SQL {
 }
 
 /** Summaries of the live organizations picked by `where` (over `o`), by name. */
-export async function selectOrganizationSummaries(db: Tx, where: SQL, options: { limit?: number } = {}) {
+export async function selectOrganizationSummaries(
+  db: Tx,
+  where: SQL,
+  options: { limit?: number; path?: SQL } = {},
+) {
   const [row] = await preparedRows<{ summaries: SummaryRow[] }>(
     db,
     sql`select ${organizationSummariesJson(where, options)} as summaries`,
@@ -194,7 +202,8 @@ function sortValue(alias: 'o' | 'p', key: Exclude<OrganizationSortKey, 'name'>):
 }
 
 export interface OrganizationPage {
-  data: OrganizationSummary[];
+  /** With `path` when the page was asked for it. */
+  data: (OrganizationSummary & { path?: OrganizationRef[] })[];
   total: number;
   /** Set when a search found more than the cap: `total` is the count so far, `hasNext` the page after. */
   capped?: { hasNext: boolean };
@@ -218,6 +227,14 @@ export async function pageOrganizationSummaries(
   query: PaginationQuery<OrganizationSortKey>,
   /** Also selects these roles (`rolesHeldSql`), so that the access check rides on the same query. */
   rolesHeld: SQL = sql`null`,
+  {
+    wholeRangeMaxEntries = WHOLE_RANGE_MAX_ENTRIES,
+    path,
+  }: {
+    wholeRangeMaxEntries?: number | undefined;
+    /** Each row's path too: a JSON column over the organization `o` (in the same statement as the page). */
+    path?: SQL;
+  } = {},
 ): Promise<OrganizationPage> {
   const terms = searchTerms(query.search);
   const dir = query.order === 'desc' ? sql`desc` : sql`asc`;
@@ -226,7 +243,7 @@ export async function pageOrganizationSummaries(
   const window = sql`limit ${query.limit} offset ${offset}`;
   const sortBy = query.key === 'name' ? null : sql.raw(sortValue('o', query.key));
   const json = (base: SQL) =>
-    sql`(select coalesce(json_agg(p order by ${pageOrder(query.key, query.order)}), '[]'::json) from (${summarise(base)}) p)`;
+    sql`(select coalesce(json_agg(p order by ${pageOrder(query.key, query.order)}), '[]'::json) from (${summarise(base, path)}) p)`;
   /** The list's order over rows `r` of `pageRows`: the sort value, then name and id. */
   const rowOrder = sortBy
     ? sql`r.sort_value ${dir}, r.name ${tieDir}, r.id ${tieDir}`
@@ -265,6 +282,16 @@ export async function pageOrganizationSummaries(
     );
     // One more row than the page, to tell whether another page follows a capped total.
     const pageAndNext = sql`limit ${query.limit + 1} offset ${offset}`;
+    // Beyond the cap, a small range of several words' search is read whole and sorted: walking the name
+    // index, their matches can be far apart.
+    const wholeRange =
+      rangeWord !== undefined &&
+      singleWord(terms) === null &&
+      estimatedRangeEntries(
+        'organization_search_words',
+        source.indexed === 'all' ? [NIL_SCOPE] : source.indexed.roots,
+        rangeWord,
+      ) <= wholeRangeMaxEntries;
     // Only the search is planned per call, answering the page's ids in order; the summaries are a
     // prepared statement: planning their joins too cost more than running the search (decision 002).
     const idsOf = (matches: SQL, rowsWindow: SQL) =>
@@ -276,14 +303,16 @@ export async function pageOrganizationSummaries(
         select ${rolesHeld} as roles, (select n from counted) as total,
           case when (select n from counted) <= ${SEARCH_TOTAL_CAP}
             then ${idsOf(sql`select * from hits`, window)}
-            else ${sortBy ? idsOf(hits(null), pageAndNext) : idsOf(walk, pageAndNext)} end as ids`,
+            else ${sortBy || wholeRange ? idsOf(hits(null), pageAndNext) : idsOf(walk, pageAndNext)} end as ids`,
     );
     const total = Number(found?.total ?? 0);
     const pageIds = found?.ids ?? [];
     const summaries = new Map(
-      (await selectOrganizationSummaries(db, sql`o.id in ${uuidsIn(pageIds.slice(0, query.limit))}`)).map(
-        (summary) => [summary.id, summary],
-      ),
+      (
+        await selectOrganizationSummaries(db, sql`o.id in ${uuidsIn(pageIds.slice(0, query.limit))}`, {
+          path,
+        })
+      ).map((summary) => [summary.id, summary]),
     );
     return {
       data: pageIds.slice(0, query.limit).flatMap((id) => summaries.get(id) ?? []),
@@ -384,7 +413,7 @@ function pageOrder(key: OrganizationSortKey, order: 'asc' | 'desc'): SQL {
   return sql.raw(`${sortValue('p', key)} ${order}, p.name ${tie}, p.id ${tie}`);
 }
 
-export function toSummary(row: SummaryRow): OrganizationSummary {
+export function toSummary(row: SummaryRow): OrganizationSummary & { path?: OrganizationRef[] } {
   return {
     id: row.id,
     name: row.name,
@@ -404,5 +433,6 @@ export function toSummary(row: SummaryRow): OrganizationSummary {
           },
         }
       : {}),
+    ...(row.path ? { path: row.path } : {}),
   };
 }

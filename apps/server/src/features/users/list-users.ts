@@ -22,7 +22,7 @@ import {
   singleWord,
   wordPrefix,
 } from '../../lib/search';
-import { byEstimatedRange } from '../../lib/word-frequency';
+import { byEstimatedRange, estimatedRangeEntries, WHOLE_RANGE_MAX_ENTRIES } from '../../lib/word-frequency';
 import {
   accessFromRoles,
   inSubtreesSql,
@@ -122,12 +122,15 @@ export async function searchUsers(
   db: Db,
   user: AuthUser,
   query: UserSort,
-  { scopeFirstMaxOrganizations = SCOPE_FIRST_MAX_ORGANIZATIONS } = {},
+  {
+    scopeFirstMaxOrganizations = SCOPE_FIRST_MAX_ORGANIZATIONS,
+    wholeRangeMaxEntries = WHOLE_RANGE_MAX_ENTRIES,
+  } = {},
 ) {
   const terms = searchTerms(query.search);
   if (findsNothing(terms)) return { data: [], pagination: buildPagination(query, 0) };
   if (user.isSystemAdmin) {
-    if (terms.length > 0) return indexedUserPage(db, query, terms, 'all');
+    if (terms.length > 0) return indexedUserPage(db, query, terms, 'all', wholeRangeMaxEntries);
     const everyone = sql`select u.id, u.name, u.email from users u`;
     const result = await pageOfMatches(db, query, everyone, () => sql`true`);
     return { data: result.data, pagination: buildPagination(query, Number(result.total)) };
@@ -158,7 +161,7 @@ export async function searchUsers(
       pagination: buildPagination(query, total, terms.length > 0 ? cappedFromExact(total, query) : undefined),
     };
   }
-  return indexedUserPage(db, query, terms, memberByMember.roots ?? []);
+  return indexedUserPage(db, query, terms, memberByMember.roots ?? [], wholeRangeMaxEntries);
 }
 
 /**
@@ -169,7 +172,13 @@ export async function searchUsers(
  * index, checking each entry, until the page and one more row are found: a common word fills it quickly.
  * Several roots: each is searched and walked, and the answers merged (a user in two is counted once).
  */
-async function indexedUserPage(db: Db, query: UserSort, terms: string[], roots: ScopeRoot[] | 'all') {
+async function indexedUserPage(
+  db: Db,
+  query: UserSort,
+  terms: string[],
+  roots: ScopeRoot[] | 'all',
+  wholeRangeMaxEntries: number,
+) {
   const scopes: ScopeRoot[] = roots === 'all' ? [{ id: NIL_SCOPE, top: NIL_SCOPE }] : roots;
   const visible =
     roots === 'all'
@@ -201,23 +210,37 @@ async function indexedUserPage(db: Db, query: UserSort, terms: string[], roots: 
   // Several terms with a plain word among them: the range of the one with the smallest range (estimated),
   // every term checked in the entry's marked text (migration 0037).
   const [rangeWord] = byEstimatedRange(db, 'user_search_words', plainWords(terms));
-  const hits = each((root) =>
-    word
-      ? sql`select w.user_id as id, w.${sortColumn} as sort_value from user_search_words w
+  /** The matches, at most `limit` of them from each root (null: all). */
+  const hitsUpTo = (limit: number | null) => {
+    const limitBy = limit === null ? sql`` : sql`limit ${limit}`;
+    return each((root) =>
+      word
+        ? sql`select w.user_id as id, w.${sortColumn} as sort_value from user_search_words w
           where w.scope_id = ${root.top}::uuid and ${wordPrefix(word)} ${under(root, 'w')}
-          limit ${SEARCH_COUNT_LIMIT}`
-      : rangeWord
-        ? sql`${inWordRange(
-            'user_search_words',
-            sql`${root.top}::uuid`,
-            rangeWord,
-            sql`select w.user_id as id, w.${sortColumn} as sort_value`,
-            sql`${matchesTerms(sql`w.search_text`, terms, 'user', { planned: true })} ${under(root, 'w')}`,
-          )} limit ${SEARCH_COUNT_LIMIT}`
-        : sql`select s.user_id as id, s.${sortColumn} as sort_value from (
+          ${limitBy}`
+        : rangeWord
+          ? sql`${inWordRange(
+              'user_search_words',
+              sql`${root.top}::uuid`,
+              rangeWord,
+              sql`select w.user_id as id, w.${sortColumn} as sort_value`,
+              sql`${matchesTerms(sql`w.search_text`, terms, 'user', { planned: true })} ${under(root, 'w')}`,
+            )} ${limitBy}`
+          : sql`select s.user_id as id, s.${sortColumn} as sort_value from (
           select * from user_search s where ${inIndex(root)} offset 0) s
-        where s.scope_id = ${root.top}::uuid and ${matches} ${under(root)} limit ${SEARCH_COUNT_LIMIT}`,
-  );
+        where s.scope_id = ${root.top}::uuid and ${matches} ${under(root)} ${limitBy}`,
+    );
+  };
+  // Beyond the cap, a small range of several words' search is read whole and sorted: walking the name (or
+  // email) index, their matches can be far apart.
+  const wholeRange =
+    word === null &&
+    rangeWord !== undefined &&
+    estimatedRangeEntries(
+      'user_search_words',
+      scopes.map((root) => root.top),
+      rangeWord,
+    ) <= wholeRangeMaxEntries;
   // The walk reads only what the name (or email) index holds, so the table is not read.
   const walk = each(
     (root) => sql`select s.user_id as id, s.${sortColumn} as sort_value from user_search s
@@ -232,12 +255,12 @@ async function indexedUserPage(db: Db, query: UserSort, terms: string[], roots: 
       order by x.sort_value ${dir}, x.id limit ${rowCount} offset ${offset}) f)`;
   const [result] = await rows<{ total: string | number; ids: string[] }>(
     db,
-    sql`with hits as materialized (${hits}),
+    sql`with hits as materialized (${hitsUpTo(SEARCH_COUNT_LIMIT)}),
         counted as materialized (select count(distinct id) as n from hits)
       select (select n from counted) as total,
         case when (select n from counted) <= ${SEARCH_TOTAL_CAP}
           then ${pageIds(sql`select * from hits`, query.limit)}
-          else ${pageIds(walk, query.limit + 1)} end as ids`,
+          else ${pageIds(wholeRange ? hitsUpTo(null) : walk, query.limit + 1)} end as ids`,
   );
   const total = Number(result?.total ?? 0);
   const ids = result?.ids ?? [];
