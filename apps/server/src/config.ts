@@ -35,8 +35,8 @@ export interface Config {
   integrationRateLimitPerMinute: number | undefined;
   /**
    * CONSUME_TRANSACTIONS: transactions a process runs at once for single consumption calls, each shared by
-   * the calls waiting when it starts, and as many again for batch calls, one each (a default when unset:
-   * features/integration/consume-queue.ts; batch-gate.ts).
+   * the calls waiting when it starts, and as many again for batch calls, one each (unset: 2 shared among
+   * the processes, `defaultConsumeTransactions` in features/integration/consume-queue.ts; batch-gate.ts).
    */
   consumeTransactions: number | undefined;
   /**

@@ -6,6 +6,7 @@ import { markServing } from './db/backup';
 import { type Database, openDatabase } from './db/client';
 import { migrate } from './db/migrate';
 import { encryptPlainSecrets } from './features/auth/mfa-secrets';
+import { defaultConsumeTransactions } from './features/integration/consume-queue';
 import { ensureSystemAdmin } from './features/system-admin/ensure-admin';
 import { answerClusterMetrics, serveClusterMetrics } from './lib/metrics';
 
@@ -60,7 +61,7 @@ export async function serve(config: Config, options: { prepare: boolean }) {
       instructions: config.invoicePaymentInstructions ?? null,
     },
     integrationRateLimitPerMinute: config.integrationRateLimitPerMinute,
-    consumeTransactions: config.consumeTransactions,
+    consumeTransactions: config.consumeTransactions ?? defaultConsumeTransactions(config.processes),
     twoFactor: {
       requireSystemAdmins: config.requireSystemAdminMfa,
       encryptionKey: config.mfaEncryptionKey,

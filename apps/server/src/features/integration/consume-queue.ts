@@ -13,8 +13,17 @@ import {
 } from '../../http/idempotency';
 import { type ConsumeItem, type ConsumeOutcome, consumeEach } from './consume-credits';
 
-/** Shared transactions running at once in a process, unless CONSUME_TRANSACTIONS says (decision 016). */
-export const DEFAULT_CONSUME_TRANSACTIONS = 4;
+/** Shared transactions running at once on one machine, unless CONSUME_TRANSACTIONS says (decision 016). */
+export const DEFAULT_CONSUME_TRANSACTIONS = 2;
+
+/**
+ * Unless CONSUME_TRANSACTIONS says: a process's share of the default's transactions among the machine's
+ * server processes (WEB_CONCURRENCY), at least one. Fewer transactions each take more calls: with 2 processes,
+ * 1 each served about twice the calls of 4 each (decision 016).
+ */
+export function defaultConsumeTransactions(processes: number): number {
+  return Math.max(1, Math.floor(DEFAULT_CONSUME_TRANSACTIONS / Math.max(processes, 1)));
+}
 
 /** A single consumption call waiting for its turn. */
 interface Waiting {
