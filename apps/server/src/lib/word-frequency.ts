@@ -75,6 +75,11 @@ async function load(db: Tx, table: WordsTable): Promise<WordStatistics | null> {
   };
 }
 
+/** Loads the table's statistics now and keeps them (a server loads them in the background on first use). */
+export async function refreshWordStatistics(db: Tx, table: WordsTable): Promise<void> {
+  cache.set(table, { at: Date.now(), statistics: await load(db, table) });
+}
+
 /** What `search_fold` does to a term, near enough for an estimate (NFD, no combining marks, lower case). */
 function folded(term: string): string {
   return term

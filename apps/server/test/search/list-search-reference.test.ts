@@ -2,14 +2,18 @@ import { isDeepStrictEqual } from 'node:util';
 import type { OrganizationSummary } from '@allot/domain/organizations';
 import { type Pagination, type PaginationQuery, SEARCH_TOTAL_CAP } from '@allot/domain/pagination';
 import type { OrganizationUser } from '@allot/domain/users';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client';
+import { rows } from '../../src/db/rows';
 import {
   listSubOrganizations,
   searchOrganizations,
 } from '../../src/features/organizations/find-organizations';
 import { listOrganizationUsers, searchUsers } from '../../src/features/users/list-users';
 import type { AuthUser } from '../../src/http/authenticate';
+import { NIL_SCOPE, wordPrefix } from '../../src/lib/search';
+import { estimatedRangeEntries, refreshWordStatistics } from '../../src/lib/word-frequency';
 import { openTestDatabase } from '../support/test-database';
 import {
   fold,
@@ -610,6 +614,32 @@ describe('the capped total', () => {
       },
     );
     expect(teachers.pagination).toMatchObject({ total: 1000, totalExact: false, hasNext: true });
+  });
+
+  it('estimates a word’s range in a scope from ANALYZE’s statistics, near its true length', async () => {
+    await database.db.execute(sql`analyze organization_search_words`);
+    await database.db.execute(sql`analyze user_search_words`);
+    await refreshWordStatistics(database.db, 'organization_search_words');
+    await refreshWordStatistics(database.db, 'user_search_words');
+    const inScope = async (table: 'organization_search_words' | 'user_search_words', word: string) => {
+      const [row] = await rows<{ n: string }>(
+        database.db,
+        sql`select count(*) as n from ${sql.raw(table)} w where w.scope_id = ${NIL_SCOPE}::uuid and ${wordPrefix(word)}`,
+      );
+      return Number(row?.n);
+    };
+    for (const [table, word] of [
+      ['organization_search_words', 'quad'],
+      ['organization_search_words', 'garcia'],
+      ['user_search_words', 'garcia'],
+      ['user_search_words', 'teacher'],
+    ] as const) {
+      const actual = await inScope(table, word);
+      const estimate = estimatedRangeEntries(table, [NIL_SCOPE], word);
+      expect(actual, `${table} ${word}`).toBeGreaterThan(1000);
+      expect(estimate, `${table} ${word}: ${estimate} for ${actual}`).toBeGreaterThan(actual / 2);
+      expect(estimate, `${table} ${word}: ${estimate} for ${actual}`).toBeLessThan(actual * 2);
+    }
   });
 
   it('pages 1, 50, 51, 56 and 57 of 20 of a search with 1,111 matches', { timeout: 120_000 }, async () => {
