@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../db/client';
 import { rows } from '../db/rows';
+import { singleWord } from './search';
 
 /*
  * Which word of a search of several words has the smaller range in the btree of words (decision 002,
@@ -131,4 +132,23 @@ export function estimatedRangeEntries(table: WordsTable, scopes: readonly string
     0,
   );
   return share(statistics, word) * statistics.entries * scopeShare;
+}
+
+/**
+ * Whether a search of `terms` past the cap reads `rangeWord`'s range in these scopes whole and sorts its matches
+ * (decision 002): a search of several words (a single word's range is walked) whose range is estimated at most
+ * `maxEntries` long. Walking the name (or email) index instead, their matches can be far apart.
+ */
+export function readsRangeWhole(
+  table: WordsTable,
+  scopes: readonly string[],
+  terms: readonly string[],
+  rangeWord: string | undefined,
+  maxEntries: number,
+): boolean {
+  return (
+    rangeWord !== undefined &&
+    singleWord(terms) === null &&
+    estimatedRangeEntries(table, scopes, rangeWord) <= maxEntries
+  );
 }

@@ -593,14 +593,12 @@ describe('the capped total', () => {
     comparison.expectNoFailures();
     // Both searches pass the cap (the rooms with Garcia in their name; the generated Garcia teachers).
     const first = { page: 1, limit: 20, order: 'asc' as const, key: 'name' as const };
+    const readWhole = { scopeFirstMaxOrganizations: 0, wholeRangeMaxEntries: Number.POSITIVE_INFINITY };
     const rooms = await searchOrganizations(
       database.db,
       ownerA,
       { ...first, search: 'quad garcia' },
-      {
-        scopeFirstMaxOrganizations: 0,
-        wholeRangeMaxEntries: Number.POSITIVE_INFINITY,
-      },
+      readWhole,
     );
     expect(rooms.pagination).toMatchObject({ total: 1000, totalExact: false, hasNext: true });
     expect(rooms.data[0]?.name).toMatch(/garc[ií]a/i);
@@ -608,10 +606,7 @@ describe('the capped total', () => {
       database.db,
       ownerA,
       { ...first, search: 'teacher garcia' },
-      {
-        scopeFirstMaxOrganizations: 0,
-        wholeRangeMaxEntries: Number.POSITIVE_INFINITY,
-      },
+      readWhole,
     );
     expect(teachers.pagination).toMatchObject({ total: 1000, totalExact: false, hasNext: true });
   });

@@ -26,7 +26,7 @@ import {
   singleWord,
   wordPrefix,
 } from '../../lib/search';
-import { byEstimatedRange, estimatedRangeEntries, WHOLE_RANGE_MAX_ENTRIES } from '../../lib/word-frequency';
+import { byEstimatedRange, readsRangeWhole, WHOLE_RANGE_MAX_ENTRIES } from '../../lib/word-frequency';
 import { rootCondition } from '../organization-access';
 
 export type SummaryRow = {
@@ -282,16 +282,13 @@ export async function pageOrganizationSummaries(
     );
     // One more row than the page, to tell whether another page follows a capped total.
     const pageAndNext = sql`limit ${query.limit + 1} offset ${offset}`;
-    // Beyond the cap, a small range of several words' search is read whole and sorted: walking the name
-    // index, their matches can be far apart.
-    const wholeRange =
-      rangeWord !== undefined &&
-      singleWord(terms) === null &&
-      estimatedRangeEntries(
-        'organization_search_words',
-        source.indexed === 'all' ? [NIL_SCOPE] : source.indexed.roots,
-        rangeWord,
-      ) <= wholeRangeMaxEntries;
+    const wholeRange = readsRangeWhole(
+      'organization_search_words',
+      source.indexed === 'all' ? [NIL_SCOPE] : source.indexed.roots,
+      terms,
+      rangeWord,
+      wholeRangeMaxEntries,
+    );
     // Only the search is planned per call, answering the page's ids in order; the summaries are a
     // prepared statement: planning their joins too cost more than running the search (decision 002).
     const idsOf = (matches: SQL, rowsWindow: SQL) =>

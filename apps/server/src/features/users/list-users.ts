@@ -22,7 +22,7 @@ import {
   singleWord,
   wordPrefix,
 } from '../../lib/search';
-import { byEstimatedRange, estimatedRangeEntries, WHOLE_RANGE_MAX_ENTRIES } from '../../lib/word-frequency';
+import { byEstimatedRange, readsRangeWhole, WHOLE_RANGE_MAX_ENTRIES } from '../../lib/word-frequency';
 import {
   accessFromRoles,
   inSubtreesSql,
@@ -231,16 +231,13 @@ async function indexedUserPage(
         where s.scope_id = ${root.top}::uuid and ${matches} ${under(root)} ${limitBy}`,
     );
   };
-  // Beyond the cap, a small range of several words' search is read whole and sorted: walking the name (or
-  // email) index, their matches can be far apart.
-  const wholeRange =
-    word === null &&
-    rangeWord !== undefined &&
-    estimatedRangeEntries(
-      'user_search_words',
-      scopes.map((root) => root.top),
-      rangeWord,
-    ) <= wholeRangeMaxEntries;
+  const wholeRange = readsRangeWhole(
+    'user_search_words',
+    scopes.map((root) => root.top),
+    terms,
+    rangeWord,
+    wholeRangeMaxEntries,
+  );
   // The walk reads only what the name (or email) index holds, so the table is not read.
   const walk = each(
     (root) => sql`select s.user_id as id, s.${sortColumn} as sort_value from user_search s
