@@ -72,7 +72,10 @@ export interface AppOptions {
   invoicePayment?: InvoicePayment;
   /** Calls one integration key may make in a minute, all processes together (INTEGRATION_RATE_LIMIT_PER_MINUTE). */
   integrationRateLimitPerMinute?: number | undefined;
-  /** Shared transactions of single consumption calls at once in this process (CONSUME_TRANSACTIONS). */
+  /**
+   * Shared transactions at once in this process of single consumption calls, and as many of credit moves
+   * (CONSUME_TRANSACTIONS).
+   */
   consumeTransactions?: number | undefined;
   /** REQUIRE_SYSTEM_ADMIN_MFA and MFA_ENCRYPTION_KEY (decision 015); by default neither. */
   twoFactor?: TwoFactorSettings;
@@ -164,7 +167,7 @@ export async function buildApp({
   await app.register(organizationRoutes(db, mailSettings));
   await app.register(userRoutes(db, mailSettings));
   await app.register(accountRoutes(db, mailSettings));
-  await app.register(creditRoutes(db));
+  await app.register(creditRoutes(db, { moveTransactions: consumeTransactions }));
   await app.register(licenseRoutes(db));
   await app.register(invoiceRoutes(db, mailSettings, invoicePayment));
   await app.register(requestRoutes(db, mailSettings));

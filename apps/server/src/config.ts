@@ -36,7 +36,8 @@ export interface Config {
   /**
    * CONSUME_TRANSACTIONS: transactions a process runs at once for single consumption calls, each shared by
    * the calls waiting when it starts, and as many again for batch calls, one each (unset: 2 shared among
-   * the processes, `defaultConsumeTransactions` in features/integration/consume-queue.ts; batch-gate.ts).
+   * the processes, `defaultConsumeTransactions` in features/integration/consume-queue.ts; batch-gate.ts), and
+   * as many again for credit moves between organizations' pools, shared the same way (credits/move-queue.ts).
    */
   consumeTransactions: number | undefined;
   /**

@@ -205,39 +205,37 @@ async function keep(
   return kept.length > 0;
 }
 
-/** One request's key and the answer to keep under it (`keepAnswers`). */
+/** One request's key and the answer to keep under it (`keepAnswers`), with whose keys these are. */
 export interface KeyedAnswer {
+  callerId: string;
   idempotency: IdempotencyRequest;
   answer: Answer;
 }
 
 /**
- * The answers of several requests of one caller under their keys, in one statement, as `keepStatement` keeps
- * one (the keys in order, so that two such statements wait on each other rather than deadlock): for each,
- * whether it was kept (false: another request answered under that key first). The keys must differ.
+ * The answers of several requests under their keys, in one statement, as `keepStatement` keeps one (in
+ * caller and key order, so that two such statements wait on each other rather than deadlock): for each,
+ * whether it was kept (false: another request answered under that key first). A caller's keys must differ.
  */
-export async function keepAnswers(
-  tx: Tx,
-  callerId: string,
-  keyed: readonly KeyedAnswer[],
-): Promise<boolean[]> {
-  const entries = keyed.map(({ idempotency, answer }) => ({
+export async function keepAnswers(tx: Tx, keyed: readonly KeyedAnswer[]): Promise<boolean[]> {
+  const entries = keyed.map(({ callerId, idempotency, answer }) => ({
+    caller: callerId,
     key: idempotency.key,
     hash: idempotency.hash,
     status: answer.status,
     body: answer.body,
   }));
-  const kept = await preparedRows<{ key: string; xid: string }>(
+  const kept = await preparedRows<{ caller_id: string; key: string; xid: string }>(
     tx,
     sql`insert into idempotency_keys (caller_id, key, request_hash, status, response)
-      select ${callerId}, e->>'key', e->>'hash', (e->>'status')::int, (e->'body')::jsonb
-      from json_array_elements(${jsonParam(entries)}) as e order by e->>'key'
+      select (e->>'caller')::uuid, e->>'key', e->>'hash', (e->>'status')::int, (e->'body')::jsonb
+      from json_array_elements(${jsonParam(entries)}) as e order by e->>'caller', e->>'key'
       ${TAKE_OVER_EXPIRED_KEY}
-      returning key, pg_current_xact_id()::text as xid`,
+      returning caller_id, key, pg_current_xact_id()::text as xid`,
   );
   rememberTransactionId(tx, kept[0]?.xid);
-  const keys = new Set(kept.map((k) => k.key));
-  return keyed.map(({ idempotency }) => keys.has(idempotency.key));
+  const keys = new Set(kept.map((k) => `${k.caller_id}\n${k.key}`));
+  return keyed.map(({ callerId, idempotency }) => keys.has(`${callerId.toLowerCase()}\n${idempotency.key}`));
 }
 
 /**

@@ -68,27 +68,44 @@ export async function writeRoute<T, B = undefined>(
     if (status !== undefined) reply.status(status);
     return body;
   }
+  const answer = await idempotentAnswer(db, request, (tx, key) => work(tx, key, prepared), {
+    ...(status !== undefined ? { status } : {}),
+    ...(idempotent === true ? {} : { idempotent }),
+  });
+  answered?.(answer);
+  return replyAnswer(reply, answer);
+}
+
+/**
+ * `writeRoute`'s way for a route that takes an `Idempotency-Key`, answering the `Answer` rather than sending
+ * it (a credit move run alone by the move queue, features/credits/move-queue.ts): keyed by the signed-in user
+ * unless `idempotent` names the caller and the key.
+ */
+export async function idempotentAnswer<T>(
+  db: Db,
+  request: FastifyRequest,
+  work: (tx: Tx, key: KeyAlongside | null) => Promise<T | RefusalAfterCommit>,
+  options: { status?: number; idempotent?: { callerId: string; idempotency: IdempotencyRequest } } = {},
+): Promise<Answer> {
   // A `sessionInQuery` write knows its caller once its transaction's first statement has found the session.
-  const { callerId, idempotency } =
-    idempotent === true
-      ? { callerId: () => authOf(request).userId, idempotency: idempotencyOf(request) }
-      : idempotent;
-  const answer = await idempotentWrite(
+  const { callerId, idempotency } = options.idempotent ?? {
+    callerId: () => authOf(request).userId,
+    idempotency: idempotencyOf(request),
+  };
+  return idempotentWrite(
     db,
     callerId,
     idempotency,
     async (tx, key) => {
-      const body = await work(tx, key, prepared);
+      const body = await work(tx, key);
       if (body instanceof RefusalAfterCommit)
         throw new Error('refuseAfterCommit: not for an idempotent route');
       return body;
     },
-    status,
+    options.status,
     request.routeOptions.config?.messages,
-    session,
+    sessionFirstRead(request),
   );
-  answered?.(answer);
-  return replyAnswer(reply, answer);
 }
 
 /**

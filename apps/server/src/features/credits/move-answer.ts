@@ -46,10 +46,7 @@ export interface Move {
  * spec's `422`); nothing is written.
  */
 export async function postMove(tx: Tx, move: Move): Promise<CreditMoveResponse> {
-  const report = [
-    ...move.organizations.flatMap((o) => [o.shared, o.protected]),
-    ...move.users.map((u) => u.account),
-  ];
+  const report = reportedAccounts(move);
   let posted: Awaited<ReturnType<typeof postCreditTransactionReporting>>;
   try {
     const audit = auditMoveStatement(move);
@@ -58,12 +55,25 @@ export async function postMove(tx: Tx, move: Move): Promise<CreditMoveResponse> 
     if (error instanceof InsufficientCreditsError) throw move.refusal(error.accountId, error.balance);
     throw error;
   }
-  const balanceOf = posted.balances;
+  return moveAnswer(move, posted.id, posted.balances);
+}
+
+/** The accounts whose balances a move answers: every party's (both pools of each organization). */
+export function reportedAccounts(move: Move): string[] {
+  return [...move.organizations.flatMap((o) => [o.shared, o.protected]), ...move.users.map((u) => u.account)];
+}
+
+/** A move's answer: its journal transaction and the balances it left for every party, each party once. */
+export function moveAnswer(
+  move: Move,
+  transactionId: string,
+  balanceOf: ReadonlyMap<string, number>,
+): CreditMoveResponse {
   const seen = new Set<string>();
   const once = <T extends { id: string }>(parties: T[]) =>
     parties.filter((p) => !seen.has(p.id) && seen.add(p.id));
   return {
-    transactionId: posted.id,
+    transactionId,
     action: move.action,
     amount: move.amount,
     total: move.total,

@@ -24,9 +24,26 @@ export interface AuditedMove {
  * each account. One round trip for the move and its audit.
  */
 export function auditMoveStatement(move: AuditedMove): SQL | null {
+  const entries = auditEntriesOf(move);
+  if (entries.length === 0) return null;
+  const balance = sql`coalesce((p.posted->'balances'->>(f.value->>0))::bigint, 0)`;
+  return sql`insert into audit_events
+      (organization_id, actor_id, action, target_type, target_id, target_label, before, after, credit_transaction_id)
+    select e.organization_id, ${move.actorId}::uuid, 'credits_moved', 'credit_transaction', p.posted->'ids'->>0,
+      ${move.description}::text,
+      (select jsonb_object_agg(f.key, ${balance} - (f.value->>1)::bigint) from jsonb_each(e.fields) f),
+      (select jsonb_object_agg(f.key, ${balance}) from jsonb_each(e.fields) f),
+      (p.posted->'ids'->>0)::uuid
+    from posted p, jsonb_to_recordset(${jsonParam(entries)}::jsonb) as e(organization_id uuid, fields jsonb)
+    returning 1 as answer`;
+}
+
+/** Each entry of a move's audit: the organization it is logged in and its fields, [account, the move's change]. */
+function auditEntriesOf(
+  move: AuditedMove,
+): { organization_id: string; fields: Record<string, [string, number]> }[] {
   const change = new Map<string, number>();
   for (const line of move.lines) change.set(line.accountId, (change.get(line.accountId) ?? 0) + line.amount);
-  /** Each entry's fields, by name: the account whose balance it shows and the move's change of it. */
   const entries: { organization_id: string; fields: Record<string, [string, number]> }[] = [];
   const field = (account: string): [string, number] => [account, change.get(account) ?? 0];
   const seen = new Set<string>();
@@ -44,15 +61,43 @@ export function auditMoveStatement(move: AuditedMove): SQL | null {
       fields: Object.fromEntries(move.users.map((u) => [u.name, field(u.account)])),
     });
   }
+  return entries;
+}
+
+/** A move posted with others in one call, and the balances after it (move-queue.ts knows them under its locks). */
+export interface AuditedInGroup {
+  move: AuditedMove;
+  /** Its place among the call's postings: its journal transaction is `ids[index]`. */
+  index: number;
+  after: ReadonlyMap<string, number>;
+}
+
+/**
+ * `auditMoveStatement` for moves posted together (a shared transaction, move-queue.ts): several moves may
+ * change one account, so the balances before and after each are the ones it saw and left, given, not the
+ * posting's report of the whole call. One insert, in the posting's statement (`afterward`).
+ */
+export function auditMovesStatement(moves: readonly AuditedInGroup[]): SQL | null {
+  const entries = moves.flatMap(({ move, index, after }) =>
+    auditEntriesOf(move).map((entry) => {
+      const fields = Object.entries(entry.fields);
+      const balance = (account: string) => after.get(account) ?? 0;
+      return {
+        organization_id: entry.organization_id,
+        actor_id: move.actorId,
+        n: index,
+        label: move.description,
+        before: Object.fromEntries(fields.map(([k, [account, change]]) => [k, balance(account) - change])),
+        after: Object.fromEntries(fields.map(([k, [account]]) => [k, balance(account)])),
+      };
+    }),
+  );
   if (entries.length === 0) return null;
-  const balance = sql`coalesce((p.posted->'balances'->>(f.value->>0))::bigint, 0)`;
   return sql`insert into audit_events
       (organization_id, actor_id, action, target_type, target_id, target_label, before, after, credit_transaction_id)
-    select e.organization_id, ${move.actorId}::uuid, 'credits_moved', 'credit_transaction', p.posted->'ids'->>0,
-      ${move.description}::text,
-      (select jsonb_object_agg(f.key, ${balance} - (f.value->>1)::bigint) from jsonb_each(e.fields) f),
-      (select jsonb_object_agg(f.key, ${balance}) from jsonb_each(e.fields) f),
-      (p.posted->'ids'->>0)::uuid
-    from posted p, jsonb_to_recordset(${jsonParam(entries)}::jsonb) as e(organization_id uuid, fields jsonb)
+    select e.organization_id, e.actor_id, 'credits_moved', 'credit_transaction', p.posted->'ids'->>e.n, e.label,
+      e.before, e.after, (p.posted->'ids'->>e.n)::uuid
+    from posted p, jsonb_to_recordset(${jsonParam(entries)}::jsonb)
+      as e(organization_id uuid, actor_id uuid, n int, label text, before jsonb, after jsonb)
     returning 1 as answer`;
 }

@@ -15,7 +15,7 @@ import { rows } from '../../db/rows';
 import type { AuthUser } from '../../http/authenticate';
 import { requireSystemAdmin } from '../organization-access';
 import { systemAccountId } from './journal';
-import { count, namesOf, postMove, refuse } from './move-answer';
+import { count, type Move, namesOf, postMove, refuse } from './move-answer';
 import {
   type OrganizationParty,
   organizationActedOn,
@@ -33,8 +33,13 @@ export async function transferPools(
   user: AuthUser,
   input: TransferPoolsRequest,
 ): Promise<CreditMoveResponse> {
+  return postMove(tx, await planTransferPools(tx, user, input));
+}
+
+/** `transferPools`'s move, its parties read and checked: what a shared transaction posts (move-queue.ts). */
+export async function planTransferPools(tx: Tx, user: AuthUser, input: TransferPoolsRequest): Promise<Move> {
   const org = await organizationActedOn(tx, user, input.organizationId, 'transfer_org_credits');
-  return postMove(tx, {
+  return {
     action: 'pool_transfer',
     actorId: user.userId,
     description: `${count(input.amount)} from the ${input.fromPool} pool to the ${input.toPool} pool`,
@@ -47,7 +52,7 @@ export async function transferPools(
     organizations: [org],
     users: [],
     refusal: () => refuse.pool(input.fromPool),
-  });
+  };
 }
 
 /** POST /api/credit/assign/organizations: `amount` from one pool of the source to each organization below it. */
@@ -56,6 +61,15 @@ export async function assignOrganizations(
   user: AuthUser,
   input: AssignOrganizationsRequest,
 ): Promise<CreditMoveResponse> {
+  return postMove(tx, await planAssignOrganizations(tx, user, input));
+}
+
+/** `assignOrganizations`'s move, its parties read and checked (move-queue.ts). */
+export async function planAssignOrganizations(
+  tx: Tx,
+  user: AuthUser,
+  input: AssignOrganizationsRequest,
+): Promise<Move> {
   const source = await organizationActedOn(tx, user, input.sourceOrganizationId, 'transfer_org_credits');
   const targets = await organizationsBelow(
     tx,
@@ -69,7 +83,7 @@ export async function assignOrganizations(
     targets.length === 1
       ? `its ${input.toOrganizationPoolType} pool`
       : `their ${input.toOrganizationPoolType} pools`;
-  return postMove(tx, {
+  return {
     action: 'assign_organizations',
     actorId: user.userId,
     description: `${count(input.amount)}${targets.length > 1 ? ' each' : ''} to ${namesOf(targets)} from the ${input.fromOrganizationPoolType} pool of ${source.name}, into ${into}`,
@@ -85,7 +99,7 @@ export async function assignOrganizations(
     organizations: [source, ...targets],
     users: [],
     refusal: () => refuse.pool(input.fromOrganizationPoolType),
-  });
+  };
 }
 
 /**
@@ -165,13 +179,22 @@ export async function transferOrganizations(
   user: AuthUser,
   input: TransferOrganizationsRequest,
 ): Promise<CreditMoveResponse> {
+  return postMove(tx, await planTransferOrganizations(tx, user, input));
+}
+
+/** `transferOrganizations`'s move, its parties read and checked (move-queue.ts). */
+export async function planTransferOrganizations(
+  tx: Tx,
+  user: AuthUser,
+  input: TransferOrganizationsRequest,
+): Promise<Move> {
   const [source, target] = (await organizationsActedOn(
     tx,
     user,
     [input.sourceOrganizationId, input.targetOrganizationId],
     'transfer_org_credits',
   )) as [OrganizationParty, OrganizationParty];
-  return postMove(tx, {
+  return {
     action: 'transfer_organizations',
     actorId: user.userId,
     description: `${count(input.amount)} from the ${input.fromOrganizationPoolType} pool of ${source.name} to the ${input.toOrganizationPoolType} pool of ${target.name}`,
@@ -184,7 +207,7 @@ export async function transferOrganizations(
     organizations: [source, target],
     users: [],
     refusal: (_, balance) => refuse.source(source.name, balance),
-  });
+  };
 }
 
 /** POST /api/credit/allocate/system: a system admin mints credits into a pool (CONTRACT §5). */

@@ -17,19 +17,23 @@ import { organizationIdParamsSchema } from '@allot/domain/organizations';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { authOf } from '../../http/authenticate';
+import { authOf, bearerToken, sessionFirstRead } from '../../http/authenticate';
 import { csvFileName, sendCsv } from '../../http/csv-download';
-import { idempotencyHeader } from '../../http/idempotency';
+import { idempotencyHeader, idempotencyOf, replyAnswer } from '../../http/idempotency';
 import { replicaReads } from '../../http/replica-reads';
-import { writeRoute } from '../../http/write-route';
+import { idempotentAnswer, writeRoute } from '../../http/write-route';
 import { exportCreditLog, listCreditLog } from './list-credit-log';
 import {
   allocateSystemCredits,
   assignOrganizations,
+  planAssignOrganizations,
+  planTransferOrganizations,
+  planTransferPools,
   reclaimOrganizations,
   transferOrganizations,
   transferPools,
 } from './move-organization-credits';
+import { MoveQueue } from './move-queue';
 import { assignUsers, reclaimUsers, transferUsers } from './move-user-credits';
 
 const tags = ['credits'];
@@ -47,6 +51,7 @@ const MOVES = [
       'From its shared pool to its protected pool or back. Permission: `transfer_org_credits` on it.',
     body: transferPoolsRequestSchema,
     move: transferPools,
+    plan: planTransferPools,
   },
   {
     url: '/api/credit/assign/organizations',
@@ -56,6 +61,7 @@ const MOVES = [
       '`amount` to each target, from a pool of the source into a pool of each target; the targets must be below the source (any depth). Permission: `transfer_org_credits` on the source.',
     body: assignOrganizationsRequestSchema,
     move: assignOrganizations,
+    plan: planAssignOrganizations,
   },
   {
     url: '/api/credit/reclaim/organizations',
@@ -74,6 +80,7 @@ const MOVES = [
       'From a pool of one organization to a pool of another. Permission: `transfer_org_credits` on both.',
     body: transferOrganizationsRequestSchema,
     move: transferOrganizations,
+    plan: planTransferOrganizations,
   },
   {
     url: '/api/credit/assign/users',
@@ -113,9 +120,17 @@ const MOVES = [
   },
 ] as const;
 
-export function creditRoutes(db: Db): FastifyPluginAsyncZod {
+export interface CreditRouteOptions {
+  /** Shared transactions of credit moves running at once in this process (move-queue.ts); 1 by default. */
+  moveTransactions?: number | undefined;
+}
+
+export function creditRoutes(db: Db, options: CreditRouteOptions = {}): FastifyPluginAsyncZod {
+  const queue = new MoveQueue(db, options.moveTransactions ?? 1);
   return async (app) => {
-    for (const { url, operationId, summary, description, body, move } of MOVES) {
+    for (const entry of MOVES) {
+      const { url, operationId, summary, description, body, move } = entry;
+      const plan = 'plan' in entry ? entry.plan : undefined;
       app.post(
         url,
         {
@@ -131,10 +146,24 @@ export function creditRoutes(db: Db): FastifyPluginAsyncZod {
           // The session is read in the move's own transaction, sent with its BEGIN (decision 006).
           config: { sessionInQuery: true },
         },
-        async (request, reply) =>
-          writeRoute(db, request, reply, (tx) => move(tx, authOf(request), request.body as never), {
-            idempotent: true,
-          }),
+        async (request, reply) => {
+          const input = request.body as never;
+          if (!plan) {
+            return writeRoute(db, request, reply, (tx) => move(tx, authOf(request), input), {
+              idempotent: true,
+            });
+          }
+          // A move whose lines its parties decide waits for a shared transaction when others run (decision 006).
+          const answer = await queue.move({
+            caller: bearerToken(request) ?? '',
+            user: () => authOf(request),
+            session: sessionFirstRead(request),
+            plan: (tx, user) => plan(tx, user, input),
+            idempotency: idempotencyOf(request),
+            alone: () => idempotentAnswer(db, request, (tx) => move(tx, authOf(request), input)),
+          });
+          return replyAnswer(reply, answer);
+        },
       );
     }
 

@@ -157,8 +157,11 @@ export class ConsumeQueue {
     const answers = outcomes.map(answerOf);
     const kept = await keepAnswers(
       tx,
-      caller.keyId,
-      calls.map((call, i) => ({ idempotency: call.idempotency, answer: answers[i] as Answer })),
+      calls.map((call, i) => ({
+        callerId: caller.keyId,
+        idempotency: call.idempotency,
+        answer: answers[i] as Answer,
+      })),
     );
     const taken = kept.flatMap((isKept, i) => (isKept ? [] : [i]));
     if (taken.length > 0) throw new KeysTaken(taken);
