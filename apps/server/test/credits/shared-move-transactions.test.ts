@@ -161,18 +161,26 @@ describe('credit moves sent at once', () => {
     // A refusal is kept under its key too: 600 from a pool of 500.
     sends.push(transfer(owner, orgs.alpha, orgs.schoolB, 600, 'too-much'));
     sends.push(transfer(owner, orgs.alpha, orgs.schoolB, 600, 'too-much'));
+    // The same person's key from two sessions at once: one move, whichever way they meet.
+    const secondSession = await sessionFor(t.db, users.owner.id);
+    sends.push(transfer(owner, orgs.alpha, orgs.annex, 5, 'two-sessions'));
+    sends.push(transfer(secondSession, orgs.alpha, orgs.annex, 5, 'two-sessions'));
     const responses = await Promise.all(sends);
+    const twoSessions = responses.slice(14);
+    expect(twoSessions.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect(new Set(twoSessions.map((r) => r.json<MoveAnswer>().transactionId)).size).toBe(1);
+    expect(twoSessions.filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(1);
     const same = responses.filter((_, i) => i < 12 && i % 3 === 0);
     expect(same.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
     expect(new Set(same.map((r) => r.json<MoveAnswer>().transactionId)).size).toBe(1);
     expect(same.filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(3);
     const others = responses.filter((_, i) => i < 12 && i % 3 !== 0);
     expect(others.map((r) => r.statusCode)).toEqual(Array(8).fill(200));
-    const tooMuch = responses.slice(12);
+    const tooMuch = responses.slice(12, 14);
     expect(tooMuch.map((r) => r.statusCode)).toEqual([422, 422]);
     expect(tooMuch.filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(1);
-    // The repeated key once, the eight others: nine moves of 5.
-    expect(await sharedPoolOf(orgs.alpha)).toBe(500 - 45);
+    // The repeated key once, the eight others, the two sessions' once: ten moves of 5.
+    expect(await sharedPoolOf(orgs.alpha)).toBe(500 - 50);
     await invariantsHold();
   });
 
