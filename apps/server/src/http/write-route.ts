@@ -85,7 +85,11 @@ export async function idempotentAnswer<T>(
   db: Db,
   request: FastifyRequest,
   work: (tx: Tx, key: KeyAlongside | null) => Promise<T | RefusalAfterCommit>,
-  options: { status?: number; idempotent?: { callerId: string; idempotency: IdempotencyRequest } } = {},
+  options: {
+    status?: number;
+    /** The caller (a function: known once the session is read) and the key, when the route has them already. */
+    idempotent?: { callerId: string | (() => string); idempotency: IdempotencyRequest | null };
+  } = {},
 ): Promise<Answer> {
   // A `sessionInQuery` write knows its caller once its transaction's first statement has found the session.
   const { callerId, idempotency } = options.idempotent ?? {

@@ -14,6 +14,13 @@ export interface JournalLine {
   amount: number;
 }
 
+/** What lines change of each account: their amounts summed by account. */
+export function changeByAccount(lines: readonly JournalLine[]): Map<string, number> {
+  const change = new Map<string, number>();
+  for (const l of lines) change.set(l.accountId, (change.get(l.accountId) ?? 0) + l.amount);
+  return change;
+}
+
 /** A line would take an account below zero; nothing was written. `balance` is what the account holds. */
 export class InsufficientCreditsError extends Error {
   constructor(

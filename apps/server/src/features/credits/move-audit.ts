@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { jsonParam } from '../../db/json-params';
-import type { JournalLine } from './journal';
+import { changeByAccount, type JournalLine } from './journal';
 
 /** What the audit of a move needs to know of it (move-answer.ts's `Move`). */
 export interface AuditedMove {
@@ -42,8 +42,7 @@ export function auditMoveStatement(move: AuditedMove): SQL | null {
 function auditEntriesOf(
   move: AuditedMove,
 ): { organization_id: string; fields: Record<string, [string, number]> }[] {
-  const change = new Map<string, number>();
-  for (const line of move.lines) change.set(line.accountId, (change.get(line.accountId) ?? 0) + line.amount);
+  const change = changeByAccount(move.lines);
   const entries: { organization_id: string; fields: Record<string, [string, number]> }[] = [];
   const field = (account: string): [string, number] => [account, change.get(account) ?? 0];
   const seen = new Set<string>();

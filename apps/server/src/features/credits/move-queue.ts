@@ -16,7 +16,8 @@ import {
   keepAnswers,
   keptAnswers,
 } from '../../http/idempotency';
-import { postCreditTransactionsReporting } from './journal';
+import { takeOncePerKey } from '../../lib/take-once-per-key';
+import { changeByAccount, postCreditTransactionsReporting } from './journal';
 import { type Move, moveAnswer, reportedAccounts } from './move-answer';
 import { auditMovesStatement } from './move-audit';
 
@@ -106,18 +107,11 @@ export class MoveQueue {
 
   /** The moves waiting longest, up to a transaction's, each caller's Idempotency-Key once (a repeat waits). */
   private nextGroup(): Waiting[] {
-    const group: Waiting[] = [];
-    const left: Waiting[] = [];
-    const keys = new Set<string>();
-    for (const move of this.waiting) {
-      const key = move.idempotency ? keyOf(move) : null;
-      if (group.length < MAX_MOVES_A_TRANSACTION && (key === null || !keys.has(key))) {
-        if (key !== null) keys.add(key);
-        group.push(move);
-      } else left.push(move);
-    }
+    const { taken, left } = takeOncePerKey(this.waiting, MAX_MOVES_A_TRANSACTION, (move) =>
+      move.idempotency ? keyOf(move) : null,
+    );
     this.waiting.splice(0, this.waiting.length, ...left);
-    return group;
+    return taken;
   }
 
   private async run(group: readonly Waiting[]): Promise<void> {
@@ -273,8 +267,7 @@ async function postInOrder(
   const system = new Set(found.filter((a) => a.kind === 'system').map((a) => a.id));
   const applied: { at: number; move: Move; after: Map<string, number> }[] = [];
   for (const { at, move } of planned) {
-    const change = new Map<string, number>();
-    for (const l of move.lines) change.set(l.accountId, (change.get(l.accountId) ?? 0) + l.amount);
+    const change = changeByAccount(move.lines);
     const short = [...change.keys()]
       .sort()
       .find((id) => !system.has(id) && (balances.get(id) ?? 0) + (change.get(id) ?? 0) < 0);

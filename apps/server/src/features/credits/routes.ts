@@ -154,13 +154,17 @@ export function creditRoutes(db: Db, options: CreditRouteOptions = {}): FastifyP
             });
           }
           // A move whose lines its parties decide waits for a shared transaction when others run (decision 006).
+          const idempotency = idempotencyOf(request);
           const answer = await queue.move({
             caller: bearerToken(request) ?? '',
             user: () => authOf(request),
             session: sessionFirstRead(request),
             plan: (tx, user) => plan(tx, user, input),
-            idempotency: idempotencyOf(request),
-            alone: () => idempotentAnswer(db, request, (tx) => move(tx, authOf(request), input)),
+            idempotency,
+            alone: () =>
+              idempotentAnswer(db, request, (tx) => move(tx, authOf(request), input), {
+                idempotent: { callerId: () => authOf(request).userId, idempotency },
+              }),
           });
           return replyAnswer(reply, answer);
         },

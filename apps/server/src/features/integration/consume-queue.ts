@@ -11,6 +11,7 @@ import {
   keepAnswers,
   keptAnswers,
 } from '../../http/idempotency';
+import { takeOncePerKey } from '../../lib/take-once-per-key';
 import { type ConsumeItem, type ConsumeOutcome, consumeEach } from './consume-credits';
 
 /** Shared transactions running at once on one machine, unless CONSUME_TRANSACTIONS says (decision 016). */
@@ -90,17 +91,9 @@ export class ConsumeQueue {
   private nextBatch(): Waiting[] | null {
     for (const [keyId, queue] of this.waiting) {
       this.waiting.delete(keyId);
-      const batch: Waiting[] = [];
-      const left: Waiting[] = [];
-      const keys = new Set<string>();
-      for (const call of queue) {
-        if (batch.length < MAX_CONSUME_BATCH_ITEMS && !keys.has(call.idempotency.key)) {
-          keys.add(call.idempotency.key);
-          batch.push(call);
-        } else left.push(call);
-      }
+      const { taken, left } = takeOncePerKey(queue, MAX_CONSUME_BATCH_ITEMS, (call) => call.idempotency.key);
       if (left.length > 0) this.waiting.set(keyId, left);
-      return batch;
+      return taken;
     }
     return null;
   }
