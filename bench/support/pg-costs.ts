@@ -58,6 +58,9 @@ interface Counters {
   lsn: string;
 }
 
+/** Over PostgreSQL's 10 s wait of an idle backend's statistics (see `PostgresCostSampler`). */
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 11_000);
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -68,8 +71,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * in none of the figures of the measured one; a second one, in the measured database, only reads the WAL
  * once the figures are taken.
  *
- * A backend sends its statistics at most once a second, and when it is idle: `start` and `stop` wait
- * `settleMs` first, so that a load's figures land in its own measurement (the loads must have ended).
+ * A backend sends its statistics when it goes idle, at most once a second; one that sent them less than a second
+ * before going idle sends them 10 s later (PostgreSQL 15's PGSTAT_MIN_INTERVAL and PGSTAT_IDLE_INTERVAL), so
+ * the last second of a load can land in the next measurement. `start` and `stop` wait `settleMs` first (11 s;
+ * BENCH_SETTLE_MS sets it) so that a load's figures land in its own measurement (the loads must have ended).
  */
 export class PostgresCostSampler {
   private constructor(
@@ -109,7 +114,7 @@ export class PostgresCostSampler {
     };
     return new PostgresCostSampler(client, inside, database, procVisible, {
       intervalMs: options.intervalMs ?? 100,
-      settleMs: options.settleMs ?? 1500,
+      settleMs: options.settleMs ?? SETTLE_MS,
     });
   }
 
