@@ -1,5 +1,5 @@
 // The classroom product's calls at network scale (issue 31): consumption from the schools' shared pools, one
-// call at a time and in batches of 100, and entitlement checks, with 1 and 2 server processes, next to the same
+// call at a time (64 clients, and one client) and in batches of 100, and entitlement checks, with 1 and 2 server processes, next to the same
 // consumption as a bare SQL transaction on the same database. For each: throughput, latency, and what a call
 // costs the server and PostgreSQL (CPU, commits, tuples, WAL, lock waits).
 //
@@ -275,6 +275,26 @@ try {
       results.push(singleRow);
       print(singleRow);
 
+      // 2b. One consumption a call from one client: each call finds a transaction free and runs in its own, as
+      // a product that sends its calls one after the other pays (64 clients' calls share transactions).
+      const alone = `alone/${processes}`;
+      const aloneRow = await scenario(
+        `consume, 1 client, ${suffix}`,
+        alone,
+        (seconds) =>
+          load(`${server.url}/api/integration/consume`, keyed, {
+            total: Number.POSITIVE_INFINITY,
+            concurrency: 1,
+            maxSeconds: seconds,
+            body: () => ({ email: randomTeacher().email, credits: 1, reference: `bench-${randomUUID()}` }),
+            check: checked(alone, (a) => (a as { consumed: number }).consumed),
+          }),
+        server,
+      );
+      aloneRow.firstError = errors.get(alone);
+      results.push(aloneRow);
+      print(aloneRow);
+
       // 3. Batches of 100 (CONTRACT §9), when the server has the endpoint.
       const batch = `batch/${processes}`;
       const batchBody = () => ({
@@ -385,9 +405,12 @@ try {
     const singleCpu = cpu(single);
     const batchCpu = batch ? cpu(batch) : null;
     const batchOverTen = batchCpu !== null && singleCpu ? batchCpu / (10 * singleCpu) : null;
+    const aloneRow = row(`alone/${processes}`);
+    const aloneCpu = aloneRow ? cpu(aloneRow) : null;
+    const batchOverTenAlone = batchCpu !== null && aloneCpu ? batchCpu / (10 * aloneCpu) : null;
     const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
     console.log(
-      `  ${processes} process${processes === 1 ? ': ' : 'es:'} consume / bare ${ratio.toFixed(2)} (≥ ${TARGETS.singleOverBare}: ${verdict(ratio >= TARGETS.singleOverBare)}); lock waits ${points >= 0 ? '+' : ''}${points.toFixed(0)} points over bare (≤ ${TARGETS.lockWaitPoints}: ${verdict(points <= TARGETS.lockWaitPoints)}); entitlement WAL ${wal.toFixed(1)} B a call (0 on the common path, so under 1 B with the key's last use written once a minute: ${verdict(wal < 1)}${entitlement.costs.databaseWalBytes === null ? `; the whole cluster's: other databases committed ${entitlement.costs.otherCommits} meanwhile` : ''}); batch of ${BATCH} / 10 single calls, server + PG CPU: ${batchOverTen === null ? (batch ? 'n/a' : 'no batch endpoint') : `${batchOverTen.toFixed(2)} (< 1: ${verdict(batchOverTen < TARGETS.batchOverTenSingles)})`}`,
+      `  ${processes} process${processes === 1 ? ': ' : 'es:'} consume / bare ${ratio.toFixed(2)} (≥ ${TARGETS.singleOverBare}: ${verdict(ratio >= TARGETS.singleOverBare)}); lock waits ${points >= 0 ? '+' : ''}${points.toFixed(0)} points over bare (≤ ${TARGETS.lockWaitPoints}: ${verdict(points <= TARGETS.lockWaitPoints)}); entitlement WAL ${wal.toFixed(1)} B a call (0 on the common path, so under 1 B with the key's last use written once a minute: ${verdict(wal < 1)}${entitlement.costs.databaseWalBytes === null ? `; the whole cluster's: other databases committed ${entitlement.costs.otherCommits} meanwhile` : ''}); batch of ${BATCH} / 10 single calls, server + PG CPU: ${batchOverTen === null ? (batch ? 'n/a' : 'no batch endpoint') : `${batchOverTen.toFixed(2)} (< 1: ${verdict(batchOverTen < TARGETS.batchOverTenSingles)})`}${batchOverTenAlone === null ? '' : `; against 10 calls of one client, each in a transaction of its own: ${batchOverTenAlone.toFixed(2)}`}`,
     );
     targets.push({
       processes,
@@ -395,6 +418,7 @@ try {
       lockWaitPointsOverBare: round(points, 1),
       entitlementWalBytesPerCall: round(wal, 0),
       batchCpuOverTenSingles: batchOverTen === null ? null : round(batchOverTen, 3),
+      batchCpuOverTenCallsOfOneClient: batchOverTenAlone === null ? null : round(batchOverTenAlone, 3),
     });
   }
 
