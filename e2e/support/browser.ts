@@ -97,14 +97,32 @@ export async function waitForSignedIn(page: Page): Promise<void> {
   await page.waitForURL((url) => url.pathname !== '/login', { timeout: 20_000 });
 }
 
-/** A picture of the whole page; `{ fullPage: false }` for what the window shows (a dialog on a long phone page). */
+/**
+ * A picture of the whole page, as a window tall enough to hold it shows it; `{ fullPage: false }` for what the
+ * window shows (a dialog on a long phone page). The page is not photographed past the window's edge: that
+ * leaves the fixed header, footer and a dialog's overlay where the window's edge was, mid-picture, which no
+ * person ever sees; the window is made as tall as the page for the picture instead, then given back its size.
+ */
 export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   // Let loading buttons and transitions settle so the picture shows what the person sees.
   await page.locator('button[data-loading]').first().waitFor({ state: 'detached', timeout: 5_000 });
   await page.waitForTimeout(250);
   const path = join(SCREENSHOT_DIR, `${name}.png`);
-  await page.screenshot({ path, fullPage });
+  const size = page.viewportSize();
+  const height = fullPage ? await page.evaluate(() => document.documentElement.scrollHeight) : 0;
+  if (!size || height <= size.height) {
+    await page.screenshot({ path, fullPage });
+    return path;
+  }
+  await page.setViewportSize({ width: size.width, height });
+  try {
+    await page.waitForTimeout(250);
+    // Whatever still reaches past the taller window (rare: a layout that grows with it) is in the picture too.
+    await page.screenshot({ path, fullPage: true });
+  } finally {
+    await page.setViewportSize(size);
+  }
   return path;
 }
 
