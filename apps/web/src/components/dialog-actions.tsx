@@ -1,5 +1,6 @@
-import { Button, Group } from '@mantine/core';
+import { Button, Group, type GroupProps } from '@mantine/core';
 import type { ReactNode } from 'react';
+import classes from './dialog-actions.module.css';
 
 interface DialogActionsProps {
   onCancel: () => void;
@@ -10,16 +11,25 @@ interface DialogActionsProps {
   submitDisabled?: boolean;
 }
 
+/** The foot of a dialog: its buttons, kept in sight at the dialog's bottom edge while its body scrolls. */
+export function DialogFoot({ justify = 'flex-end', children }: Pick<GroupProps, 'justify' | 'children'>) {
+  return (
+    <Group justify={justify} className={classes.foot}>
+      {children}
+    </Group>
+  );
+}
+
 /** The foot of a dialog's form: Cancel, then the button that submits it. */
 export function DialogActions({ onCancel, busy, submitLabel, submitDisabled }: DialogActionsProps) {
   return (
-    <Group justify="flex-end" mt="xs">
+    <DialogFoot>
       <Button variant="default" onClick={onCancel} disabled={busy}>
         Cancel
       </Button>
       <Button type="submit" loading={busy} disabled={submitDisabled}>
         {submitLabel}
       </Button>
-    </Group>
+    </DialogFoot>
   );
 }

@@ -1,10 +1,11 @@
 import { LICENSE_TYPE_LABEL } from '@allot/domain/organizations';
 import { ROLE_LABEL } from '@allot/domain/roles';
 import type { BulkImportPreview, ImportRow } from '@allot/domain/users';
-import { Alert, Button, Grid, Group, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Grid, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { BreakableEmail } from '../../../components/breakable-email';
+import { DialogFoot } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { formatCount, formatCountOf } from '../../../lib/format';
 import { useMailWords } from '../../mail/hooks/use-mail-words';
@@ -148,14 +149,14 @@ export function ImportPreviewStep({
         Row numbers are those a spreadsheet shows: the header is row 1, the first user row 2.{' '}
         {words.importNote}
       </Text>
-      <Group justify="space-between">
+      <DialogFoot justify="space-between">
         <Button variant="default" onClick={onChooseAnother} disabled={importing}>
           Choose another file
         </Button>
         <Button onClick={onImport} loading={importing} disabled={count === 0}>
           Import {formatCountOf(count, 'user', 'users')}
         </Button>
-      </Group>
+      </DialogFoot>
     </Stack>
   );
 }
