@@ -1,7 +1,8 @@
 import type { IntegrationKey } from '@allot/domain/integration';
-import { Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Code, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { DialogFoot } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { errorText } from '../../../lib/api-error';
 import { useRevokeIntegrationKey } from '../api/revoke-integration-key';
@@ -67,14 +68,14 @@ export function RevokeIntegrationKeyModal({
           <Text size="sm" c="dimmed">
             This cannot be undone. To connect the product again, create a new key and put it in its settings.
           </Text>
-          <Group justify="flex-end">
+          <DialogFoot>
             <Button variant="default" onClick={close} disabled={revoke.isPending}>
               Cancel
             </Button>
             <Button color="red" onClick={() => void confirm()} loading={revoke.isPending}>
               Revoke key
             </Button>
-          </Group>
+          </DialogFoot>
         </Stack>
       )}
     </Modal>

@@ -1,7 +1,8 @@
 import { FULFILMENT_LABEL, type FulfilmentMethod, type Invoice } from '@allot/domain/invoices';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { DialogFoot } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { errorText } from '../../../lib/api-error';
 import { useFulfilInvoice } from '../api/fulfil-invoice';
@@ -66,14 +67,14 @@ export function FulfilInvoiceModal({ target, onClose }: FulfilInvoiceModalProps)
           <Text size="sm" c="dimmed">
             This is applied once and cannot be undone.
           </Text>
-          <Group justify="flex-end">
+          <DialogFoot>
             <Button variant="default" onClick={close} disabled={fulfil.isPending}>
               Cancel
             </Button>
             <Button onClick={() => void confirm()} loading={fulfil.isPending} data-autofocus>
               {label}
             </Button>
-          </Group>
+          </DialogFoot>
         </Stack>
       )}
     </Modal>

@@ -1,7 +1,8 @@
 import { formatMoney, type Invoice } from '@allot/domain/invoices';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { DialogFoot } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { errorText } from '../../../lib/api-error';
 import { useVoidInvoice } from '../api/void-invoice';
@@ -55,14 +56,14 @@ export function VoidInvoiceModal({ invoice, onClose }: VoidInvoiceModalProps) {
           <Text size="sm" c="dimmed">
             This cannot be undone; to buy the same again, create a new invoice.
           </Text>
-          <Group justify="flex-end">
+          <DialogFoot>
             <Button variant="default" onClick={close} disabled={voiding.isPending}>
               Cancel
             </Button>
             <Button color="red" onClick={() => void confirm()} loading={voiding.isPending}>
               Void invoice
             </Button>
-          </Group>
+          </DialogFoot>
         </Stack>
       )}
     </Modal>

@@ -1,7 +1,8 @@
 import { LICENSE_TYPE_LABEL, type License } from '@allot/domain/organizations';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { DialogFoot } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { errorText } from '../../../lib/api-error';
 import { formatCount } from '../../../lib/format';
@@ -67,14 +68,14 @@ export function DeleteLicenceModal({ license, organizationName, onClose }: Delet
           <Text size="sm" c="dimmed">
             This cannot be undone.
           </Text>
-          <Group justify="flex-end">
+          <DialogFoot>
             <Button variant="default" onClick={close} disabled={remove.isPending}>
               Cancel
             </Button>
             <Button color="red" onClick={() => void confirm()} loading={remove.isPending}>
               Delete licence
             </Button>
-          </Group>
+          </DialogFoot>
         </Stack>
       )}
     </Modal>

@@ -1,9 +1,10 @@
 import { LICENSE_TYPE_LABEL, type LicenseType } from '@allot/domain/organizations';
-import { Alert, Button, Group, List, Modal, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, List, Modal, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertCircle, IconAlertTriangle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { DialogFoot } from '../../../components/dialog-actions';
 import { deleteBlocked } from '../../../lib/delete-blocked';
 import { formatCount, formatCountOf } from '../../../lib/format';
 import { useDeleteOrganization } from '../api/delete-organization';
@@ -203,7 +204,7 @@ function DeleteOrganizationForm({
           data-autofocus
           disabled={Boolean(blocked)}
         />
-        <Group justify="flex-end">
+        <DialogFoot>
           <Button variant="default" onClick={onClose} disabled={remove.isPending}>
             Cancel
           </Button>
@@ -215,7 +216,7 @@ function DeleteOrganizationForm({
           >
             Delete organization
           </Button>
-        </Group>
+        </DialogFoot>
       </Stack>
     </form>
   );

@@ -4,6 +4,7 @@ import { Anchor, Badge, Button, Card, Group, Modal, Stack, Switch, Text, Title }
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { DialogFoot } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { errorText } from '../../../lib/api-error';
 import { useUpdateOrganizationSecurity } from '../api/update-organization-security';
@@ -135,14 +136,14 @@ function ConfirmSecurityModal({
             organization above requires it). Those who turned two-factor on keep it.
           </Text>
         )}
-        <Group justify="flex-end">
+        <DialogFoot>
           <Button variant="default" onClick={close} disabled={update.isPending}>
             Cancel
           </Button>
           <Button onClick={() => void confirm()} loading={update.isPending}>
             {requireMfa ? 'Require two-factor' : 'Stop requiring'}
           </Button>
-        </Group>
+        </DialogFoot>
       </Stack>
     </Modal>
   );

@@ -1,7 +1,8 @@
 import type { UpTreeRequest } from '@allot/domain/requests';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { DialogFoot } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { errorText } from '../../../lib/api-error';
 import { useCancelRequest } from '../api/cancel-request';
@@ -52,14 +53,14 @@ export function CancelRequestModal({ request, onClose }: CancelRequestModalProps
             </Text>{' '}
             is withdrawn: its admins can no longer approve it. To ask again, send a new request.
           </Text>
-          <Group justify="flex-end">
+          <DialogFoot>
             <Button variant="default" onClick={close} disabled={cancel.isPending}>
               Keep it
             </Button>
             <Button color="red" onClick={() => void confirm()} loading={cancel.isPending}>
               Cancel request
             </Button>
-          </Group>
+          </DialogFoot>
         </Stack>
       )}
     </Modal>

@@ -1,7 +1,8 @@
 import type { OrganizationUser } from '@allot/domain/users';
-import { Button, Group, List, Modal, Stack, Text } from '@mantine/core';
+import { Button, List, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { DialogFoot } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { errorText } from '../../../lib/api-error';
 import { formatCount, formatCountOf } from '../../../lib/format';
@@ -142,14 +143,14 @@ export function RemoveUsersModal({ users: asked, organization, onClose, onRemove
           </>
         )}
         {!single && <SelectedNames users={users} />}
-        <Group justify="flex-end">
+        <DialogFoot>
           <Button variant="default" onClick={close} disabled={remove.isPending}>
             {invitation ? 'Keep the invitation' : 'Cancel'}
           </Button>
           <Button color="red" onClick={() => void confirm()} loading={remove.isPending}>
             {invitation ? 'Cancel invitation' : single ? 'Remove user' : `Remove ${countUsers(users.length)}`}
           </Button>
-        </Group>
+        </DialogFoot>
       </Stack>
     </Modal>
   );

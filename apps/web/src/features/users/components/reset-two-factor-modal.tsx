@@ -1,7 +1,8 @@
 import type { OrganizationUser } from '@allot/domain/users';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { DialogFoot } from '../../../components/dialog-actions';
 import { FormAlert } from '../../../components/form-alert';
 import { errorText } from '../../../lib/api-error';
 import { useResetUserTwoFactor } from '../api/reset-user-two-factor';
@@ -60,14 +61,14 @@ export function ResetTwoFactorModal({ user, onClose }: ResetTwoFactorModalProps)
           <Text size="sm" c="dimmed">
             Make sure it is really them who asked. The reset is in the audit log.
           </Text>
-          <Group justify="flex-end">
+          <DialogFoot>
             <Button variant="default" onClick={close} disabled={reset.isPending}>
               Cancel
             </Button>
             <Button color="red" onClick={() => void confirm()} loading={reset.isPending}>
               Reset two-factor
             </Button>
-          </Group>
+          </DialogFoot>
         </Stack>
       )}
     </Modal>
