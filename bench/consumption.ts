@@ -1,7 +1,7 @@
 // The classroom product's calls at network scale (issue 31): consumption from the schools' shared pools, one
-// call at a time (64 clients, and one client) and in batches of 100, and entitlement checks, with 1 and 2 server processes, next to the same
-// consumption as a bare SQL transaction on the same database. For each: throughput, latency, and what a call
-// costs the server and PostgreSQL (CPU, commits, tuples, WAL, lock waits).
+// call at a time (64 clients, and one client) and in batches of 100, and entitlement checks, with 1 and 2
+// server processes, next to the same consumption as a bare SQL transaction on the same database. For each:
+// throughput, latency, and what a call costs the server and PostgreSQL (CPU, commits, tuples, WAL, lock waits).
 //
 // BENCH_SECONDS (10) and BENCH_WARMUP_SECONDS (2) a scenario, BENCH_CLIENTS (64), BENCH_SCHOOLS (40),
 // BENCH_PROCESSES (1,2): e.g. `BENCH_SECONDS=3 node --import tsx bench/consumption.ts` for a quick run.
@@ -256,44 +256,29 @@ try {
       const keyed = () => ({ authorization: `Bearer ${key}`, 'idempotency-key': randomUUID() });
       const suffix = `${processes} process${processes === 1 ? '' : 'es'}`;
 
-      // 2. One consumption a call.
-      const single = `single/${processes}`;
-      const singleRow = await scenario(
-        `consume, ${suffix}`,
-        single,
-        (seconds) =>
-          load(`${server.url}/api/integration/consume`, keyed, {
-            total: Number.POSITIVE_INFINITY,
-            concurrency: CLIENTS,
-            maxSeconds: seconds,
-            body: () => ({ email: randomTeacher().email, credits: 1, reference: `bench-${randomUUID()}` }),
-            check: checked(single, (a) => (a as { consumed: number }).consumed),
-          }),
-        server,
-      );
-      singleRow.firstError = errors.get(single);
-      results.push(singleRow);
-      print(singleRow);
-
-      // 2b. One consumption a call from one client: each call finds a transaction free and runs in its own, as
-      // a product that sends its calls one after the other pays (64 clients' calls share transactions).
-      const alone = `alone/${processes}`;
-      const aloneRow = await scenario(
-        `consume, 1 client, ${suffix}`,
-        alone,
-        (seconds) =>
-          load(`${server.url}/api/integration/consume`, keyed, {
-            total: Number.POSITIVE_INFINITY,
-            concurrency: 1,
-            maxSeconds: seconds,
-            body: () => ({ email: randomTeacher().email, credits: 1, reference: `bench-${randomUUID()}` }),
-            check: checked(alone, (a) => (a as { consumed: number }).consumed),
-          }),
-        server,
-      );
-      aloneRow.firstError = errors.get(alone);
-      results.push(aloneRow);
-      print(aloneRow);
+      // 2. One consumption a call: from 64 clients (their calls share transactions), then from one client (each
+      // call finds a transaction free and runs in its own, as a product that sends its calls one after the other).
+      for (const [key, label, concurrency] of [
+        [`single/${processes}`, `consume, ${suffix}`, CLIENTS],
+        [`alone/${processes}`, `consume, 1 client, ${suffix}`, 1],
+      ] as const) {
+        const singleRow = await scenario(
+          label,
+          key,
+          (seconds) =>
+            load(`${server.url}/api/integration/consume`, keyed, {
+              total: Number.POSITIVE_INFINITY,
+              concurrency,
+              maxSeconds: seconds,
+              body: () => ({ email: randomTeacher().email, credits: 1, reference: `bench-${randomUUID()}` }),
+              check: checked(key, (a) => (a as { consumed: number }).consumed),
+            }),
+          server,
+        );
+        singleRow.firstError = errors.get(key);
+        results.push(singleRow);
+        print(singleRow);
+      }
 
       // 3. Batches of 100 (CONTRACT §9), when the server has the endpoint.
       const batch = `batch/${processes}`;
@@ -402,12 +387,14 @@ try {
     const ratio = single.result.perSecond / bareRow.result.perSecond;
     const points = (single.costs.lockWaitShare - bareRow.costs.lockWaitShare) * 100;
     const wal = perCall(entitlement, walOf(entitlement.costs)) ?? 0;
-    const singleCpu = cpu(single);
     const batchCpu = batch ? cpu(batch) : null;
-    const batchOverTen = batchCpu !== null && singleCpu ? batchCpu / (10 * singleCpu) : null;
-    const aloneRow = row(`alone/${processes}`);
-    const aloneCpu = aloneRow ? cpu(aloneRow) : null;
-    const batchOverTenAlone = batchCpu !== null && aloneCpu ? batchCpu / (10 * aloneCpu) : null;
+    /** What a batch costs against ten calls of a single-call scenario. */
+    const overTen = (calls: Row | undefined) => {
+      const callCpu = calls ? cpu(calls) : null;
+      return batchCpu !== null && callCpu ? batchCpu / (10 * callCpu) : null;
+    };
+    const batchOverTen = overTen(single);
+    const batchOverTenAlone = overTen(row(`alone/${processes}`));
     const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
     console.log(
       `  ${processes} process${processes === 1 ? ': ' : 'es:'} consume / bare ${ratio.toFixed(2)} (≥ ${TARGETS.singleOverBare}: ${verdict(ratio >= TARGETS.singleOverBare)}); lock waits ${points >= 0 ? '+' : ''}${points.toFixed(0)} points over bare (≤ ${TARGETS.lockWaitPoints}: ${verdict(points <= TARGETS.lockWaitPoints)}); entitlement WAL ${wal.toFixed(1)} B a call (0 on the common path, so under 1 B with the key's last use written once a minute: ${verdict(wal < 1)}${entitlement.costs.databaseWalBytes === null ? `; the whole cluster's: other databases committed ${entitlement.costs.otherCommits} meanwhile` : ''}); batch of ${BATCH} / 10 single calls, server + PG CPU: ${batchOverTen === null ? (batch ? 'n/a' : 'no batch endpoint') : `${batchOverTen.toFixed(2)} (< 1: ${verdict(batchOverTen < TARGETS.batchOverTenSingles)})`}${batchOverTenAlone === null ? '' : `; against 10 calls of one client, each in a transaction of its own: ${batchOverTenAlone.toFixed(2)}`}`,

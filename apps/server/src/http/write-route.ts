@@ -87,15 +87,13 @@ export async function idempotentAnswer<T>(
   work: (tx: Tx, key: KeyAlongside | null) => Promise<T | RefusalAfterCommit>,
   options: {
     status?: number;
-    /** The caller (a function: known once the session is read) and the key, when the route has them already. */
-    idempotent?: { callerId: string | (() => string); idempotency: IdempotencyRequest | null };
+    /** The key, when the route has made it already, and whose it is: the signed-in user's unless named. */
+    idempotent?: { callerId?: string; idempotency: IdempotencyRequest | null };
   } = {},
 ): Promise<Answer> {
   // A `sessionInQuery` write knows its caller once its transaction's first statement has found the session.
-  const { callerId, idempotency } = options.idempotent ?? {
-    callerId: () => authOf(request).userId,
-    idempotency: idempotencyOf(request),
-  };
+  const callerId = options.idempotent?.callerId ?? (() => authOf(request).userId);
+  const idempotency = options.idempotent ? options.idempotent.idempotency : idempotencyOf(request);
   return idempotentWrite(
     db,
     callerId,

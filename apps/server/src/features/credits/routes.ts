@@ -163,7 +163,7 @@ export function creditRoutes(db: Db, options: CreditRouteOptions = {}): FastifyP
             idempotency,
             alone: () =>
               idempotentAnswer(db, request, (tx) => move(tx, authOf(request), input), {
-                idempotent: { callerId: () => authOf(request).userId, idempotency },
+                idempotent: { idempotency },
               }),
           });
           return replyAnswer(reply, answer);
