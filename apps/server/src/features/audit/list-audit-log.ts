@@ -1,7 +1,7 @@
 import type { AuditLogPage, AuditLogQuery } from '@allot/domain/audit';
 import type { Db } from '../../db/client';
 import type { AuthUser } from '../../http/authenticate';
-import { cursorPage, decodePageToken } from '../../lib/cursor';
+import { cursorPage, decodePageToken } from '../../http/cursor';
 import { requireOrganizationAccess } from '../organization-access';
 import { readAuditRows, toAuditEntry } from './audit-entries';
 

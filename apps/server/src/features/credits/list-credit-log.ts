@@ -13,7 +13,7 @@ import type { Db, Tx } from '../../db/client';
 import { rows } from '../../db/rows';
 import type { AuthUser } from '../../http/authenticate';
 import { EXPORT_BATCH } from '../../http/csv-download';
-import { cursorPage, decodePageToken } from '../../lib/cursor';
+import { cursorPage, decodePageToken } from '../../http/cursor';
 import { namedInLogOfSql, personInLog, requireOrganizationAccess } from '../organization-access';
 
 type CreditLogRow = {

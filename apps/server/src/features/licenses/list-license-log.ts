@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rows } from '../../db/rows';
 import type { AuthUser } from '../../http/authenticate';
-import { cursorPage, decodePageToken } from '../../lib/cursor';
+import { cursorPage, decodePageToken } from '../../http/cursor';
 import { requireOrganizationAccess } from '../organization-access';
 
 /** GET /api/organization/{id}/license-log (needs manage_org_license): its licences' log, newest first, by cursor. */

@@ -1,4 +1,4 @@
-import { AppError } from '../http/app-error';
+import { AppError } from './app-error';
 
 /**
  * The cursor of a log read by sequence number (the credit log, the licence log): the number of the last
