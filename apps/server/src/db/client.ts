@@ -8,7 +8,12 @@ import pg from 'pg';
 import { isDatabaseUnavailable, retryWhileUnavailable } from './database-unavailable';
 import { firstAnswers, firstStatements, sendBehindBegin } from './first-read';
 import { preparedStatement } from './prepared-rows';
-import type { ReadRouting, ReplicaOptions } from './read-replica';
+import {
+  openReadReplica,
+  REPLICA_CONNECT_TIMEOUT_MS,
+  type ReadRouting,
+  type ReplicaOptions,
+} from './read-replica';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -35,9 +40,6 @@ export async function openPostgres(
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   db.transaction = transactionsReleasingTheirClient(pool);
   if (!replica) return { db, kind: 'postgres', close: () => pool.end() };
-  // Loaded only with a replica: it registers its metrics (lib/metrics.ts) on prom-client's one registry, and
-  // the test harness's global setup, which opens databases once per project in one process, must not.
-  const { openReadReplica, REPLICA_CONNECT_TIMEOUT_MS } = await import('./read-replica');
   // A replica that is down must cost a request little: a connection it does not accept fails within a second.
   const replicaPool = postgresPool(replica.url, max, { connectionTimeoutMillis: REPLICA_CONNECT_TIMEOUT_MS });
   const reads = openReadReplica(db, pool, replicaPool, replica);

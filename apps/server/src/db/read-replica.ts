@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
-import { readsRouted, replicaFallbacks } from '../lib/metrics';
 import type { Db } from './client';
 import { isDatabaseUnavailable } from './database-unavailable';
 import * as schema from './schema';
@@ -14,14 +13,31 @@ import { sqlState } from './transaction';
 export interface ReadRouting {
   /** The replica when it has replayed everything the primary had committed when asked, else the primary. */
   reads(): Promise<Db>;
+  /** From now on tells `report` where the reads go (in place of any report before); without a replica, nothing. */
+  reportTo(report: ReadReport): void;
   close(): Promise<void>;
+}
+
+/**
+ * Where the reads went, for whoever counts them: db/ imports no metrics, so http/replica-reads.ts hands the
+ * routing a report that counts them in lib/metrics.ts (`allot_db_reads_total`, `allot_db_replica_fallbacks_total`).
+ */
+export interface ReadReport {
+  /** A request's reads run on `target`, for `reason`. */
+  routed(target: 'replica' | 'primary', reason: Outcome): void;
+  /** A statement failed on the replica (it went away, or a recovery conflict cancelled it) and ran on the primary. */
+  fellBack(): void;
 }
 
 /** A call's handle for its reads that tolerate a replica, asked for after the call's own writes. */
 export type ReplicaReads = () => Promise<Db>;
 
 /** Without a replica every read is the primary's. */
-export const primaryOnly = (db: Db): ReadRouting => ({ reads: async () => db, close: async () => {} });
+export const primaryOnly = (db: Db): ReadRouting => ({
+  reads: async () => db,
+  reportTo: () => {},
+  close: async () => {},
+});
 
 export interface ReplicaOptions {
   /** How long a read waits for the replica to replay the primary's position before it reads the primary. */
@@ -56,7 +72,7 @@ const REPLAYED = {
 /** A standby cancelled the statement for a conflict with the WAL it replays: the primary answers it instead. */
 const RECOVERY_CONFLICT = new Set(['40001', '40P01']);
 
-type Outcome = 'caught_up' | 'behind' | 'down';
+export type Outcome = 'caught_up' | 'behind' | 'down';
 
 /**
  * A streaming replica beside the primary. Each request that reads through it first reads the primary's WAL
@@ -81,6 +97,7 @@ export function openReadReplica(
   let state: { outcome: Outcome; retryAt: number } = { outcome: 'caught_up', retryAt: 0 };
   let probe: Promise<void> | null = null;
   let closed = false;
+  let report: ReadReport = { routed: () => {}, fellBack: () => {} };
 
   const replicaQuery = replicaPool.query.bind(replicaPool) as (...args: unknown[]) => Promise<unknown>;
   const setState = (outcome: Outcome, reason?: string) => {
@@ -102,7 +119,7 @@ export function openReadReplica(
       const lost = isDatabaseUnavailable(error);
       if (!lost && !RECOVERY_CONFLICT.has(sqlState(error) ?? '')) throw error;
       if (lost) setState('down', messageOf(error));
-      replicaFallbacks.inc();
+      report.fellBack();
       return (primaryPool.query as (...a: unknown[]) => Promise<unknown>)(...args);
     });
   }) as typeof replicaPool.query;
@@ -160,7 +177,7 @@ export function openReadReplica(
   };
 
   const routed = (target: 'replica' | 'primary', reason: Outcome) => {
-    readsRouted.inc({ target, reason });
+    report.routed(target, reason);
     return target === 'replica' ? replica : primary;
   };
 
@@ -175,6 +192,9 @@ export function openReadReplica(
       if (outcome === 'caught_up') return routed('replica', outcome);
       setState(outcome);
       return routed('primary', outcome);
+    },
+    reportTo(to) {
+      report = to;
     },
     async close() {
       closed = true;

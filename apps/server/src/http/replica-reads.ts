@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import type { ReadRouting } from '../db/read-replica';
+import { readsRouted, replicaFallbacks } from '../lib/metrics';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,7 +14,12 @@ declare module 'fastify' {
   }
 }
 
+/** The routing of this app's reads, which counts where they went in the metrics (lib/metrics.ts). */
 export function registerReplicaReads(app: FastifyInstance, routing: ReadRouting) {
+  routing.reportTo({
+    routed: (target, reason) => readsRouted.inc({ target, reason }),
+    fellBack: () => replicaFallbacks.inc(),
+  });
   app.decorate('readRouting', routing);
   app.decorateRequest('replicaReads', null);
 }
