@@ -4,12 +4,16 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The one import rule of docs/ARCHITECTURE.md ("Import boundaries") that Biome cannot say, read from the source
- * files themselves: no two feature folders depend on each other (directly or round a longer loop), on the server
- * and in the web app. Biome holds the rest (biome.json): no file cycle (`noImportCycles`), a server feature
- * uses another only through its entry and the shared layers import no feature (`noRestrictedImports`). A folder
- * cycle need not be a file cycle (a feature's entry need not re-export the file that imports the other), so it
- * is checked here. No database: it runs once, on PGlite's project only.
+ * The import rules of docs/ARCHITECTURE.md ("Import boundaries") read from the source files themselves.
+ * - No two feature folders depend on each other (directly or round a longer loop), on the server and in the web
+ *   app: Biome cannot say it (a folder cycle need not be a file cycle: a feature's entry need not re-export the
+ *   file that imports the other).
+ * - The server's layers import only downwards (db/ ← lib/ ← http/ ← features/ ← app.ts and the rest of src/).
+ *   Biome says it too (`noRestrictedImports`, one override per layer), but an override that names the same rule
+ *   for the same files replaces the earlier one's patterns rather than adding to them, so a new override could
+ *   silence it; this test would still fail.
+ * Biome holds the rest (biome.json): no file cycle (`noImportCycles`), a server feature uses another only
+ * through its entry. No database: it runs once, on PGlite's project only.
  */
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -104,6 +108,17 @@ function featureCycle(edges: Edge[]): string[] | null {
   return null;
 }
 
+/** The server's layers from the bottom; a file outside them (app.ts, config.ts, seed/, …) is above them all. */
+const LAYERS = ['db', 'lib', 'http', 'features'];
+const layerOf = (path: string) => {
+  const at = LAYERS.indexOf(path.split('/')[0] as string);
+  return at === -1 ? LAYERS.length : at;
+};
+
+/** Each import of a layer's file from a layer above it, as `from imports to`. */
+const upwardImports = (edges: Edge[]) =>
+  edges.filter((e) => layerOf(e.to) > layerOf(e.from)).map((e) => `${e.from} imports ${e.to}`);
+
 describe.skipIf(process.env.ALLOT_TEST_DB === 'postgres')('import boundaries', () => {
   const server = importEdges(serverSrc);
 
@@ -113,6 +128,10 @@ describe.skipIf(process.env.ALLOT_TEST_DB === 'postgres')('import boundaries', (
 
   it('server: the feature folders import each other without a cycle', () => {
     expect(featureCycle(server)).toBeNull();
+  });
+
+  it('server: db/, lib/, http/ and features/ import only their own layer and the layers below it', () => {
+    expect(upwardImports(server)).toEqual([]);
   });
 
   it('web: the feature folders import each other without a cycle', () => {
@@ -127,5 +146,17 @@ describe.skipIf(process.env.ALLOT_TEST_DB === 'postgres')('import boundaries', (
     ];
     expect(featureCycle(edges)).toHaveLength(3);
     expect(featureCycle(edges.slice(0, 2))).toBeNull();
+  });
+
+  it('finds an import up the layers when there is one', () => {
+    const edges = [
+      { from: 'db/read-replica.ts', to: 'lib/metrics.ts' },
+      { from: 'lib/cursor.ts', to: 'http/app-error.ts' },
+      { from: 'http/authenticate.ts', to: 'features/auth/sessions.ts' },
+      { from: 'lib/metrics.ts', to: 'config.ts' },
+      { from: 'features/credits/journal.ts', to: 'lib/metrics.ts' },
+      { from: 'app.ts', to: 'features/auth/sessions.ts' },
+    ];
+    expect(upwardImports(edges)).toEqual(edges.slice(0, 4).map((e) => `${e.from} imports ${e.to}`));
   });
 });
