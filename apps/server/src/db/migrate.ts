@@ -43,7 +43,10 @@ function migrationFiles(): Promise<string[]> {
   return bundled;
 }
 
-/** The migrations of this build not applied to the database yet (none on a database `migrate` has run on). */
+/**
+ * The migrations of this build not applied to the database yet (none on a database `migrate` has run on):
+ * readiness (features/health) answers `503` while there are some.
+ */
 export async function pendingMigrations(db: Database['db']): Promise<string[]> {
   const done = await rows<{ name: string }>(db, sql`select name from schema_migrations`);
   const applied = new Set(done.map((r) => r.name));

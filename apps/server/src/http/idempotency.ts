@@ -89,7 +89,9 @@ class KeyTaken extends Error {
  * `409 idempotency_key_reused`. The work comes first and the key last (decision 016): one insert a request
  * where claiming the key first took an insert, a savepoint and an update. A refusal (a 4xx from the work) is
  * kept as the answer too, with the work undone: the repeat is refused alike even if the balances changed
- * meanwhile. A `409` of colliding writes is not kept: a retry may pass.
+ * meanwhile. A `409` of colliding writes is not kept: a retry may pass. The routes that take a key: credit
+ * moves, licence moves, invoices, requests, consumption batches (single consumptions and credit moves that
+ * share a transaction keep theirs with `keepAnswers`, below).
  */
 export async function idempotentWrite<T>(
   db: Db,

@@ -37,7 +37,10 @@ export interface WriteRouteOptions<B = undefined> {
   /**
    * A step before the transaction, run once on the `Db` and on its own: what it writes stays whatever happens
    * next (a rate limit's count, so that a refused attempt counts), its refusal is the answer, and it holds no
-   * connection while it waits (a password's hash). What it answers is the work's third argument.
+   * connection while it waits (a password's hash). What it answers is the work's third argument. The calls
+   * that count an attempt (`checkSignIn`, `checkCode`, `countCodeAttempt`, `countImport`) count here, and check
+   * access here too, not in the work, so that a call refused access is not counted; a right attempt is given
+   * back in the work's transaction.
    */
   before?: () => Promise<B>;
 }
