@@ -4,7 +4,7 @@ import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 
 /*
- * The lock order of every write transaction (docs/ARCHITECTURE.md, "Locks"):
+ * The lock order of every write transaction (apps/server/src/db/README.md, "The tables, by subject", Locks):
  *   0. a request up the tree being decided (requests/request-access.ts), and the open requests of an organization
  *      being deleted: before anything else, since an approval then posts through the journal;
  *   1. credit accounts, in id order (the journal, removals, deletes);
