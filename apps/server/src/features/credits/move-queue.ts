@@ -65,12 +65,16 @@ class KeysTaken extends Error {
  * consumptions are (decision 016): a move that arrives while `inFlight` transactions are running waits for the
  * next one, which takes every move waiting by then (up to 100). Each move is still its own journal
  * transaction, audit entries, answer and idempotency key, decided in arrival order as if made one after the
- * other: its parties read and checked for its caller, then, under the locks of every account the transaction
- * moves (one statement, in id order), refused if an account would go below zero, else counted in; the moves
- * counted in are posted in one call of the posting function with their audit entries. Only the locks, the
- * posting statement and the commit are shared. A move that arrives when a transaction is free runs alone,
- * exactly as without the queue: under light load nothing waits. A shared transaction that fails for any
- * other reason than the database (a move the database refuses) runs each of its moves alone.
+ * other: the sessions still to read in one statement sent with BEGIN; its parties read and checked for its
+ * caller (a `401`, `403` or `404` is that move's answer, the others go on), then, under the locks of every
+ * account the transaction moves (one statement, in id order, with the balances the answers report), refused if
+ * an account would go below zero, else counted in; the moves counted in are posted in one call of the posting
+ * function with their audit entries; the keys kept with their answers, refusals included, in one statement
+ * (`keepAnswers`, across callers). Each move answers the balances it left. Only the locks, the posting
+ * statement and the commit are shared. A move that arrives when a transaction is free runs alone, exactly as
+ * without the queue (its session sent with BEGIN, its parties, the posting with its audit, COMMIT): under light
+ * load nothing waits. A shared transaction that fails for any other reason than the database (a move the
+ * database refuses) runs each of its moves alone.
  */
 export class MoveQueue {
   private readonly waiting: Waiting[] = [];
