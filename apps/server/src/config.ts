@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { isWebAddress, type PublicConfig } from '@allot/domain/public-config';
 import { isEmail } from '@allot/domain/text';
+import { SESSION_MAX_DAYS_DEFAULT } from './features/auth/sign-in-settings';
 
 export interface Config {
   port: number;
@@ -50,6 +51,8 @@ export interface Config {
   requireSystemAdminMfa: boolean;
   /** MFA_ENCRYPTION_KEY: 32 bytes (base64 or 64 hex digits) that encrypt the TOTP secrets at rest. */
   mfaEncryptionKey: Buffer | undefined;
+  /** SESSION_MAX_DAYS: a session ends this many days after its sign-in, however often it is used (default 30). */
+  sessionMaxDays: number;
   /**
    * SHUTDOWN_TIMEOUT_SECONDS: on SIGTERM, how long a process waits for its requests in flight and its jobs'
    * runs before it closes what is left (default 20).
@@ -101,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     requireSystemAdminMfa: booleanSetting(env.REQUIRE_SYSTEM_ADMIN_MFA, 'REQUIRE_SYSTEM_ADMIN_MFA'),
     mfaEncryptionKey: encryptionKey(env.MFA_ENCRYPTION_KEY, 'MFA_ENCRYPTION_KEY'),
+    sessionMaxDays: positiveInteger(env.SESSION_MAX_DAYS, 'SESSION_MAX_DAYS') ?? SESSION_MAX_DAYS_DEFAULT,
     shutdownTimeoutMs:
       (positiveInteger(env.SHUTDOWN_TIMEOUT_SECONDS, 'SHUTDOWN_TIMEOUT_SECONDS') ??
         DEFAULT_SHUTDOWN_SECONDS) * 1000,

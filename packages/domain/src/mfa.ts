@@ -37,6 +37,9 @@ export const MFA_MSG = {
   ownerOnly: 'Only an owner of the organization (or a system admin) can change its sign-in requirements.',
   turnOnYoursFirst: 'Turn on two-factor sign-in for your own account before requiring it of others.',
   systemAdminOnly: 'Only a system admin can turn off another person’s two-factor sign-in.',
+  ownNeeded:
+    'Turn on two-factor sign-in for your own account first: changing how others sign in needs a code from your authenticator app.',
+  ownCodeNeeded: 'Enter a code from your authenticator app (or a recovery code) to confirm this change.',
 } as const;
 
 /** The 6-digit code of an authenticator app (enabling: a recovery code does not exist yet). */
@@ -134,3 +137,15 @@ export const mfaChallengeDetailsSchema = z.object({ challenge: z.string() });
 export function groupSecret(secret: string): string {
   return secret.replace(/(.{4})(?=.)/g, '$1 ');
 }
+
+/** POST /api/user/{id}/mfa/reset: the caller's own code confirms turning off someone's two-factor. */
+export const resetUserMfaRequestSchema = z
+  .object({
+    code: secondFactorCodeSchema
+      .optional()
+      .describe(
+        'A code of the caller’s own two-factor (the authenticator app’s, or a recovery code): required',
+      ),
+  })
+  .meta({ id: 'ResetUserTwoFactor' });
+export type ResetUserMfaRequest = z.infer<typeof resetUserMfaRequestSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MSG } from './messages';
+import { secondFactorCodeSchema } from './mfa';
 import { pageOf } from './pagination';
 import { PERMISSIONS, ROLES } from './roles';
 import { dateTimeOut, emailOut, idSchema, isEmail, singleLineText, text, uuidOut } from './text';
@@ -112,6 +113,11 @@ export const updateOrganizationSecurityRequestSchema = z
       .boolean()
       .describe(
         'Require two-factor sign-in of the owners and admins of this organization and everything below',
+      ),
+    code: secondFactorCodeSchema
+      .optional()
+      .describe(
+        'A code of the caller’s own two-factor (the authenticator app’s, or a recovery code): required, on as off',
       ),
   })
   .meta({ id: 'UpdateOrganizationSecurity' });

@@ -68,7 +68,12 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The sliding end: 7 days after the last use, never past `endsAt`. */
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** The absolute end: SESSION_MAX_DAYS after the sign-in (migration 0044). */
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull().default(sql`now() + interval '30 days'`),
+    /** Opened with the second factor (a code step, or the session that turned two-factor on). */
+    usedMfa: boolean('used_mfa').notNull().default(false),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
   (t) => [

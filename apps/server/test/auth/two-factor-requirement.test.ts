@@ -22,8 +22,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const { call, login, status, enrol, challengeOf, verify, newMember } = twoFactorCalls(() => t);
-const setSecurity = (token: string, organizationId: string, requireMfa: boolean) =>
-  call('POST', `/api/organization/${organizationId}/security`, { token, body: { requireMfa } });
+const setSecurity = (token: string, organizationId: string, requireMfa: boolean, code?: string) =>
+  call('POST', `/api/organization/${organizationId}/security`, {
+    token,
+    body: code === undefined ? { requireMfa } : { requireMfa, code },
+  });
 
 type Entry = {
   action: string;
@@ -42,6 +45,7 @@ async function auditEntries(organizationId: string, action: string): Promise<Ent
 
 describe('an organization that requires two-factor', () => {
   let ownerToken = '';
+  let ownerCodes: string[] = [];
 
   it('is set by an owner (or a system admin), not an admin, and not from another tenant', async () => {
     const { orgs, users } = t.world;
@@ -54,15 +58,37 @@ describe('an organization that requires two-factor', () => {
     expect(asTeacher.statusCode).toBe(404);
   });
 
-  it('needs the owner’s own two-factor first', async () => {
+  it('needs the owner’s own two-factor, and a code of it in the call, on as off', async () => {
     ownerToken = await sessionFor(t.db, t.world.users.owner.id);
     const refused = await setSecurity(ownerToken, t.world.orgs.alpha, true);
     expect(refused.statusCode).toBe(422);
     expect(refused.json()).toEqual({ error: 'business_rule', message: MFA_MSG.turnOnYoursFirst });
-    const unchanged = await setSecurity(ownerToken, t.world.orgs.alpha, false);
-    expect(unchanged.json()).toEqual({ requireMfa: false, requiredAbove: null });
+    const offRefused = await setSecurity(ownerToken, t.world.orgs.alpha, false);
+    expect(offRefused.statusCode).toBe(422);
+    expect(offRefused.json()).toEqual({ error: 'business_rule', message: MFA_MSG.ownNeeded });
     expect(await auditEntries(t.world.orgs.alpha, 'organization_security_updated')).toEqual([]);
-    await enrol(ownerToken);
+
+    const { secret, recoveryCodes } = await enrol(ownerToken);
+    ownerCodes = recoveryCodes;
+    // A session alone is not enough: the code proves the person is at the keyboard now.
+    const noCode = await setSecurity(ownerToken, t.world.orgs.alpha, true);
+    expect(noCode.statusCode).toBe(400);
+    expect(noCode.json()).toEqual({
+      error: 'invalid_input',
+      message: MFA_MSG.ownCodeNeeded,
+      details: { fields: { code: MFA_MSG.ownCodeNeeded } },
+    });
+    const wrong = await setSecurity(ownerToken, t.world.orgs.alpha, true, '000000');
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toEqual({ error: 'invalid_code', message: MFA_MSG.wrongCode });
+    // The code that turned two-factor on was used: it does not work a second time.
+    const used = await setSecurity(ownerToken, t.world.orgs.alpha, true, await totpCode(secret));
+    expect(used.statusCode).toBe(400);
+    expect(used.json().error).toBe('invalid_code');
+    expect(
+      (await call('GET', `/api/organization/${t.world.orgs.alpha}`, { token: ownerToken })).json().security,
+    ).toEqual({ requireMfa: false, requiredAbove: null });
+    expect(await auditEntries(t.world.orgs.alpha, 'organization_security_updated')).toEqual([]);
   });
 
   it('once on: audit-logged, shown on the organization and below, and its unenrolled admins are signed out', async () => {
@@ -74,7 +100,7 @@ describe('an organization that requires two-factor', () => {
     const enrolled = await newMember('enrolled', orgs.schoolB);
     await enrol(enrolled.token);
 
-    const on = await setSecurity(ownerToken, orgs.alpha, true);
+    const on = await setSecurity(ownerToken, orgs.alpha, true, ownerCodes[0]);
     expect(on.statusCode).toBe(200);
     expect(on.json()).toEqual({ requireMfa: true, requiredAbove: null });
 
@@ -99,9 +125,10 @@ describe('an organization that requires two-factor', () => {
     expect((await status(betaSession)).statusCode).toBe(200);
     // A teacher has no panel role: the rule is not about them (their token is an API test's, not sign-in's).
     expect((await status(teacherSession)).statusCode).toBe(200);
+    // One recovery code confirmed the switch.
     expect((await status(ownerToken)).json()).toEqual({
       enabled: true,
-      recoveryCodesLeft: 10,
+      recoveryCodesLeft: 9,
       required: true,
     });
   });
@@ -176,9 +203,17 @@ describe('an organization that requires two-factor', () => {
     expect((await login(teacher.email)).json().error).toBe('no_panel_access');
   });
 
-  it('turned off by the owner: audit-logged, and sign-in takes the password alone again', async () => {
+  it('turned off by the owner with a code: audit-logged, and sign-in takes the password alone again', async () => {
     const { orgs, users } = t.world;
-    const off = await setSecurity(ownerToken, orgs.alpha, false);
+    // Without a code (a session left open on a shared computer), nothing changes.
+    expect((await setSecurity(ownerToken, orgs.alpha, false)).statusCode).toBe(400);
+    expect((await setSecurity(ownerToken, orgs.alpha, false, ownerCodes[0])).json().error).toBe(
+      'invalid_code',
+    );
+    expect(
+      (await call('GET', `/api/organization/${orgs.alpha}`, { token: ownerToken })).json().security,
+    ).toEqual({ requireMfa: true, requiredAbove: null });
+    const off = await setSecurity(ownerToken, orgs.alpha, false, ownerCodes[1]);
     expect(off.json()).toEqual({ requireMfa: false, requiredAbove: null });
     const entries = await auditEntries(orgs.alpha, 'organization_security_updated');
     expect(entries[0]).toMatchObject({ before: { requireMfa: true }, after: { requireMfa: false } });
@@ -190,7 +225,7 @@ describe('an organization that requires two-factor', () => {
 describe('REQUIRE_SYSTEM_ADMIN_MFA=true', () => {
   let strict: TestApp;
   beforeAll(async () => {
-    strict = await createTestApp({ twoFactor: { requireSystemAdmins: true, encryptionKey: undefined } });
+    strict = await createTestApp({ signIn: { requireSystemAdmins: true, encryptionKey: undefined } });
   });
   afterAll(() => strict.close());
   const strictCalls = twoFactorCalls(() => strict);
@@ -223,8 +258,8 @@ describe('a system admin turns off someone’s two-factor', () => {
     const { orgs, users } = t.world;
     const person = await newMember('lost-phone', orgs.beta);
     await enrol(person.token);
-    const reset = (token: string, userId = person.id) =>
-      call('POST', `/api/user/${userId}/mfa/reset`, { token });
+    const reset = (token: string, userId = person.id, code?: string) =>
+      call('POST', `/api/user/${userId}/mfa/reset`, { token, ...(code ? { body: { code } } : {}) });
 
     const byOwner = await reset(await sessionFor(t.db, users.betaOwner.id));
     expect(byOwner.statusCode).toBe(403);
@@ -234,7 +269,19 @@ describe('a system admin turns off someone’s two-factor', () => {
     expect((await reset(systemAdmin, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
     await challengeOf(person.email);
 
-    const done = await reset(systemAdmin);
+    // The system admin's own two-factor, and a code of it in the call (CONTRACT §3).
+    const withoutOwn = await reset(systemAdmin);
+    expect(withoutOwn.statusCode).toBe(422);
+    expect(withoutOwn.json()).toEqual({ error: 'business_rule', message: MFA_MSG.ownNeeded });
+    const { recoveryCodes } = await enrol(systemAdmin);
+    const noCode = await reset(systemAdmin);
+    expect(noCode.statusCode).toBe(400);
+    expect(noCode.json().details).toEqual({ fields: { code: MFA_MSG.ownCodeNeeded } });
+    expect((await reset(systemAdmin, person.id, '000000')).json().error).toBe('invalid_code');
+    await challengeOf(person.email);
+    expect(await auditEntries(orgs.beta, 'member_two_factor_reset')).toEqual([]);
+
+    const done = await reset(systemAdmin, person.id, recoveryCodes[0]);
     expect(done.statusCode).toBe(200);
     expect(done.json()).toEqual({ success: true });
     expect((await status(person.token)).statusCode).toBe(401);
@@ -253,7 +300,7 @@ describe('a system admin turns off someone’s two-factor', () => {
       after: { twoFactor: false },
     });
     // Nothing to turn off: still answered alike, nothing logged twice.
-    expect((await reset(systemAdmin)).statusCode).toBe(200);
+    expect((await reset(systemAdmin, person.id, recoveryCodes[1])).statusCode).toBe(200);
     expect(await auditEntries(orgs.beta, 'member_two_factor_reset')).toHaveLength(1);
   });
 });

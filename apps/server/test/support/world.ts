@@ -124,8 +124,8 @@ export async function createAlphaCopy(db: Db, actorId: string | null = null) {
 }
 
 /** A session made directly: lets tests hold a teacher's token, which sign in never hands out. */
-export function sessionFor(db: Db, userId: string) {
-  return createSession(db, userId);
+export function sessionFor(db: Db, userId: string, opened = { usedMfa: false, maxDays: 30 }) {
+  return createSession(db, userId, opened);
 }
 
 /** A licence for a test, written as the system admin writes one: with its log entry (decision 009). */

@@ -5,9 +5,20 @@ export {
   emailChangeNoticeMail,
   membershipInvitationMail,
 } from './account-mails';
-export { turnOffMfa } from './manage-two-factor';
-export { endSessionsOfUnenrolled, hasMfaOn } from './mfa-requirement';
-export { CODE_MAX_FAILURES, issueCode, issueCodes, mayRequestMail } from './one-time-codes';
+export { countOwnCode, turnOffMfa, useOwnCode } from './manage-two-factor';
+export {
+  endSessionsOfUnenrolled,
+  endSessionsWithoutRequiredMfa,
+  endSystemAdminSessionsWithoutMfa,
+  hasMfaOn,
+} from './mfa-requirement';
+export {
+  CODE_MAX_FAILURES,
+  type CodeAttempt,
+  issueCode,
+  issueCodes,
+  mayRequestMail,
+} from './one-time-codes';
 export { withoutPanelAccess } from './panel-session';
 export { hashPassword } from './passwords';
 export { type CheckedCode, checkCode, redeemCode } from './redeem-code';
@@ -18,5 +29,6 @@ export {
   sessionOfTokenSql,
   signedInFrom,
 } from './sessions';
+export type { SignInSettings } from './sign-in-settings';
 export { hashToken } from './tokens';
 export { accountByEmail, markVerified, queueInvitations, queueVerification } from './verify-email';

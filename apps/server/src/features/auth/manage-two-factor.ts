@@ -23,9 +23,9 @@ import { type CodeAttempt, countCodeAttempt } from './one-time-codes';
 import { openPanelSession } from './panel-session';
 import { verifyPassword } from './passwords';
 import { recoveryCodesLeft, replaceRecoveryCodes, useRecoveryCode } from './recovery-codes';
-import { revokeAllSessions } from './sessions';
+import { markSessionUsedMfa, revokeAllSessions } from './sessions';
+import type { SignInSettings } from './sign-in-settings';
 import { newTotpSecret, otpauthUrl, totpStep } from './totp';
-import type { TwoFactorSettings } from './two-factor-settings';
 
 /**
  * Two-factor sign-in (CONTRACT §3, decision 015). Every call that checks a password or a code counts the
@@ -87,7 +87,7 @@ async function secondFactorOk(
   userId: string,
   row: MfaRow,
   code: string,
-  settings: TwoFactorSettings,
+  settings: SignInSettings,
 ): Promise<boolean> {
   const digits = code.replace(/\s/g, '');
   if (/^\d{6}$/.test(digits)) {
@@ -114,7 +114,7 @@ export async function turnOffMfa(tx: Tx, userId: string): Promise<boolean> {
 }
 
 /** GET /api/auth/mfa: the caller's two-factor. */
-export async function getMfaStatus(db: Db, user: AuthUser, settings: TwoFactorSettings): Promise<MfaStatus> {
+export async function getMfaStatus(db: Db, user: AuthUser, settings: SignInSettings): Promise<MfaStatus> {
   const [row] = await rows<{ enabled: boolean }>(
     db,
     sql`select exists (select 1 from user_mfa where user_id = ${user.userId} and enabled_at is not null) as enabled`,
@@ -166,7 +166,7 @@ export async function checkMfaSetup(
 export async function setupMfa(
   tx: Tx,
   account: Account,
-  settings: TwoFactorSettings,
+  settings: SignInSettings,
 ): Promise<MfaSetupResponse> {
   const secret = newTotpSecret();
   const row = await lockMfa(tx, account.userId);
@@ -206,7 +206,7 @@ export async function enableMfa(
   caller: AuthUser | null,
   { account, challengeId, attempt }: Enrolling,
   input: MfaEnableRequest,
-  settings: TwoFactorSettings,
+  settings: SignInSettings,
 ): Promise<MfaEnableResponse> {
   const row = await lockMfa(tx, account.userId);
   if (row?.enabled_at) throw AppError.of('conflict', MFA_MSG.alreadyOn);
@@ -220,11 +220,16 @@ export async function enableMfa(
   let answer: MfaEnableResponse;
   if (challengeId === null) {
     await revokeAllSessions(tx, account.userId, { except: caller?.sessionId });
+    // The caller's session just proved the second factor: a requirement gained later does not end it.
+    if (caller) await markSessionUsedMfa(tx, caller.sessionId);
     answer = { recoveryCodes };
   } else {
     if (!(await useChallenge(tx, challengeId))) throw expired();
     await revokeAllSessions(tx, account.userId);
-    answer = { recoveryCodes, session: await openPanelSession(tx, account) };
+    answer = {
+      recoveryCodes,
+      session: await openPanelSession(tx, account, { usedMfa: true, settings }),
+    };
   }
   await attempt.release(tx);
   return answer;
@@ -261,7 +266,7 @@ async function withCode<T>(
   user: AuthUser,
   input: MfaConfirmRequest,
   attempt: CodeAttempt,
-  settings: TwoFactorSettings,
+  settings: SignInSettings,
   change: (tx: Tx) => Promise<T>,
 ): Promise<T> {
   const row = await lockMfa(tx, user.userId);
@@ -281,7 +286,7 @@ export async function checkMfaDisable(
   user: AuthUser,
   input: MfaConfirmRequest,
   ip: string,
-  settings: TwoFactorSettings,
+  settings: SignInSettings,
 ): Promise<CodeAttempt> {
   if (await isMfaRequired(db, user, settings)) {
     throw AppError.of('business_rule', MFA_MSG.requiredCannotTurnOff);
@@ -295,7 +300,7 @@ export async function disableMfa(
   user: AuthUser,
   input: MfaConfirmRequest,
   attempt: CodeAttempt,
-  settings: TwoFactorSettings,
+  settings: SignInSettings,
 ): Promise<{ success: true }> {
   await withCode(tx, user, input, attempt, settings, async (tx) => {
     await turnOffMfa(tx, user.userId);
@@ -310,7 +315,7 @@ export async function newRecoveryCodes(
   user: AuthUser,
   input: MfaConfirmRequest,
   attempt: CodeAttempt,
-  settings: TwoFactorSettings,
+  settings: SignInSettings,
 ): Promise<RecoveryCodesResponse> {
   const recoveryCodes = await withCode(tx, user, input, attempt, settings, (tx) =>
     replaceRecoveryCodes(tx, user.userId),
@@ -339,14 +344,52 @@ export async function verifyMfa(
   tx: Tx,
   { challenge, attempt }: CodeStep,
   input: MfaVerifyRequest,
-  settings: TwoFactorSettings,
+  settings: SignInSettings,
 ): Promise<LoginResponse> {
   const row = await lockMfa(tx, challenge.userId);
   // Turned off (or reset) since the password was checked: that sign-in is over.
   if (!row?.enabled_at) throw expired();
   if (!(await secondFactorOk(tx, challenge.userId, row, input.code, settings))) throw wrongCode();
   if (!(await useChallenge(tx, challenge.id))) throw expired();
-  const session = await openPanelSession(tx, await accountOf(tx, challenge.userId));
+  const session = await openPanelSession(tx, await accountOf(tx, challenge.userId), {
+    usedMfa: true,
+    settings,
+  });
   await attempt.release(tx);
   return session;
+}
+
+/**
+ * The caller's own second factor for a change to someone's sign-in (CONTRACT §3: switching an organization's
+ * `requireMfa` on or off, turning off someone's two-factor), counted before the transaction like every typed
+ * code (5 per account, 50 per IP in 15 minutes). Nothing is counted without a code: `useOwnCode` refuses that.
+ */
+export async function countOwnCode(
+  db: Db,
+  user: AuthUser,
+  code: string | undefined,
+  ip: string,
+): Promise<CodeAttempt | null> {
+  return code ? countCodeAttempt(db, 'two_factor', user.userId, ip) : null;
+}
+
+/**
+ * In the transaction of the change, after the caller's right to make it was checked: the caller's two-factor
+ * must be on (`422`, with `notOn` as its text), and `code` a code of it now (a 6-digit code of the current time steps, each working once,
+ * or a recovery code): none is `400` on `code`, a wrong one `400 invalid_code`. A session that signed in with
+ * two-factor earlier does not stand in for the code: the code proves the person is at the keyboard now.
+ */
+export async function useOwnCode(
+  tx: Tx,
+  user: AuthUser,
+  code: string | undefined,
+  attempt: CodeAttempt | null,
+  settings: SignInSettings,
+  notOn: string = MFA_MSG.ownNeeded,
+): Promise<void> {
+  const row = await lockMfa(tx, user.userId);
+  if (!row?.enabled_at) throw AppError.of('business_rule', notOn);
+  if (!code || !attempt) throw AppError.invalid({ code: MFA_MSG.ownCodeNeeded }, MFA_MSG.ownCodeNeeded);
+  if (!(await secondFactorOk(tx, user.userId, row, code, settings))) throw wrongCode();
+  await attempt.release(tx);
 }

@@ -27,13 +27,13 @@ import {
   setupMfa,
   verifyMfa,
 } from './manage-two-factor';
-import type { TwoFactorSettings } from './two-factor-settings';
+import type { SignInSettings } from './sign-in-settings';
 
 const TOKEN_OR_CHALLENGE =
   'With a session (bearer token), or without one with the `challenge` of a sign-in answered `403 mfa_setup_required`.';
 
 /** Two-factor sign-in (CONTRACT §3, decision 015). */
-export function mfaRoutes(db: Db, settings: TwoFactorSettings): FastifyPluginAsyncZod {
+export function mfaRoutes(db: Db, settings: SignInSettings): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/auth/mfa',

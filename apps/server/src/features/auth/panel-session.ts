@@ -8,6 +8,7 @@ import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import { strongestRoleAnywhere } from '../organization-access';
 import { createSession } from './sessions';
+import type { SignInSettings } from './sign-in-settings';
 
 /**
  * The session of a sign-in, with the role it reports (CONTRACT §3): `system_admin`, else the strongest role held
@@ -18,15 +19,27 @@ import { createSession } from './sessions';
 export async function openPanelSession(
   tx: Tx,
   account: { userId: string; email: string; isSystemAdmin: boolean },
+  opened: { usedMfa: boolean; settings: SignInSettings },
 ): Promise<LoginResponse> {
-  const held = await rows<{ role: string }>(
-    tx,
-    sql`select role from memberships where user_id = ${account.userId} order by organization_id for share`,
-  );
+  const held = await holdMemberships(tx, account.userId);
   const role = account.isSystemAdmin ? 'system_admin' : strongestRole(held.map((r) => r.role).filter(isRole));
   if (!role || !hasPanelAccess(role)) throw AppError.of('no_panel_access', APP_MSG.noPanelAccess);
-  const secToken = await createSession(tx, account.userId);
+  const secToken = await createSession(tx, account.userId, {
+    usedMfa: opened.usedMfa,
+    maxDays: opened.settings.sessionMaxDays,
+  });
   return { secToken, userId: account.userId, userEmail: account.email, role };
+}
+
+/**
+ * The account's memberships, share-locked until the transaction ends: a change that lowers a role or ends a
+ * membership waits for the sign-in holding them (and then ends its session), or the sign-in reads the change.
+ */
+export function holdMemberships(tx: Tx, userId: string) {
+  return rows<{ role: string }>(
+    tx,
+    sql`select role from memberships where user_id = ${userId} order by organization_id for share`,
+  );
 }
 
 /** The role sign in would report, without a session: for refusing a teacher before any second factor is asked. */

@@ -13,12 +13,25 @@ const TOUCH_AFTER_SECONDS = 60;
 const staleSql = (lastSeenAt: SQL) =>
   sql`${lastSeenAt} < now() - make_interval(secs => ${TOUCH_AFTER_SECONDS})`;
 
-export async function createSession(db: Tx, userId: string): Promise<string> {
+/** How a session is opened: with the second factor or not, and its absolute lifetime (SESSION_MAX_DAYS). */
+export interface NewSession {
+  usedMfa: boolean;
+  maxDays: number;
+}
+
+/**
+ * A new session: it slides 7 days from its last use (`expires_at`) and ends `maxDays` after now whatever its
+ * use (`ends_at`, CONTRACT §3); `used_mfa` says whether it proved the second factor (mfa-requirement.ts).
+ */
+export async function createSession(db: Tx, userId: string, opened: NewSession): Promise<string> {
   const token = newToken();
+  const endsAt = sql`now() + make_interval(days => ${opened.maxDays})`;
   await db.insert(sessions).values({
     tokenHash: hashToken(token),
     userId,
-    expiresAt: sql`now() + make_interval(days => ${SESSION_DAYS})`,
+    endsAt,
+    expiresAt: sql`least(now() + make_interval(days => ${SESSION_DAYS}), ${endsAt})`,
+    usedMfa: opened.usedMfa,
   });
   return token;
 }
@@ -63,12 +76,12 @@ export async function findSession(db: Tx, token: string): Promise<AuthUser | nul
 }
 
 /**
- * The sliding expiry: last use now, 7 more days. Asked again in the update: of the requests that found the
- * session stale at once, only the first writes.
+ * The sliding expiry: last use now, 7 more days, never past the session's absolute end. Asked again in the
+ * update: of the requests that found the session stale at once, only the first writes.
  */
 async function touchSession(db: Tx, sessionId: string): Promise<void> {
   await db.execute(sql`update sessions
-    set last_seen_at = now(), expires_at = now() + make_interval(days => ${SESSION_DAYS})
+    set last_seen_at = now(), expires_at = least(now() + make_interval(days => ${SESSION_DAYS}), ends_at)
     where id = ${sessionId} and ${staleSql(sql`last_seen_at`)}`);
 }
 
@@ -113,6 +126,11 @@ export async function signedInFrom(
     isSystemAdmin: row.is_system_admin,
   };
   return pending.user;
+}
+
+/** The session proved the second factor (it turned two-factor on with a code). */
+export async function markSessionUsedMfa(db: Tx, sessionId: string): Promise<void> {
+  await db.update(sessions).set({ usedMfa: true }).where(eq(sessions.id, sessionId));
 }
 
 export async function revokeSession(db: Tx, sessionId: string): Promise<void> {

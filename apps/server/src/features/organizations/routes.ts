@@ -23,6 +23,7 @@ import type { Db } from '../../db/client';
 import { authOf, callerOf } from '../../http/authenticate';
 import { replicaReads } from '../../http/replica-reads';
 import { writeRoute } from '../../http/write-route';
+import { countOwnCode, type SignInSettings } from '../auth';
 import type { MailSettings } from '../mail';
 import {
   getOrganizationCredits,
@@ -39,7 +40,11 @@ const errors = { 403: errorBodySchema, 404: errorBodySchema };
 const organizationListQuery = paginationQuerySchema(ORGANIZATION_SORT_KEYS);
 const subOrganizationListQuery = paginationQuerySchema(SUB_ORGANIZATION_SORT_KEYS);
 
-export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
+export function organizationRoutes(
+  db: Db,
+  mail: MailSettings,
+  signIn: SignInSettings,
+): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/organization',
@@ -198,15 +203,28 @@ export function organizationRoutes(db: Db, mail: MailSettings): FastifyPluginAsy
           tags,
           summary: 'Require two-factor sign-in',
           description:
-            'Requires two-factor sign-in (`requireMfa: true`) of the owners and admins of this organization and of every organization below it, or stops requiring it; audit-logged (`organization_security_updated`). Those it catches who have not set it up are signed out and get `403 mfa_setup_required` at their next sign-in. Turning it on needs two-factor on for the caller’s own account (`422`). Permission: owner of the organization (held on it or above it) or system admin; an admin gets `403`.',
+            'Requires two-factor sign-in (`requireMfa: true`) of the owners and admins of this organization and of every organization below it, or stops requiring it; audit-logged (`organization_security_updated`). Those it catches whose sessions did not prove two-factor are signed out (and get `403 mfa_setup_required` at their next sign-in when they have not set it up). Switching it on or off needs two-factor on for the caller’s own account (`422`) and a `code` of it (the authenticator app’s current code, each working once, or a recovery code): none is `400` on `code`, a wrong one `400 invalid_code`, too many wrong ones `429`. Permission: owner of the organization (held on it or above it) or system admin; an admin gets `403`.',
           params: organizationIdParamsSchema,
           body: updateOrganizationSecurityRequestSchema,
-          response: { 200: organizationSecuritySchema, ...errors, 422: errorBodySchema },
+          response: {
+            200: organizationSecuritySchema,
+            ...errors,
+            422: errorBodySchema,
+            429: errorBodySchema,
+          },
         },
       },
       async (request, reply) =>
-        writeRoute(db, request, reply, (tx) =>
-          updateOrganizationSecurity(tx, authOf(request), request.params.id, request.body),
+        writeRoute(
+          db,
+          request,
+          reply,
+          (tx, _key, attempt) =>
+            updateOrganizationSecurity(tx, authOf(request), request.params.id, request.body, {
+              attempt,
+              settings: signIn,
+            }),
+          { before: () => countOwnCode(db, authOf(request), request.body.code, request.ip) },
         ),
     );
 

@@ -6,7 +6,7 @@ import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { recordAudit } from '../audit';
-import { endSessionsOfUnenrolled, hasMfaOn } from '../auth';
+import { type CodeAttempt, endSessionsOfUnenrolled, type SignInSettings, useOwnCode } from '../auth';
 import { lockOrganization, requireOrganizationAccess } from '../organization-access';
 
 /**
@@ -26,23 +26,24 @@ export function organizationSecurityJson(organizationId: string | SQL): SQL {
 /**
  * POST /api/organization/{id}/security (CONTRACT §3): an owner (effective: of it or above it) or a system admin
  * requires two-factor of the owners and admins of the organization and of everything below. Audit-logged as
- * `organization_security_updated`. Turning it on needs the caller's own two-factor on (`422`), and ends the
- * sessions of the people it now catches who have not set it up, so each is walked through it at the next
- * sign-in.
+ * `organization_security_updated`. Switching it on or off needs the caller's own two-factor on (`422`) and a
+ * code of it in the call (`useOwnCode`: a session that was left open must not switch a district's requirement
+ * off). Turning it on ends the sessions of the people it now catches that did not prove the second factor, so
+ * each is walked through it at the next sign-in.
  */
 export async function updateOrganizationSecurity(
   tx: Tx,
   user: AuthUser,
   organizationId: string,
   input: UpdateOrganizationSecurityRequest,
+  own: { attempt: CodeAttempt | null; settings: SignInSettings },
 ): Promise<OrganizationSecurity> {
   const access = await requireOrganizationAccess(tx, user, organizationId);
   if (access.role !== 'system_admin' && access.role !== 'organization_owner') {
     throw AppError.forbidden(MFA_MSG.ownerOnly);
   }
-  if (input.requireMfa && !(await hasMfaOn(tx, user.userId))) {
-    throw AppError.of('business_rule', MFA_MSG.turnOnYoursFirst);
-  }
+  const notOn = input.requireMfa ? MFA_MSG.turnOnYoursFirst : MFA_MSG.ownNeeded;
+  await useOwnCode(tx, user, input.code, own.attempt, own.settings, notOn);
   const { name } = await lockOrganization(tx, organizationId);
   const [current] = await rows<{ require_mfa: boolean }>(
     tx,

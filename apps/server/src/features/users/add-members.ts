@@ -6,7 +6,7 @@ import { rows } from '../../db/rows';
 import { RetryTransaction } from '../../db/transaction';
 import type { AuthUser } from '../../http/authenticate';
 import { recordAudit } from '../audit';
-import { queueInvitations } from '../auth';
+import { endSessionsWithoutRequiredMfa, queueInvitations } from '../auth';
 import {
   allocateSeats,
   freeSeats,
@@ -166,6 +166,11 @@ export async function applyMemberPlan(
     for (const { member, userId } of joining) {
       if (member.role === 'organization_owner') await transferOwnership(tx, organizationId, userId);
     }
+    // Owners and admins of a tree that requires two-factor: their sessions that did not prove it end (§3).
+    await endSessionsWithoutRequiredMfa(
+      tx,
+      joining.filter(({ member }) => member.role !== 'user').map(({ userId }) => userId),
+    );
   }
   const invited = withIds.filter(({ member }) => member.joins === 'invitation');
   const invitationIds = new Map<string, string>();

@@ -5,7 +5,7 @@ import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
-import { endSessionsWithoutPanelAccess } from '../auth';
+import { endSessionsWithoutPanelAccess, endSessionsWithoutRequiredMfa } from '../auth';
 import { lockOrganization, requireOrganizationAccess } from '../organization-access';
 import { auditMemberChanges } from './member-audit';
 import { lockMembers, peopleTable, requireAssignable, requireNotAbove } from './member-guards';
@@ -74,12 +74,15 @@ export async function updateUserRole(
         after: { role: c.roleName },
       })),
     );
+    await endSessionsWithoutRequiredMfa(tx, [userId]);
     return changes;
   }
   await tx.execute(sql`update ${peopleTable(member.kind)} set role = ${input.role}, updated_at = now()
     where organization_id = ${input.organizationId} and user_id = ${member.userId}`);
   // Lowered to teacher and no owner or admin role left anywhere: the account's sessions end (CONTRACT §3).
   await endSessionsWithoutPanelAccess(tx, [member.userId]);
+  // Raised to owner or admin in a tree that requires two-factor: its sessions that did not prove it end.
+  await endSessionsWithoutRequiredMfa(tx, [member.userId]);
   await auditMemberChanges(tx, audit, [
     { userId: member.userId, before: { role: member.role }, after: { role: input.role } },
   ]);

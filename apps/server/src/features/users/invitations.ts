@@ -13,6 +13,7 @@ import {
   accountByEmail,
   type CheckedCode,
   checkCode,
+  endSessionsWithoutRequiredMfa,
   issueCodes,
   markVerified,
   mayRequestMail,
@@ -184,6 +185,8 @@ export async function acceptInvitation(
     await tx.execute(sql`insert into memberships (user_id, organization_id, role, license_id)
       values (${userId}, ${organizationId}, ${role}, ${invitation.license_id})`);
     if (invitation.role === 'organization_owner') await transferOwnership(tx, organizationId, userId);
+    // An owner or admin of a tree that requires two-factor now: sessions that did not prove it end (§3).
+    if (role !== 'user') await endSessionsWithoutRequiredMfa(tx, [userId]);
     await markVerified(tx, userId, passwordHash);
     return { success: true as const, organizationId };
   });

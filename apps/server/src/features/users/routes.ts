@@ -1,5 +1,6 @@
 import { successResponseSchema } from '@allot/domain/auth';
 import { errorBodySchema } from '@allot/domain/errors';
+import { resetUserMfaRequestSchema } from '@allot/domain/mfa';
 import { organizationIdParamsSchema } from '@allot/domain/organizations';
 import { paginationQuerySchema } from '@allot/domain/pagination';
 import { idSchema } from '@allot/domain/text';
@@ -29,6 +30,7 @@ import type { Db } from '../../db/client';
 import { authOf } from '../../http/authenticate';
 import { replicaReads } from '../../http/replica-reads';
 import { writeRoute } from '../../http/write-route';
+import { countOwnCode, type SignInSettings } from '../auth';
 import type { MailSettings } from '../mail';
 import { asImportFailure, countImport, createUser, importUsers, previewImport } from './add-users';
 import { updateUserRole } from './change-roles';
@@ -45,7 +47,7 @@ const memberParamsSchema = z.object({ id: idSchema, userId: idSchema });
 /** An import of 20,000 rows is a few MB of JSON. */
 const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
 
-export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
+export function userRoutes(db: Db, mail: MailSettings, signIn: SignInSettings): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/user/search',
@@ -134,13 +136,21 @@ export function userRoutes(db: Db, mail: MailSettings): FastifyPluginAsyncZod {
           tags,
           summary: 'Turn off someone’s two-factor sign-in',
           description:
-            'Removes the account’s authenticator and recovery codes (a lost phone) and ends its sessions; it signs in with its password again and, where two-factor is required of it, sets it up anew. Audit-logged (`member_two_factor_reset`) in every organization the account is a member of. Permission: system admins; others who see the account get `403`.',
+            'Removes the account’s authenticator and recovery codes (a lost phone) and ends its sessions; it signs in with its password again and, where two-factor is required of it, sets it up anew. Audit-logged (`member_two_factor_reset`) in every organization the account is a member of. Needs two-factor on for the caller’s own account (`422`) and a `code` of it (the authenticator app’s current code, each working once, or a recovery code): none is `400` on `code`, a wrong one `400 invalid_code`, too many wrong ones `429`. Permission: system admins; others who see the account get `403`.',
           params: userIdParamsSchema,
-          response: { 200: successResponseSchema, ...errors },
+          body: resetUserMfaRequestSchema.nullish(),
+          response: { 200: successResponseSchema, ...errors, 422: errorBodySchema, 429: errorBodySchema },
         },
       },
       async (request, reply) =>
-        writeRoute(db, request, reply, (tx) => resetUserMfa(tx, authOf(request), request.params.id)),
+        writeRoute(
+          db,
+          request,
+          reply,
+          (tx, _key, attempt) =>
+            resetUserMfa(tx, authOf(request), request.params.id, request.body, { attempt, settings: signIn }),
+          { before: () => countOwnCode(db, authOf(request), request.body?.code, request.ip) },
+        ),
     );
 
     app.post(
