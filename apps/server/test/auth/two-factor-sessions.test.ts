@@ -113,7 +113,12 @@ describe('gaining an owner or admin role in a tree that requires two-factor', ()
       const person = await newMember(`race-${round}`, t.world.orgs.schoolB);
       const invited = await call('POST', '/api/user/create', {
         token: systemAdmin,
-        body: { email: person.email, name: person.name, organizationId: strictTree, role: 'organization_admin' },
+        body: {
+          email: person.email,
+          name: person.name,
+          organizationId: strictTree,
+          role: 'organization_admin',
+        },
       });
       expect(invited.statusCode, invited.body).toBe(201);
       const code = codeIn((await lastMailTo(t.db, person.email)).text_body);

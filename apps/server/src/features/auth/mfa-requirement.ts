@@ -63,7 +63,9 @@ const heldInRequiringTree = (userId: SQL) => sql`exists (
  * never meet the rule.
  */
 export async function endSessionsOfUnenrolled(tx: Tx, organizationId: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${REQUIREMENT_LOCKS}, hashtext(${organizationId}::text))`);
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${REQUIREMENT_LOCKS}, hashtext(${organizationId}::text))`,
+  );
   await tx.execute(sql`
     update sessions s set revoked_at = now()
     where s.revoked_at is null and s.expires_at > now() and not s.used_mfa
