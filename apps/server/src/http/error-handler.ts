@@ -88,6 +88,9 @@ export function answerError(error: FastifyError | AppError, request: FastifyRequ
     // An `internal` one stands for an unexpected error (its cause): logged, never answered.
     if (error.status >= 500) request.log.error({ err: error.cause ?? error }, error.message);
     const { status, body } = errorAnswer(error, own);
+    // A `429` that knows its wait (`details.retryAfter`, seconds) says it in the header too.
+    const retryAfter = error.code === 'rate_limited' ? error.details?.retryAfter : undefined;
+    if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
     return reply.status(status).send(body);
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
