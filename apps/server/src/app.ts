@@ -11,7 +11,8 @@ import { auditRoutes } from './features/audit/routes';
 import { mfaRoutes } from './features/auth/mfa-routes';
 import { authRoutes } from './features/auth/routes';
 import { findSession, sessionStatement } from './features/auth/sessions';
-import { NO_TWO_FACTOR_SETTINGS, type TwoFactorSettings } from './features/auth/two-factor-settings';
+import { SIGN_IN_LIMITS, type SignInLimits } from './features/auth/sign-in-limits';
+import { DEFAULT_SIGN_IN_SETTINGS, type SignInSettings } from './features/auth/sign-in-settings';
 import { creditRoutes } from './features/credits/routes';
 import { healthRoutes, type ProcessState } from './features/health/routes';
 import { type InsightsJobOptions, startInsightsJobs } from './features/insights/jobs';
@@ -77,8 +78,13 @@ export interface AppOptions {
    * (CONSUME_TRANSACTIONS).
    */
   consumeTransactions?: number | undefined;
-  /** REQUIRE_SYSTEM_ADMIN_MFA and MFA_ENCRYPTION_KEY (decision 015); by default neither. */
-  twoFactor?: TwoFactorSettings;
+  /**
+   * REQUIRE_SYSTEM_ADMIN_MFA, MFA_ENCRYPTION_KEY and SESSION_MAX_DAYS (decision 015); by default neither of the
+   * first two, and sessions of 30 days at most. What is not given keeps its default.
+   */
+  signIn?: Partial<SignInSettings>;
+  /** How many wrong passwords sign-in allows (features/auth/sign-in-limits.ts); tests lower the ceiling. */
+  signInLimits?: Partial<SignInLimits>;
   /**
    * This process's outbox worker: through SMTP with smtpUrl (or the given transport), else to the log.
    * Off unless asked for: API tests drive `processOutbox` themselves.
@@ -119,7 +125,8 @@ export async function buildApp({
   invoicePayment = NO_INVOICE_PAYMENT,
   integrationRateLimitPerMinute,
   consumeTransactions,
-  twoFactor = NO_TWO_FACTOR_SETTINGS,
+  signIn: signInOptions,
+  signInLimits,
   mail,
   expiryReminders,
   insightsJobs,
@@ -162,10 +169,11 @@ export async function buildApp({
     ...(invitationsPerDay ? { invitationsPerDay } : {}),
     ...(invoiceMailsPerDay ? { invoiceMailsPerDay } : {}),
   };
-  await app.register(authRoutes(db, mailSettings, twoFactor));
-  await app.register(mfaRoutes(db, twoFactor));
-  await app.register(organizationRoutes(db, mailSettings));
-  await app.register(userRoutes(db, mailSettings));
+  const signIn: SignInSettings = { ...DEFAULT_SIGN_IN_SETTINGS, ...signInOptions };
+  await app.register(authRoutes(db, mailSettings, signIn, { ...SIGN_IN_LIMITS, ...signInLimits }));
+  await app.register(mfaRoutes(db, signIn));
+  await app.register(organizationRoutes(db, mailSettings, signIn));
+  await app.register(userRoutes(db, mailSettings, signIn));
   await app.register(accountRoutes(db, mailSettings));
   await app.register(creditRoutes(db, { moveTransactions: consumeTransactions }));
   await app.register(licenseRoutes(db));

@@ -50,7 +50,15 @@ export const MSG = {
 export const APP_MSG = {
   noPanelAccess:
     'Teachers sign in to the classroom product. This panel is for organization owners and admins.',
-  tooManyAttempts: 'Too many sign-in attempts. Please wait 15 minutes and try again.',
+  /** Sign-in refused for a while (`429`): the wait, in seconds up to a minute, else in whole minutes. */
+  tooManyAttempts: (seconds: number) => {
+    const minutes = Math.ceil(seconds / 60);
+    const wait =
+      seconds < 60
+        ? `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`
+        : `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+    return `Too many sign-in attempts. Please wait ${wait} and try again.`;
+  },
   unauthorized: 'You are not signed in or your session has expired. Please sign in again.',
   forbidden: 'You do not have permission to do this.',
   notFound: 'Not found.',

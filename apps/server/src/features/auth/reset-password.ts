@@ -10,13 +10,12 @@ import type { Db, Tx } from '../../db/client';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import { type RefusalAfterCommit, refuseAfterCommit } from '../../http/write-route';
-import { clearRateLimit } from '../../lib/rate-limit';
 import { type MailSettings, publicLink, queueMail } from '../mail';
 import { passwordResetMail } from './account-mails';
 import { type CodeAttempt, countCodeAttempt, issueCode, mayRequestMail, verifyCode } from './one-time-codes';
 import { type CheckedCode, checkCode, redeemCode } from './redeem-code';
 import { revokeAllSessions } from './sessions';
-import { loginEmailKey } from './sign-in';
+import { clearSignInLimits } from './sign-in-limits';
 
 const PURPOSE = 'password_reset';
 
@@ -101,8 +100,8 @@ export async function resetPassword(tx: Tx, checked: CheckedCode): Promise<{ suc
           where id = ${userId} returning email`,
     );
     await revokeAllSessions(tx, userId);
-    // A locked-out sign-in opens again with the new password.
-    if (user) await clearRateLimit(tx, loginEmailKey(user.email));
+    // A locked-out sign-in opens again with the new password: the account's ceiling and every pair of it.
+    if (user) await clearSignInLimits(tx, user.email);
   });
   return { success: true };
 }

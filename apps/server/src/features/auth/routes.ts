@@ -26,7 +26,8 @@ import {
 } from './reset-password';
 import { revokeSession } from './sessions';
 import { checkSignIn, login } from './sign-in';
-import type { TwoFactorSettings } from './two-factor-settings';
+import { SIGN_IN_LIMITS, type SignInLimits, signInLimitsNote } from './sign-in-limits';
+import type { SignInSettings } from './sign-in-settings';
 import {
   checkEmailVerification,
   mayResendVerification,
@@ -37,7 +38,12 @@ import {
 /** The answers of the code calls: `{success}`, a wrong code (400), too many guesses (429). */
 const codeResponses = { 200: successResponseSchema, 400: errorBodySchema, 429: errorBodySchema };
 
-export function authRoutes(db: Db, mail: MailSettings, twoFactor: TwoFactorSettings): FastifyPluginAsyncZod {
+export function authRoutes(
+  db: Db,
+  mail: MailSettings,
+  signIn: SignInSettings,
+  limits: SignInLimits = SIGN_IN_LIMITS,
+): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/api/auth/login',
@@ -47,8 +53,11 @@ export function authRoutes(db: Db, mail: MailSettings, twoFactor: TwoFactorSetti
           operationId: 'login',
           tags: ['auth'],
           summary: 'Sign in',
-          description:
-            'Signs in with email and password and answers the bearer token of a new session. Only owners, admins and system admins use the panel (`403 no_panel_access` for teachers); an unverified account gets `403 not_verified`. With two-factor on, a right password answers `403 mfa_required` with `details.challenge` for `POST /api/auth/mfa/verify`; an account required to have two-factor that has not set it up gets `403 mfa_setup_required` with `details.challenge`, which `POST /api/auth/mfa/setup` and `enable` accept instead of a session. Public: needs no token.',
+          description: [
+            'Signs in with email and password and answers the bearer token of a new session. Only owners, admins and system admins use the panel (`403 no_panel_access` for teachers); an unverified account gets `403 not_verified`. With two-factor on, a right password answers `403 mfa_required` with `details.challenge` for `POST /api/auth/mfa/verify`; an account required to have two-factor that has not set it up gets `403 mfa_setup_required` with `details.challenge`, which `POST /api/auth/mfa/setup` and `enable` accept instead of a session.',
+            signInLimitsNote(limits),
+            'Public: needs no token.',
+          ].join(' '),
           body: loginRequestSchema,
           response: {
             200: loginResponseSchema,
@@ -59,8 +68,8 @@ export function authRoutes(db: Db, mail: MailSettings, twoFactor: TwoFactorSetti
         },
       },
       async (request, reply) =>
-        writeRoute(db, request, reply, (tx, _key, signedIn) => login(tx, signedIn, twoFactor), {
-          before: () => checkSignIn(db, request.body, request.ip),
+        writeRoute(db, request, reply, (tx, _key, signedIn) => login(tx, signedIn, signIn), {
+          before: () => checkSignIn(db, request.body, request.ip, limits),
         }),
     );
 

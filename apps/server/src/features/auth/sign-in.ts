@@ -1,24 +1,17 @@
 import type { LoginRequest, LoginResponse } from '@allot/domain/auth';
-import { APP_MSG, MSG } from '@allot/domain/messages';
+import { MSG } from '@allot/domain/messages';
 import { MFA_MSG } from '@allot/domain/mfa';
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import { type RefusalAfterCommit, refuseAfterCommit } from '../../http/write-route';
-import { clearRateLimit, hitRateLimit, rateLimitKey, releaseRateLimit } from '../../lib/rate-limit';
 import { issueChallenge } from './mfa-challenges';
-import { isMfaRequired } from './mfa-requirement';
-import { openPanelSession, requirePanelRole } from './panel-session';
+import { holdRequirementForSignIn, isMfaRequired } from './mfa-requirement';
+import { holdMemberships, openPanelSession, requirePanelRole } from './panel-session';
 import { verifyPassword } from './passwords';
-import type { TwoFactorSettings } from './two-factor-settings';
-
-export const LOGIN_WINDOW_SECONDS = 15 * 60;
-export const LOGIN_LIMIT_PER_EMAIL = 10;
-export const LOGIN_LIMIT_PER_IP = 100;
-
-/** The sign-in counter of one address (a reset that sets a new password clears it). */
-export const loginEmailKey = (email: string) => rateLimitKey('login', 'email', email);
+import { countSignInAttempt, SIGN_IN_LIMITS, type SignInLimits } from './sign-in-limits';
+import type { SignInSettings } from './sign-in-settings';
 
 /** The account whose password `checkSignIn` found right. */
 export interface SignedIn {
@@ -31,20 +24,18 @@ export interface SignedIn {
 
 /**
  * Sign in (CONTRACT §3), the step before the transaction, on its own: every attempt is counted before the
- * password is checked, per email and per IP, in the database; a successful one is given back (a refusal that
- * follows still counts as given back). Unknown email and wrong password answer alike.
+ * password is checked, in the database, per account and address together, per address and per account
+ * (sign-in-limits.ts), or refused with `429` and the wait; a right one clears its pair and is given back (a
+ * refusal that follows still counts as given back). Unknown email and wrong password answer alike.
  */
-export async function checkSignIn(db: Db, input: LoginRequest, ip: string): Promise<SignedIn> {
+export async function checkSignIn(
+  db: Db,
+  input: LoginRequest,
+  ip: string,
+  limits: SignInLimits = SIGN_IN_LIMITS,
+): Promise<SignedIn> {
   const email = input.email.toLowerCase();
-  const emailKey = loginEmailKey(email);
-  const ipKey = rateLimitKey('login', 'ip', ip);
-  const [byEmail, byIp] = await Promise.all([
-    hitRateLimit(db, emailKey, LOGIN_WINDOW_SECONDS),
-    hitRateLimit(db, ipKey, LOGIN_WINDOW_SECONDS),
-  ]);
-  if (byEmail > LOGIN_LIMIT_PER_EMAIL || byIp > LOGIN_LIMIT_PER_IP) {
-    throw AppError.of('rate_limited', APP_MSG.tooManyAttempts);
-  }
+  const attempt = await countSignInAttempt(db, email, ip, limits);
 
   const found = await rows<{
     id: string;
@@ -63,7 +54,7 @@ export async function checkSignIn(db: Db, input: LoginRequest, ip: string): Prom
   const passwordOk = await verifyPassword(user?.password_hash, input.password);
   if (!user || !passwordOk) throw AppError.of('invalid_credentials', MSG.signInFailed);
 
-  await Promise.all([clearRateLimit(db, emailKey), releaseRateLimit(db, ipKey)]);
+  await attempt.succeeded(db);
   return {
     userId: user.id,
     email: user.email,
@@ -82,18 +73,21 @@ export async function checkSignIn(db: Db, input: LoginRequest, ip: string): Prom
 export async function login(
   tx: Tx,
   user: SignedIn,
-  twoFactor: TwoFactorSettings,
+  settings: SignInSettings,
 ): Promise<LoginResponse | RefusalAfterCommit> {
   if (!user.verified) throw AppError.of('not_verified', MSG.notVerified);
   const account = { userId: user.userId, email: user.email, isSystemAdmin: user.isSystemAdmin };
+  // Held before the questions below, so that a change that makes two-factor required does not cross them.
+  await holdMemberships(tx, user.userId);
+  await holdRequirementForSignIn(tx, user.userId);
   await requirePanelRole(tx, account);
   if (user.mfaOn) {
     const challenge = await issueChallenge(tx, user.userId, 'sign_in');
     return refuseAfterCommit(AppError.of('mfa_required', MFA_MSG.codeNeeded, { challenge }));
   }
-  if (await isMfaRequired(tx, account, twoFactor)) {
+  if (await isMfaRequired(tx, account, settings)) {
     const challenge = await issueChallenge(tx, user.userId, 'setup');
     return refuseAfterCommit(AppError.of('mfa_setup_required', MFA_MSG.setupNeeded, { challenge }));
   }
-  return openPanelSession(tx, account);
+  return openPanelSession(tx, account, { usedMfa: false, settings });
 }
