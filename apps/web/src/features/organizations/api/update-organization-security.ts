@@ -8,7 +8,10 @@ export interface UpdateOrganizationSecurityInput extends UpdateOrganizationSecur
   organizationId: string;
 }
 
-/** POST /api/organization/{id}/security: require two-factor of its owners and admins and everything below. */
+/**
+ * POST /api/organization/{id}/security: require two-factor of its owners and admins and everything below, or
+ * stop; either way confirmed with a `code` of the caller's own two-factor (CONTRACT §3).
+ */
 export function updateOrganizationSecurity({
   organizationId,
   ...body
