@@ -1,8 +1,9 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { type SmtpCatcher, startSmtpCatcher } from '../apps/server/test/support/smtp-catcher';
 import { totpCodeAt } from '../apps/server/test/support/totp';
-import { apiToken } from './support/api';
+import { apiToken, callApi } from './support/api';
+import { axeViolations } from './support/axe';
 import { failedResource, login, readSession, screenshot, waitForSignedIn } from './support/browser';
 import { createMember, createOrganization, setUpAccount } from './support/builders';
 import { browserSuite, signIn, uniqueName } from './support/suite';
@@ -19,12 +20,16 @@ const PASSWORD = 'two-factor-e2e-password';
 const PHONE = { width: 390, height: 844 };
 const WRONG_CODE =
   'That code is not valid, or it was already used. Try the newest code of your authenticator app.';
+const OWN_NEEDED =
+  'Turn on two-factor sign-in for your own account first: changing how others sign in needs a code from your authenticator app.';
 
 let smtp: SmtpCatcher;
 let systemAdmin = '';
 const tree = { district: '', districtName: '', school: '', schoolName: '' };
 const owner = { email: '', secret: '', recoveryCodes: [] as string[] };
 const schoolAdmin = { email: '', name: 'Sol Schooladmin' };
+/** The system admin's own two-factor: on for the reset, off again after (other files sign in without it). */
+const adminMfa = { secret: '', recoveryCodes: [] as string[] };
 
 beforeAll(async () => {
   smtp = await startSmtpCatcher(inject('smtpPort'));
@@ -57,7 +62,36 @@ beforeAll(async () => {
     password: PASSWORD,
   });
 });
-afterAll(() => smtp?.stop());
+afterAll(async () => {
+  smtp?.stop();
+  await turnOffAdminTwoFactor();
+});
+
+/**
+ * Leaves the system admin as the other test files expect it, signing in with the password alone: through the
+ * API, with two of its recovery codes (one for the sign-in's code step, one to turn two-factor off).
+ */
+async function turnOffAdminTwoFactor() {
+  const [forSignIn, forTurningOff] = adminMfa.recoveryCodes;
+  if (!forSignIn || !forTurningOff) return;
+  const email = inject('adminEmail');
+  const password = inject('adminPassword');
+  const login = await callApi<{ details?: { challenge?: string } }>(baseUrl, 'POST', '/auth/login', {
+    body: { email, password },
+  });
+  const challenge = login.body.details?.challenge;
+  if (login.status !== 403 || !challenge) throw new Error(`the admin's sign-in answered ${login.status}`);
+  const verified = await callApi<{ secToken?: string }>(baseUrl, 'POST', '/auth/mfa/verify', {
+    body: { challenge, code: forSignIn },
+  });
+  if (!verified.body.secToken) throw new Error(`the admin's code step answered ${verified.status}`);
+  const off = await callApi(baseUrl, 'POST', '/auth/mfa/disable', {
+    token: verified.body.secToken,
+    body: { password, code: forTurningOff },
+  });
+  if (off.status !== 200) throw new Error(`turning the admin's two-factor off answered ${off.status}`);
+  adminMfa.recoveryCodes = [];
+}
 
 /** The picture of a screen at the desktop size and at 390 px wide (e2e/screenshots). */
 async function shoot(page: Page, name: string) {
@@ -69,6 +103,51 @@ async function shoot(page: Page, name: string) {
   await page.evaluate(() => window.scrollTo(0, 0));
   await screenshot(page, `${name}-390`);
   if (desktop) await page.setViewportSize(desktop);
+}
+
+/**
+ * A dialog (or the part `inView` of a long page) at the desktop size and at 390 px wide, as the window shows it:
+ * a dialog is seen in the window, not in the middle of a picture as tall as the long page behind it.
+ */
+async function shootDialog(page: Page, name: string, inView?: Locator) {
+  await inView?.scrollIntoViewIfNeeded();
+  await screenshot(page, name, { fullPage: false });
+  const desktop = page.viewportSize();
+  await page.setViewportSize(PHONE);
+  await inView?.scrollIntoViewIfNeeded();
+  await screenshot(page, `${name}-390`, { fullPage: false });
+  if (desktop) await page.setViewportSize(desktop);
+}
+
+/** The confirmation's code field, with what the browser and a phone's keyboard read from it. */
+async function ownCodeField(dialog: Locator) {
+  const field = dialog.getByLabel('Code from your authenticator app');
+  await field.waitFor();
+  expect(await field.getAttribute('autocomplete')).toBe('one-time-code');
+  expect(await field.getAttribute('inputmode')).toBe('numeric');
+  // The dialog opens with the cursor in the field: type the code, Enter sends it.
+  await expect.poll(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
+  return field;
+}
+
+/** The message the field is described by (Mantine's error under it, tied to it by aria-describedby). */
+function fieldMessages(field: Locator): Promise<string> {
+  return field.evaluate((el) =>
+    (el.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' | '),
+  );
+}
+
+/** A wrong code, sent with Enter: refused under the field, and the dialog stays open. */
+async function refusesWrongCode(dialog: Locator, field: Locator) {
+  await field.fill('000000');
+  await field.press('Enter');
+  await dialog.getByText(WRONG_CODE).waitFor();
+  expect(await field.getAttribute('aria-invalid')).toBe('true');
+  expect(await fieldMessages(field)).toContain(WRONG_CODE);
+  expect(await dialog.getByRole('alert').count()).toBe(0);
 }
 
 /** The last time step each secret's code was used for: the server takes each code once. */
@@ -190,9 +269,11 @@ describe('two-factor sign-in', () => {
   });
 
   test('the owner requires it of the tree; the school’s admin is walked through setting it up first', async () => {
-    const { page } = await newPage();
+    const { page, unexpectedErrors } = await newPage();
+    // Signed in with a recovery code: the app's code of this time step is left for the confirmation.
     await codeStep(page, owner.email);
-    await page.getByLabel('Authentication code').fill(await freshCode(owner.secret));
+    await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
+    await page.getByLabel('Recovery code').fill(owner.recoveryCodes[1] as string);
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
     const card = page.getByRole('region', { name: 'Sign-in security' });
@@ -201,11 +282,20 @@ describe('two-factor sign-in', () => {
     await toggle.click({ force: true });
     const confirm = page.getByRole('dialog', { name: 'Require two-factor sign-in?' });
     await confirm.waitFor();
-    await shoot(page, 'two-factor-require-confirm');
-    await confirm.getByRole('button', { name: 'Require two-factor' }).click();
+    const code = await ownCodeField(confirm);
+    await shootDialog(page, 'two-factor-require-confirm');
+    // Switching it needs a code of the owner's own two-factor now (CONTRACT §3). A wrong one is tried in the
+    // reset's confirmation: the wrong password and codes above leave the owner one attempt in this window of
+    // the limit (5 per account in 15 minutes), the right one.
+    await code.press('Enter');
+    await confirm.getByText('Field is required.').waitFor();
+    expect(await fieldMessages(code)).toContain('Field is required.');
+    await code.fill(await freshCode(owner.secret));
+    await code.press('Enter');
     await confirm.waitFor({ state: 'detached' });
     await expect.poll(() => toggle.isChecked(), { timeout: 5_000 }).toBe(true);
     await shoot(page, 'two-factor-require-on');
+    expect(unexpectedErrors(failedResource(400), failedResource(403))).toEqual([]);
 
     const admin = await newPage();
     await login(admin.page, schoolAdmin.email, PASSWORD);
@@ -232,26 +322,114 @@ describe('two-factor sign-in', () => {
     expect(admin.unexpectedErrors(failedResource(403))).toEqual([]);
   });
 
-  test('a system admin resets the school admin’s two-factor; their next sign-in sets it up again', async () => {
-    const { page } = await newPage();
+  test('a system admin without two-factor of their own is shown where to turn it on, and turns it on', async () => {
+    const { page, unexpectedErrors } = await newPage();
     await signIn(page, inject('adminEmail'), inject('adminPassword'));
     // The picker's header with every link a system admin has (Price list, Account, Sign out), phone too.
     await page.getByRole('heading', { name: 'Organizations', level: 1 }).waitFor();
     await page.getByRole('banner').getByRole('link', { name: 'Account' }).waitFor();
     await shoot(page, 'two-factor-header-system-admin');
+
+    // Without two-factor of their own, no code can confirm a switch: the card says so and where to turn it on.
+    await page.goto(`/${tree.district}`);
+    const card = page.getByRole('region', { name: 'Sign-in security' });
+    await card.getByText(OWN_NEEDED).waitFor();
+    await card.getByText('Required', { exact: true }).waitFor();
+    expect(await card.getByRole('switch').count()).toBe(0);
+    expect(await card.getByRole('link', { name: 'Open Account security' }).getAttribute('href')).toBe(
+      '/account',
+    );
+    await shootDialog(page, 'two-factor-require-own-off', card);
+    const axe = await axeViolations(
+      page,
+      'sign-in security, own off',
+      '[aria-labelledby="sign-in-security-heading"]',
+    );
+
+    // The reset's confirmation the same: no code field that cannot work, the way to the account page instead.
     await page.goto(`/${tree.school}/users`);
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
     await page.getByRole('button', { name: `Actions for ${schoolAdmin.name}` }).click();
     await page.getByRole('menuitem', { name: 'Reset two-factor' }).click();
     const dialog = page.getByRole('dialog', { name: `Reset two-factor sign-in of ${schoolAdmin.name}?` });
-    await dialog.waitFor();
-    await shoot(page, 'two-factor-reset-confirm');
-    await dialog.getByRole('button', { name: 'Reset two-factor' }).click();
+    await dialog.getByText(OWN_NEEDED).waitFor();
+    expect(await dialog.getByLabel('Code from your authenticator app').count()).toBe(0);
+    expect(await dialog.getByRole('button', { name: 'Reset two-factor' }).count()).toBe(0);
+    await shootDialog(page, 'two-factor-reset-own-off');
+    axe.push(...(await axeViolations(page, 'reset, own off', '[role="dialog"]')));
+    expect(axe).toEqual([]);
+    await dialog.getByRole('link', { name: 'Account security' }).click();
+    await page.getByRole('heading', { name: 'Account security', level: 1 }).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+
+    const account = page.getByRole('region', { name: 'Two-factor sign-in' });
+    await account.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+    const turnOn = page.getByRole('dialog', { name: 'Turn on two-factor sign-in' });
+    await turnOn.getByLabel('Password', { exact: true }).fill(inject('adminPassword'));
+    await turnOn.getByRole('button', { name: 'Continue' }).click();
+    const setup = page.getByRole('dialog', { name: 'Set up your authenticator app' });
+    adminMfa.secret = await setupKey(page);
+    await setup.getByLabel('Code from the app').fill(await freshCode(adminMfa.secret));
+    await setup.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+    const saved = page.getByRole('dialog', { name: 'Save your recovery codes' });
+    const list = saved.getByRole('list', { name: 'Recovery codes' });
+    await list.waitFor();
+    adminMfa.recoveryCodes = (await list.getByRole('listitem').allInnerTexts()).map((c) => c.trim());
+    await saved.getByLabel('I have saved my recovery codes').check();
+    await saved.getByRole('button', { name: 'Done' }).click();
+    await account.getByText('On', { exact: true }).waitFor();
+    expect(unexpectedErrors()).toEqual([]);
+  });
+
+  test('a system admin resets the school admin’s two-factor with a code of their own; a wrong one is refused', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    // Signed in with a recovery code (the last: turnOffAdminTwoFactor takes the first two), so that the app's
+    // codes of these time steps are left for the confirmation.
+    await login(page, inject('adminEmail'), inject('adminPassword'));
+    await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
+    await page.getByLabel('Recovery code').fill(adminMfa.recoveryCodes[9] as string);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: 'Organizations', level: 1 }).waitFor();
+    await page.goto(`/${tree.school}/users`);
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    await page.getByRole('button', { name: `Actions for ${schoolAdmin.name}` }).click();
+    await page.getByRole('menuitem', { name: 'Reset two-factor' }).click();
+    const dialog = page.getByRole('dialog', { name: `Reset two-factor sign-in of ${schoolAdmin.name}?` });
+    const code = await ownCodeField(dialog);
+    await shootDialog(page, 'two-factor-reset-confirm');
+    await refusesWrongCode(dialog, code);
+    await shootDialog(page, 'two-factor-reset-wrong-code');
+    expect(await axeViolations(page, 'reset, wrong code', '[role="dialog"]')).toEqual([]);
+    await code.fill(await freshCode(adminMfa.secret));
+    await code.press('Enter');
     await dialog.waitFor({ state: 'detached' });
     await page.getByText(`${schoolAdmin.name} signs in with their password now.`).waitFor();
+    // The 403 is the sign-in's mfa_required, the 400 the wrong code.
+    expect(unexpectedErrors(failedResource(400), failedResource(403))).toEqual([]);
 
     const admin = await newPage();
     await login(admin.page, schoolAdmin.email, PASSWORD);
     await admin.page.getByRole('heading', { name: 'Set up two-factor sign-in', level: 1 }).waitFor();
+  });
+
+  test('the owner stops requiring it, confirming with a recovery code', async () => {
+    const { page, unexpectedErrors } = await newPage();
+    await codeStep(page, owner.email);
+    await page.getByLabel('Authentication code').fill(await freshCode(owner.secret));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: 'General information', level: 1 }).waitFor();
+    const card = page.getByRole('region', { name: 'Sign-in security' });
+    const toggle = card.getByRole('switch', { name: 'Require two-factor sign-in for owners and admins' });
+    await expect.poll(() => toggle.isChecked()).toBe(true);
+    await toggle.click({ force: true });
+    const confirm = page.getByRole('dialog', { name: 'Stop requiring two-factor sign-in?' });
+    const code = await ownCodeField(confirm);
+    await code.fill(owner.recoveryCodes[2] as string);
+    await shootDialog(page, 'two-factor-stop-requiring-confirm');
+    await code.press('Enter');
+    await confirm.waitFor({ state: 'detached' });
+    await expect.poll(() => toggle.isChecked(), { timeout: 5_000 }).toBe(false);
+    // The 403 is the sign-in's mfa_required.
+    expect(unexpectedErrors(failedResource(403))).toEqual([]);
   });
 });
