@@ -15,7 +15,6 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { PermissionNote } from '../../components/permission-note';
 import { ReasonedButton } from '../../components/reasoned-button';
-import { useTwoFactorStatus } from '../../features/auth/api/get-two-factor-status';
 import { AllocateSystemCreditsModal } from '../../features/credits/components/allocate-system-credits-modal';
 import { ManagePoolsModal } from '../../features/credits/components/manage-pools-modal';
 import { CreditAlertsSection } from '../../features/insights/components/credit-alerts-section';
@@ -33,6 +32,7 @@ import { useOrganizationPermissions } from '../../features/organizations/hooks/u
 import { ManagedAboveCard } from '../../features/requests/components/managed-above-card';
 import { deleteBlocked } from '../../lib/delete-blocked';
 import { PICKER_STATE } from '../../lib/home-link';
+import { useTwoFactorStatus } from '../../lib/two-factor-status';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (

@@ -5,7 +5,7 @@ import { Anchor, Badge, Card, Group, Modal, Stack, Switch, Text, Title } from '@
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { OwnCodeConfirmation } from '../../auth/components/own-code-confirmation';
+import { OwnCodeConfirmation } from '../../../components/own-code-confirmation';
 import { useUpdateOrganizationSecurity } from '../api/update-organization-security';
 
 interface SignInSecurityCardProps {

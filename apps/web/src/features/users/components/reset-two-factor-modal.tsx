@@ -3,7 +3,7 @@ import type { OrganizationUser } from '@allot/domain/users';
 import { Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { OwnCodeConfirmation } from '../../auth/components/own-code-confirmation';
+import { OwnCodeConfirmation } from '../../../components/own-code-confirmation';
 import { useResetUserTwoFactor } from '../api/reset-user-two-factor';
 
 interface ResetTwoFactorModalProps {

@@ -1,7 +1,7 @@
 import type { MfaStatus } from '@allot/domain/mfa';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
+import { api } from './api-client';
+import { queryKeys } from './query-keys';
 
 /** GET /api/auth/mfa: whether the caller's two-factor sign-in is on, its recovery codes left, and if required. */
 export function getTwoFactorStatus(signal?: AbortSignal): Promise<MfaStatus> {
