@@ -14,7 +14,7 @@ import { PASSWORD, sessionFor } from '../support/world';
 const KEY = Buffer.alloc(32, 7);
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ twoFactor: { requireSystemAdmins: false, encryptionKey: KEY } });
+  t = await createTestApp({ signIn: { requireSystemAdmins: false, encryptionKey: KEY } });
 });
 afterAll(() => t.close());
 
