@@ -74,7 +74,7 @@ export async function serve(config: Config, options: { prepare: boolean }) {
     metricsToken: config.metricsToken,
     publicConfig: config.publicConfig,
   });
-  answerClusterMetrics();
+  answerClusterMetrics(config.processes);
 
   const shutdown = (signal: NodeJS.Signals) => {
     if (processState.stopping) return;
@@ -141,7 +141,7 @@ export async function superviseWorkers(config: Config, processes: number) {
   await prepareDatabase(database, config);
   await database.close();
 
-  serveClusterMetrics();
+  serveClusterMetrics(processes);
   let stopping = false;
   let listening = 0;
   cluster.on('listening', () => {

@@ -1,4 +1,4 @@
-import cluster from 'node:cluster';
+import cluster, { type Worker } from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import client from 'prom-client';
 import { jobRecords } from './repeating-job';
@@ -119,46 +119,150 @@ export function gaugeOf(
   });
 }
 
+/** A server process's scrape, to the supervisor, and the supervisor's answer. */
 const ASK = 'allot:metrics';
 const ANSWER = 'allot:metrics-text';
-
-/** The metrics text: this process's, or in a server process of several, all of theirs (from the supervisor). */
-export async function metricsText(): Promise<string> {
-  if (!cluster.isWorker || !process.send) return registry.metrics();
-  const id = randomUUID();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      process.off('message', listen);
-      reject(new Error('the supervisor did not answer with the metrics'));
-    }, 5_000);
-    function listen(message: { type?: string; id?: string; text?: string; error?: string }) {
-      if (message?.type !== ANSWER || message.id !== id) return;
-      clearTimeout(timer);
-      process.off('message', listen);
-      if (message.text !== undefined) resolve(message.text);
-      else reject(new Error(message.error ?? 'no metrics'));
-    }
-    process.on('message', listen);
-    process.send?.({ type: ASK, id });
-  });
-}
+/** The supervisor's request for a server process's own figures, and that process's answer. */
+const COLLECT = 'allot:metrics-collect';
+const PART = 'allot:metrics-part';
 
 /**
- * In the supervisor of several server processes: answers a process's request for the metrics with every
- * process's, summed (prom-client's AggregatorRegistry, which asks each process over the cluster channel).
+ * How long the supervisor waits for a serving process's figures before it answers the scrape without them.
+ * A process answers within milliseconds unless it is stopping or stuck; one that is still starting is not
+ * asked at all.
  */
-export function serveClusterMetrics(): void {
-  const aggregator = new client.AggregatorRegistry();
-  cluster.on('message', (worker, message: { type?: string; id?: string }) => {
+const COLLECT_WAIT_MS = 2_000;
+/** How long a server process waits for the supervisor before it answers its own figures alone. */
+const SUPERVISOR_WAIT_MS = 5_000;
+
+/** WEB_CONCURRENCY: how many server processes a scrape should find (`answerClusterMetrics`). */
+let expectedProcesses = 1;
+
+/**
+ * `allot_metrics_processes_answered` and `allot_metrics_processes_expected`, in the text format: how many
+ * server processes' figures the answer holds, and how many there should be (issue 51). Fewer answered than
+ * expected: a process was starting, stopping, or did not answer in time, and its figures are missing.
+ */
+async function processCounts(answered: number, expected: number): Promise<string> {
+  const counts = new client.Registry();
+  new client.Gauge({
+    name: 'allot_metrics_processes_answered',
+    help: 'Server processes whose figures this answer holds (those that answered the scrape in time)',
+    registers: [counts],
+  }).set(answered);
+  new client.Gauge({
+    name: 'allot_metrics_processes_expected',
+    help: 'Server processes there should be (WEB_CONCURRENCY)',
+    registers: [counts],
+  }).set(expected);
+  return counts.metrics();
+}
+
+/** This process's figures alone. */
+const ownMetrics = async (expected: number) =>
+  `${await registry.metrics()}${await processCounts(1, expected)}`;
+
+/**
+ * The metrics text: this process's, or in a server process of several, those of every process that answered
+ * the supervisor in time. Never fails for want of another process: without the supervisor's answer (it
+ * does not answer, or its channel is closed), this process's own figures.
+ */
+export async function metricsText(): Promise<string> {
+  if (!cluster.isWorker || !process.send) return ownMetrics(1);
+  const id = randomUUID();
+  const fromSupervisor = await new Promise<string | null>((resolve) => {
+    const timer = setTimeout(() => settle(null), SUPERVISOR_WAIT_MS);
+    function settle(text: string | null) {
+      clearTimeout(timer);
+      process.off('message', listen);
+      resolve(text);
+    }
+    function listen(message: { type?: string; id?: string; text?: string }) {
+      if (message?.type === ANSWER && message.id === id) settle(message.text ?? null);
+    }
+    process.on('message', listen);
+    process.send?.({ type: ASK, id }, undefined, undefined, (error) => {
+      if (error) settle(null);
+    });
+  });
+  return fromSupervisor ?? ownMetrics(expectedProcesses);
+}
+
+type Figures = Awaited<ReturnType<typeof registry.getMetricsAsJSON>>;
+
+/**
+ * In the supervisor of several server processes: answers a process's scrape with the figures of every
+ * process that serves, summed (prom-client's `AggregatorRegistry.aggregate`, each metric by its
+ * aggregator). Only processes that listen are asked (one still starting has nothing to say yet); the answer
+ * goes out when all have answered, when the others have died, or after `COLLECT_WAIT_MS`, with the count of
+ * those that answered (issue 51: a scrape while a process started waited 5 s and answered `500`).
+ */
+export function serveClusterMetrics(expected: number): void {
+  const serving = new Set<Worker>();
+  /** Collections waiting for answers: a process's answer (null: it failed, or it is gone). */
+  const collections = new Map<string, (worker: Worker, figures: Figures | null) => void>();
+  cluster.on('listening', (worker) => serving.add(worker));
+  const gone = (worker: Worker) => {
+    serving.delete(worker);
+    for (const answer of [...collections.values()]) answer(worker, null);
+  };
+  cluster.on('disconnect', gone);
+  cluster.on('exit', gone);
+
+  const collect = () =>
+    new Promise<string>((resolve) => {
+      const id = randomUUID();
+      const pending = new Set([...serving].filter((worker) => worker.isConnected()));
+      const parts: Figures[] = [];
+      const timer = setTimeout(finish, COLLECT_WAIT_MS);
+      function finish() {
+        clearTimeout(timer);
+        if (!collections.delete(id)) return;
+        const summed = parts.length > 0 ? client.AggregatorRegistry.aggregate(parts).metrics() : '';
+        Promise.all([summed, processCounts(parts.length, expected)]).then(
+          ([text, counts]) => resolve(`${text}${counts}`),
+          () => resolve(''),
+        );
+      }
+      collections.set(id, (worker, figures) => {
+        if (!pending.delete(worker)) return;
+        if (figures) parts.push(figures);
+        if (pending.size === 0) finish();
+      });
+      for (const worker of [...pending]) {
+        worker.send({ type: COLLECT, id }, (error) => {
+          if (error) collections.get(id)?.(worker, null);
+        });
+      }
+      if (pending.size === 0) finish();
+    });
+
+  cluster.on('message', (worker, message: { type?: string; id?: string; figures?: Figures | null }) => {
+    if (message?.type === PART && message.id) collections.get(message.id)?.(worker, message.figures ?? null);
     if (message?.type !== ASK) return;
-    aggregator.clusterMetrics().then(
-      (text) => worker.send({ type: ANSWER, id: message.id, text }),
-      (error: Error) => worker.send({ type: ANSWER, id: message.id, error: error.message }),
+    void collect().then((text) =>
+      // An empty text (the sum failed): the process answers its own figures.
+      worker.send({ type: ANSWER, id: message.id, text: text || undefined }, () => undefined),
     );
   });
 }
 
-/** In a server process of several: answers the supervisor's requests for this process's metrics. */
-export function answerClusterMetrics(): void {
-  if (cluster.isWorker) new client.AggregatorRegistry();
+/**
+ * In a server process: how many there should be (`expected`, for `allot_metrics_processes_expected`) and, of
+ * several, answers the supervisor's requests for this process's figures (null when a figure cannot be read:
+ * the supervisor then leaves this process out).
+ */
+export function answerClusterMetrics(expected: number): void {
+  expectedProcesses = expected;
+  if (!cluster.isWorker) return;
+  const reply = (id: string, figures: Figures | null) =>
+    process.send?.({ type: PART, id, figures }, undefined, undefined, () => undefined);
+  process.on('message', (message: { type?: string; id?: string }) => {
+    if (message?.type !== COLLECT || !message.id) return;
+    const id = message.id;
+    registry.getMetricsAsJSON().then(
+      (figures) => reply(id, figures),
+      () => reply(id, null),
+    );
+  });
 }

@@ -45,6 +45,15 @@ describe('metrics', () => {
     expect(answer.headers['content-type']).toMatch(/^text\/plain/);
   });
 
+  it('say how many server processes answered and how many there should be: one of one here', async () => {
+    // With WEB_CONCURRENCY, fewer answered than expected while one starts (test/server-processes.test.ts).
+    const text = (await scrape(t, TOKEN)).body;
+    expect(seriesValue(text, 'allot_metrics_processes_answered')).toBe(1);
+    expect(seriesValue(text, 'allot_metrics_processes_expected')).toBe(1);
+    expect(seriesValue(text, 'allot_server_processes')).toBe(1);
+    expect(text).toContain('# TYPE allot_metrics_processes_answered gauge');
+  });
+
   it('count requests by route and status, postings, consumptions by outcome, the outbox and the jobs', async () => {
     const before = (await scrape(t, TOKEN)).body;
     const healthSeries = 'allot_http_requests_total{method="GET",route="/api/health",status="200"}';

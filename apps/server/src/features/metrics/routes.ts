@@ -76,7 +76,7 @@ export function metricsRoutes(db: Db, token: string | undefined): FastifyPluginA
           tags: ['operations'],
           summary: 'Metrics for Prometheus',
           description:
-            'The server’s metrics in Prometheus’s text format: requests by route and status with their durations, the database pool, ledger postings and consumptions by outcome, the mail outbox’s backlog and its oldest mail, each background job’s last run, rate-limit refusals, and Node’s own (CPU, memory, event loop). With several server processes, the sum of all of them. Off (`404`) unless the server has `METRICS_TOKEN`; then the bearer must be that token (`401` otherwise). See docs/OPERATIONS.md.',
+            'The server’s metrics in Prometheus’s text format: requests by route and status with their durations, the database pool, ledger postings and consumptions by outcome, the mail outbox’s backlog and its oldest mail, each background job’s last run, rate-limit refusals, and Node’s own (CPU, memory, event loop). With several server processes, the sum of those that answered within 2 s (`allot_metrics_processes_answered`, against `allot_metrics_processes_expected`): a process starting or stopping is left out, never a failed scrape. Off (`404`) unless the server has `METRICS_TOKEN`; then the bearer must be that token (`401` otherwise). See docs/OPERATIONS.md.',
           response: {
             200: {
               description: 'The metrics.',
