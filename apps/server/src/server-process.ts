@@ -1,4 +1,6 @@
 import cluster from 'node:cluster';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp } from './app';
 import type { Config } from './config';
@@ -75,10 +77,12 @@ export async function serve(config: Config, options: { prepare: boolean }) {
     publicConfig: config.publicConfig,
   });
   answerClusterMetrics(config.processes);
+  const endKeepAlive = closeConnectionsOnStop(app.server);
 
   const shutdown = (signal: NodeJS.Signals) => {
     if (processState.stopping) return;
     processState.stopping = true;
+    endKeepAlive();
     void stopServing(app, database, config.shutdownTimeoutMs, signal).then((clean) =>
       process.exit(clean ? 0 : 1),
     );
@@ -98,11 +102,52 @@ export async function serve(config: Config, options: { prepare: boolean }) {
 }
 
 /**
+ * Keep-alive ends with the stop (issue 51). The function returned starts it: from then on every answer says
+ * `Connection: close` (an answer already on its way gets it too unless its headers are out; Node closes the
+ * connection once such an answer is sent), and each connection that becomes idle is closed: once its answer
+ * is sent and its request read to the end. The connections idle when the stop starts are closed by
+ * `server.close()` (Fastify's, in `app.close()`), a moment later. Before, a keep-alive client's connection
+ * whose request was in flight at the stop stayed open after its answer (Fastify's keep-alive timeout is 72 s),
+ * and the process waited the whole `SHUTDOWN_TIMEOUT_SECONDS` for it, then exited with 1.
+ */
+export function closeConnectionsOnStop(server: Server): () => void {
+  const answering = new Set<ServerResponse>();
+  let stopping = false;
+  /**
+   * After an answer and its request are done, while stopping: the connection is idle unless the client sent
+   * the next request already (its answer is then under way, and says `Connection: close`). Closed gently:
+   * what is still in the socket's buffers goes out first. (`closeIdleConnections` would close, too, a
+   * connection whose answer is ended but not yet flushed: a long export cut short.)
+   */
+  const closeIfIdle = (request: IncomingMessage, response: ServerResponse) => {
+    if (!stopping || !request.complete || !response.writableFinished) return;
+    const socket = request.socket as Socket & { _httpMessage?: unknown };
+    if (!socket._httpMessage) socket.destroySoon();
+  };
+  server.prependListener('request', (request, response) => {
+    if (stopping) response.setHeader('connection', 'close');
+    answering.add(response);
+    // Emitted once the answer is sent, or its connection closed.
+    response.once('close', () => {
+      answering.delete(response);
+      closeIfIdle(request, response);
+    });
+    // Emitted once the request is read to its end: an answer sent before that (a `401` before the body)
+    // leaves the connection busy until then.
+    request.once('close', () => closeIfIdle(request, response));
+  });
+  return () => {
+    stopping = true;
+    for (const response of answering) if (!response.headersSent) response.setHeader('connection', 'close');
+  };
+}
+
+/**
  * A process asked to stop: it takes no new connection (Fastify answers `503` to a request that arrives on a
- * connection already open, and closes idle ones), lets the requests in flight finish and its jobs end their
- * run (`app.close()`), then closes its database pool. What is still running after `timeoutMs` is cut: its
- * connections closed, a line in the log, and false (the exit code says the stop was not clean). A write cut
- * that way is rolled back by PostgreSQL, or committed whole: never half.
+ * connection already open; `closeConnectionsOnStop` ends keep-alive), lets the requests in flight finish and
+ * its jobs end their run (`app.close()`), then closes its database pool. What is still running after
+ * `timeoutMs` is cut: its connections closed, a line in the log, and false (the exit code says the stop was
+ * not clean). A write cut that way is rolled back by PostgreSQL, or committed whole: never half.
  */
 async function stopServing(
   app: Awaited<ReturnType<typeof buildApp>>,
@@ -143,6 +188,8 @@ export async function superviseWorkers(config: Config, processes: number) {
 
   serveClusterMetrics(processes);
   let stopping = false;
+  let running = 0;
+  let uncleanStops = 0;
   let listening = 0;
   cluster.on('listening', () => {
     listening++;
@@ -152,8 +199,16 @@ export async function superviseWorkers(config: Config, processes: number) {
         `PostgreSQL${config.databaseReadUrl ? ' and a read replica' : ''}, ${processes} server processes`,
       );
   });
+  cluster.on('fork', () => running++);
   cluster.on('exit', (worker, code, signal) => {
-    if (stopping) return;
+    running--;
+    if (stopping) {
+      // A process that had not yet set up its own stop ends by the signal itself: it served nothing.
+      if (code !== 0 && signal !== 'SIGTERM' && signal !== 'SIGINT') uncleanStops++;
+      // The supervisor's exit code says whether every server process stopped cleanly.
+      if (running === 0) process.exit(uncleanStops > 0 ? 1 : 0);
+      return;
+    }
     console.error(`  server process ${worker.process.pid} ended (${signal ?? code}); starting another`);
     cluster.fork();
   });
