@@ -61,8 +61,8 @@ export interface AppOptions {
   /** Built web app to serve beside the API; skipped when the folder does not exist. */
   webDistDir?: string;
   logger?: FastifyServerOptions['logger'];
-  /** Behind a load balancer, trust X-Forwarded-For for the client IP (login rate limit). */
-  trustProxy?: boolean;
+  /** Behind a load balancer, whose X-Forwarded-For to trust for the client IP (TRUST_PROXY; sign-in limits). */
+  trustProxy?: boolean | number | string;
   /** Base of the links in mail (PUBLIC_URL). */
   publicUrl?: string;
   /** Invitation mails one organization may send in a day (INVITATIONS_PER_DAY). */
@@ -140,7 +140,8 @@ export async function buildApp({
     logger: logger === false ? false : { ...(logger === true ? {} : logger), serializers: logSerializers },
     // One line a request instead of two: http/access-log.ts.
     logController: new AccessLog(),
-    trustProxy,
+    // A number of proxies: the address that many hops back is the client's (Fastify types no number).
+    trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     bodyLimit: BODY_LIMIT,
     // A path Fastify cannot decode (`/api/organization/%zz`): the contract's error body, with the headers.
     frameworkErrors: invalidPath,

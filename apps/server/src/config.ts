@@ -51,6 +51,8 @@ export interface Config {
   requireSystemAdminMfa: boolean;
   /** MFA_ENCRYPTION_KEY: 32 bytes (base64 or 64 hex digits) that encrypt the TOTP secrets at rest. */
   mfaEncryptionKey: Buffer | undefined;
+  /** TRUST_PROXY: the proxies whose `X-Forwarded-For` is believed (`trustProxySetting`); none by default. */
+  trustProxy: boolean | number | string;
   /** SESSION_MAX_DAYS: a session ends this many days after its sign-in, however often it is used (default 30). */
   sessionMaxDays: number;
   /**
@@ -104,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     requireSystemAdminMfa: booleanSetting(env.REQUIRE_SYSTEM_ADMIN_MFA, 'REQUIRE_SYSTEM_ADMIN_MFA'),
     mfaEncryptionKey: encryptionKey(env.MFA_ENCRYPTION_KEY, 'MFA_ENCRYPTION_KEY'),
+    trustProxy: trustProxySetting(env.TRUST_PROXY),
     sessionMaxDays: positiveInteger(env.SESSION_MAX_DAYS, 'SESSION_MAX_DAYS') ?? SESSION_MAX_DAYS_DEFAULT,
     shutdownTimeoutMs:
       (positiveInteger(env.SHUTDOWN_TIMEOUT_SECONDS, 'SHUTDOWN_TIMEOUT_SECONDS') ??
@@ -140,6 +143,24 @@ function webAddress(value: string | undefined, name: string): string | null {
   const text = value?.trim() ?? '';
   if (text === '') return null;
   if (!isWebAddress(text)) throw new Error(`${name} must be an http:// or https:// address: ${value}`);
+  return text;
+}
+
+/**
+ * TRUST_PROXY: whom to believe about the client's address (sign-in limits count by it). `true` believes every
+ * hop, so the leftmost `X-Forwarded-For` entry wins, which a client writes itself unless the balancer replaces
+ * the header; a number is how many proxies stand in front (the address that many hops back is the client's);
+ * addresses or CIDR ranges, comma-separated, are the proxies to believe (Fastify's `trustProxy`).
+ */
+function trustProxySetting(value: string | undefined): boolean | number | string {
+  const text = value?.trim() ?? '';
+  if (text === '' || text === 'false') return false;
+  if (text === 'true') return true;
+  if (/^\d+$/.test(text)) return positiveInteger(text, 'TRUST_PROXY') ?? false;
+  for (const entry of text.split(',')) {
+    if (!/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(entry.trim()))
+      throw new Error(`TRUST_PROXY must be true, false, a number of proxies or their addresses: ${value}`);
+  }
   return text;
 }
 

@@ -7,6 +7,7 @@ import type { Config } from './config';
 import { markServing } from './db/backup';
 import { type Database, openDatabase } from './db/client';
 import { migrate } from './db/migrate';
+import { endSystemAdminSessionsWithoutMfa } from './features/auth';
 import { encryptPlainSecrets } from './features/auth/mfa-secrets';
 import { defaultConsumeTransactions } from './features/integration/consume-queue';
 import { ensureSystemAdmin } from './features/system-admin/ensure-admin';
@@ -20,6 +21,12 @@ async function prepareDatabase(database: Database, config: Config) {
     email: config.adminEmail,
     password: config.adminPassword,
   });
+  if (config.requireSystemAdminMfa) {
+    // Sessions opened before the requirement was set end: it holds for every session (CONTRACT §3).
+    const ended = await endSystemAdminSessionsWithoutMfa(database.db);
+    if (ended > 0)
+      console.log(`  REQUIRE_SYSTEM_ADMIN_MFA: ${ended} system admin sessions without two-factor ended`);
+  }
   if (config.mfaEncryptionKey) {
     const sealed = await encryptPlainSecrets(database.db, config.mfaEncryptionKey);
     if (sealed > 0) console.log(`  two-factor secrets encrypted with MFA_ENCRYPTION_KEY: ${sealed}`);
@@ -54,7 +61,7 @@ export async function serve(config: Config, options: { prepare: boolean }) {
     reads: database.reads,
     webDistDir: config.webDistDir,
     logger: { level: config.logLevel },
-    trustProxy: process.env.TRUST_PROXY === 'true',
+    trustProxy: config.trustProxy,
     publicUrl: config.publicUrl,
     invitationsPerDay: config.invitationsPerDay,
     invoiceMailsPerDay: config.invoiceMailsPerDay,
@@ -64,9 +71,10 @@ export async function serve(config: Config, options: { prepare: boolean }) {
     },
     integrationRateLimitPerMinute: config.integrationRateLimitPerMinute,
     consumeTransactions: config.consumeTransactions ?? defaultConsumeTransactions(config.processes),
-    twoFactor: {
+    signIn: {
       requireSystemAdmins: config.requireSystemAdminMfa,
       encryptionKey: config.mfaEncryptionKey,
+      sessionMaxDays: config.sessionMaxDays,
     },
     mail: { worker: {}, smtpUrl: config.smtpUrl, from: config.mailFrom },
     expiryReminders: {},

@@ -222,3 +222,39 @@ describe('the per-account ceiling (lowered to 30 for the test; 20,000 in use)', 
     expect((await signIn(t, email, 'wrong-password', stranger(0))).statusCode).toBe(401);
   });
 });
+
+describe('behind a load balancer (TRUST_PROXY)', () => {
+  /** Sign-ins through one proxy at 10.0.0.1 that appends the client's address to what the client sent. */
+  const throughProxy = (t: TestApp, clientSaid: string, client: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'admin@alpha.test', password: 'wrong-password' },
+      remoteAddress: '10.0.0.1',
+      headers: { 'x-forwarded-for': `${clientSaid}, ${client}` },
+    });
+
+  it('with a number of proxies, counts the address the last proxy saw, not one the client wrote', async () => {
+    const t = await createTestApp({ trustProxy: 1 });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < pairFreeFailures + 1; i++)
+        statuses.push((await throughProxy(t, stranger(i), '192.0.2.77')).statusCode);
+      expect(statuses).toEqual([...Array(pairFreeFailures).fill(401), 429]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('with `true`, believes the leftmost entry (a balancer that appends lets each attempt claim an address)', async () => {
+    const t = await createTestApp({ trustProxy: true });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < pairFreeFailures + 1; i++)
+        statuses.push((await throughProxy(t, stranger(i), '192.0.2.77')).statusCode);
+      expect(statuses).toEqual(Array(pairFreeFailures + 1).fill(401));
+    } finally {
+      await t.close();
+    }
+  });
+});
