@@ -11,6 +11,7 @@ import { createSession } from '../apps/server/src/features/auth/sessions';
 import { insertOrganization } from '../apps/server/src/features/organizations/tree';
 import { recreateBenchDatabase } from './support/bench-database';
 import { startServer } from './support/server';
+import { BENCH_SESSION } from './support/session';
 
 const SIZES = [10_000, 100_000];
 const url = process.env.BENCH_AUDIT_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/allot_bench_audit';
@@ -49,7 +50,7 @@ for (const [i, size] of SIZES.entries()) {
       now() - (n || ' seconds')::interval
     from generate_series(1, ${size}) n`);
 }
-const token = await createSession(db, owner?.id ?? '');
+const token = await createSession(db, owner?.id ?? '', BENCH_SESSION);
 await database.close();
 
 const server = await startServer({ DATABASE_URL: url });

@@ -21,6 +21,7 @@ import { seedDistrict, type Teacher } from './support/district';
 import { type LoadResult, load, measure, send } from './support/load';
 import { PostgresCostSampler } from './support/pg-costs';
 import { type StartedServer, startServer } from './support/server';
+import { BENCH_SESSION } from './support/session';
 
 const SECONDS = positive('BENCH_SECONDS', 10);
 const WARM_UP_SECONDS = positive('BENCH_WARMUP_SECONDS', 2);
@@ -73,7 +74,7 @@ async function seed() {
       teachersPerSchool: TEACHERS_PER_SCHOOL,
       poolCredits: POOL_CREDITS,
     });
-    const ownerToken = await createSession(database.db, district.ownerId);
+    const ownerToken = await createSession(database.db, district.ownerId, BENCH_SESSION);
     // The bare transaction's own tables, shaped like the ledger's rows: one account per teacher and per school
     // pool, a journal line per consumption; no triggers, no rules but a balance not below zero.
     await database.db.execute(

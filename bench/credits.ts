@@ -18,6 +18,7 @@ import { benchDatabaseUrl } from './support/database-url';
 import { type LoadResult, load, measure } from './support/load';
 import { PostgresCostSampler } from './support/pg-costs';
 import { startServer } from './support/server';
+import { BENCH_SESSION } from './support/session';
 
 const CONCURRENCY = 16;
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
@@ -63,7 +64,7 @@ const [owner] = await rows<{ id: string }>(
 await db.execute(
   sql`insert into memberships (user_id, organization_id, role) values (${owner?.id}, ${district}, 'organization_owner')`,
 );
-const token = await createSession(db, owner?.id ?? '');
+const token = await createSession(db, owner?.id ?? '', BENCH_SESSION);
 // The classroom product's side: teachers with a seat-free membership and credits of their own in every school,
 // and an integration key of the district (stored as key management stores one: its SHA-256).
 const teacherEmails = (

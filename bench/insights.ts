@@ -10,6 +10,7 @@ import { SCALE_MARKER_EMAIL, seedScale } from '../apps/server/src/seed/seed-scal
 import { benchDatabaseUrl, databaseUrl } from './support/database-url';
 import { load } from './support/load';
 import { startServer } from './support/server';
+import { BENCH_SESSION } from './support/session';
 
 const TARGET_P99_MS = 100;
 const CONCURRENCY = 20;
@@ -225,7 +226,7 @@ for (const size of SIZES) {
     sql`select m.user_id as id from memberships m where m.organization_id = ${generated.district}
         and m.role = 'organization_owner'`,
   );
-  const token = await createSession(database.db, owner?.id ?? '');
+  const token = await createSession(database.db, owner?.id ?? '', BENCH_SESSION);
   await database.close();
   const d = generated.district;
   const scenarios: [string, string][] = [

@@ -35,6 +35,7 @@ import { load } from './support/load';
 import { type Costs, PostgresCostSampler } from './support/pg-costs';
 import { cpuMs } from './support/proc';
 import { freePort, startServer } from './support/server';
+import { BENCH_SESSION } from './support/session';
 
 const SLICE_SECONDS = positive('BENCH_SLICE_SECONDS', 2);
 const CYCLES = positive('BENCH_CYCLES', 6);
@@ -80,7 +81,7 @@ const { districtId, ownerToken } = await (async () => {
     await database.db.execute(sql`analyze`);
     return {
       districtId: district.districtId,
-      ownerToken: await createSession(database.db, district.ownerId),
+      ownerToken: await createSession(database.db, district.ownerId, BENCH_SESSION),
     };
   } finally {
     await database.close();

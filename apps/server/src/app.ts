@@ -141,7 +141,8 @@ export async function buildApp({
     // One line a request instead of two: http/access-log.ts.
     logController: new AccessLog(),
     // A number of proxies: the address that many hops back is the client's (Fastify types no number).
-    trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
+    trustProxy:
+      typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     bodyLimit: BODY_LIMIT,
     // A path Fastify cannot decode (`/api/organization/%zz`): the contract's error body, with the headers.
     frameworkErrors: invalidPath,
