@@ -138,14 +138,14 @@ export function groupSecret(secret: string): string {
   return secret.replace(/(.{4})(?=.)/g, '$1 ');
 }
 
+/**
+ * A code of the caller's own two-factor, for a change to how someone else signs in (CONTRACT §3). Optional in the
+ * schema so that a caller without the right to the change hears `403`/`404` first; the service requires it.
+ */
+export const ownCodeField = secondFactorCodeSchema
+  .optional()
+  .describe('A code of the caller’s own two-factor (the authenticator app’s, or a recovery code): required');
+
 /** POST /api/user/{id}/mfa/reset: the caller's own code confirms turning off someone's two-factor. */
-export const resetUserMfaRequestSchema = z
-  .object({
-    code: secondFactorCodeSchema
-      .optional()
-      .describe(
-        'A code of the caller’s own two-factor (the authenticator app’s, or a recovery code): required',
-      ),
-  })
-  .meta({ id: 'ResetUserTwoFactor' });
+export const resetUserMfaRequestSchema = z.object({ code: ownCodeField }).meta({ id: 'ResetUserTwoFactor' });
 export type ResetUserMfaRequest = z.infer<typeof resetUserMfaRequestSchema>;

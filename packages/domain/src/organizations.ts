@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MSG } from './messages';
-import { secondFactorCodeSchema } from './mfa';
+import { ownCodeField } from './mfa';
 import { pageOf } from './pagination';
 import { PERMISSIONS, ROLES } from './roles';
 import { dateTimeOut, emailOut, idSchema, isEmail, singleLineText, text, uuidOut } from './text';
@@ -114,11 +114,7 @@ export const updateOrganizationSecurityRequestSchema = z
       .describe(
         'Require two-factor sign-in of the owners and admins of this organization and everything below',
       ),
-    code: secondFactorCodeSchema
-      .optional()
-      .describe(
-        'A code of the caller’s own two-factor (the authenticator app’s, or a recovery code): required, on as off',
-      ),
+    code: ownCodeField,
   })
   .meta({ id: 'UpdateOrganizationSecurity' });
 export type UpdateOrganizationSecurityRequest = z.infer<typeof updateOrganizationSecurityRequestSchema>;

@@ -52,6 +52,23 @@ async function raise(userId: string, organizationId: string, role: string) {
   expect(answer.statusCode, answer.body).toBe(200);
 }
 
+/**
+ * Invites the person as an admin of the strict tree (as a system admin does) and answers the call that accepts
+ * it with the code of the invitation mail.
+ */
+async function inviteAsAdminThere(person: { email: string; name: string }) {
+  const invited = await call('POST', '/api/user/create', {
+    token: await sessionFor(t.db, t.world.users.systemAdmin.id),
+    body: { email: person.email, name: person.name, organizationId: strictTree, role: 'organization_admin' },
+  });
+  expect(invited.statusCode, invited.body).toBe(201);
+  const code = codeIn((await lastMailTo(t.db, person.email)).text_body);
+  return () =>
+    call('POST', '/api/auth/invitation/accept', {
+      body: { email: person.email, organizationId: strictTree, code },
+    });
+}
+
 describe('gaining an owner or admin role in a tree that requires two-factor', () => {
   it('a role raised there ends the sessions that did not prove two-factor, not the ones that did', async () => {
     const person = await adminAlsoTeacherThere('raised');
@@ -81,24 +98,11 @@ describe('gaining an owner or admin role in a tree that requires two-factor', ()
 
   it('an invitation accepted there ends them, in the transaction that makes the membership', async () => {
     const person = await newMember('invited', t.world.orgs.schoolB);
-    const systemAdmin = await sessionFor(t.db, t.world.users.systemAdmin.id);
-    const invited = await call('POST', '/api/user/create', {
-      token: systemAdmin,
-      body: {
-        email: person.email,
-        name: person.name,
-        organizationId: strictTree,
-        role: 'organization_admin',
-      },
-    });
-    expect(invited.statusCode, invited.body).toBe(201);
+    const accept = await inviteAsAdminThere(person);
     // Pending: nothing is gained yet.
     expect((await status(person.token)).statusCode).toBe(200);
 
-    const code = codeIn((await lastMailTo(t.db, person.email)).text_body);
-    const accepted = await call('POST', '/api/auth/invitation/accept', {
-      body: { email: person.email, organizationId: strictTree, code },
-    });
+    const accepted = await accept();
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect((await status(person.token)).statusCode).toBe(401);
   });
@@ -108,24 +112,9 @@ describe('gaining an owner or admin role in a tree that requires two-factor', ()
     // the sign-in's password check and transaction; whichever commits first, the sign-in either asks for
     // two-factor or its session is ended by the acceptance. (A role raise cannot cross a sign-in: sign-in
     // share-locks the account's memberships; a new membership is no row it could lock.)
-    const systemAdmin = await sessionFor(t.db, t.world.users.systemAdmin.id);
     for (let round = 0; round < ROUNDS; round++) {
       const person = await newMember(`race-${round}`, t.world.orgs.schoolB);
-      const invited = await call('POST', '/api/user/create', {
-        token: systemAdmin,
-        body: {
-          email: person.email,
-          name: person.name,
-          organizationId: strictTree,
-          role: 'organization_admin',
-        },
-      });
-      expect(invited.statusCode, invited.body).toBe(201);
-      const code = codeIn((await lastMailTo(t.db, person.email)).text_body);
-      const accept = () =>
-        call('POST', '/api/auth/invitation/accept', {
-          body: { email: person.email, organizationId: strictTree, code },
-        });
+      const accept = await inviteAsAdminThere(person);
       const [signedIn, accepted] = await Promise.all([
         login(person.email),
         sleep((round * 7) % 100).then(accept),
