@@ -260,7 +260,10 @@ async function countedPassword(
   return attempt;
 }
 
-/** The code checked, then `change` in the transaction that used the code up; the attempt given back in it. */
+/**
+ * The code checked (`useOwnCode`), then `change` in the transaction that used the code up; the attempt is given
+ * back in it, so a change refused after the code rolls the giving back too.
+ */
 async function withCode<T>(
   tx: Tx,
   user: AuthUser,
@@ -269,12 +272,8 @@ async function withCode<T>(
   settings: SignInSettings,
   change: (tx: Tx) => Promise<T>,
 ): Promise<T> {
-  const row = await lockMfa(tx, user.userId);
-  if (!row?.enabled_at) throw AppError.of('business_rule', MFA_MSG.notOn);
-  if (!(await secondFactorOk(tx, user.userId, row, input.code, settings))) throw wrongCode();
-  const result = await change(tx);
-  await attempt.release(tx);
-  return result;
+  await useOwnCode(tx, user, input.code, attempt, settings, MFA_MSG.notOn);
+  return change(tx);
 }
 
 /**
@@ -374,10 +373,11 @@ export async function countOwnCode(
 }
 
 /**
- * In the transaction of the change, after the caller's right to make it was checked: the caller's two-factor
- * must be on (`422`, with `notOn` as its text), and `code` a code of it now (a 6-digit code of the current time steps, each working once,
- * or a recovery code): none is `400` on `code`, a wrong one `400 invalid_code`. A session that signed in with
- * two-factor earlier does not stand in for the code: the code proves the person is at the keyboard now.
+ * The caller's own code, in the transaction of what it allows (after the caller's right to it was checked): the
+ * caller's two-factor must be on (`422`, with `notOn` as its text), and `code` a code of it now (a 6-digit code
+ * of the current time steps, each working once, or a recovery code): none is `400` on `code`, a wrong one
+ * `400 invalid_code`; a right one gives its attempt back. A session that signed in with two-factor earlier does
+ * not stand in for the code: the code proves the person is at the keyboard now.
  */
 export async function useOwnCode(
   tx: Tx,
