@@ -1,12 +1,11 @@
 import type { LoginResponse } from '@allot/domain/auth';
 import { APP_MSG } from '@allot/domain/messages';
-import { hasPanelAccess, isRole, strongestRole } from '@allot/domain/roles';
+import { hasPanelAccess, isRole, type Role, strongestRole } from '@allot/domain/roles';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { uuidsIn } from '../../db/json-params';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
-import { strongestRoleAnywhere } from '../organization-access';
 import { createSession } from './sessions';
 import type { SignInSettings } from './sign-in-settings';
 
@@ -21,9 +20,7 @@ export async function openPanelSession(
   account: { userId: string; email: string; isSystemAdmin: boolean },
   opened: { usedMfa: boolean; settings: SignInSettings },
 ): Promise<LoginResponse> {
-  const held = await holdMemberships(tx, account.userId);
-  const role = account.isSystemAdmin ? 'system_admin' : strongestRole(held.map((r) => r.role).filter(isRole));
-  if (!role || !hasPanelAccess(role)) throw AppError.of('no_panel_access', APP_MSG.noPanelAccess);
+  const role = panelRoleOf(account, await holdMemberships(tx, account.userId));
   const secToken = await createSession(tx, account.userId, {
     usedMfa: opened.usedMfa,
     maxDays: opened.settings.sessionMaxDays,
@@ -35,19 +32,26 @@ export async function openPanelSession(
  * The account's memberships, share-locked until the transaction ends: a change that lowers a role or ends a
  * membership waits for the sign-in holding them (and then ends its session), or the sign-in reads the change.
  */
-export function holdMemberships(tx: Tx, userId: string) {
+function holdMemberships(tx: Tx, userId: string) {
   return rows<{ role: string }>(
     tx,
     sql`select role from memberships where user_id = ${userId} order by organization_id for share`,
   );
 }
 
-/** The role sign in would report, without a session: for refusing a teacher before any second factor is asked. */
-export async function requirePanelRole(db: Tx, account: { userId: string; isSystemAdmin: boolean }) {
-  if (account.isSystemAdmin) return;
-  if (!hasPanelAccess(await strongestRoleAnywhere(db, account.userId))) {
-    throw AppError.of('no_panel_access', APP_MSG.noPanelAccess);
-  }
+/** The role a sign-in reports from the memberships it holds; `403 no_panel_access` for a teacher. */
+function panelRoleOf(account: { isSystemAdmin: boolean }, held: readonly { role: string }[]): Role {
+  const role = account.isSystemAdmin ? 'system_admin' : strongestRole(held.map((r) => r.role).filter(isRole));
+  if (!role || !hasPanelAccess(role)) throw AppError.of('no_panel_access', APP_MSG.noPanelAccess);
+  return role;
+}
+
+/**
+ * A password sign-in's first step, before any second factor is asked: the account's memberships held (as
+ * `openPanelSession` holds them) and a teacher refused.
+ */
+export async function holdPanelRole(tx: Tx, account: { userId: string; isSystemAdmin: boolean }) {
+  panelRoleOf(account, await holdMemberships(tx, account.userId));
 }
 
 /**

@@ -8,7 +8,7 @@ import { AppError } from '../../http/app-error';
 import { type RefusalAfterCommit, refuseAfterCommit } from '../../http/write-route';
 import { issueChallenge } from './mfa-challenges';
 import { holdRequirementForSignIn, isMfaRequired } from './mfa-requirement';
-import { holdMemberships, openPanelSession, requirePanelRole } from './panel-session';
+import { holdPanelRole, openPanelSession } from './panel-session';
 import { verifyPassword } from './passwords';
 import { countSignInAttempt, SIGN_IN_LIMITS, type SignInLimits } from './sign-in-limits';
 import type { SignInSettings } from './sign-in-settings';
@@ -78,9 +78,8 @@ export async function login(
   if (!user.verified) throw AppError.of('not_verified', MSG.notVerified);
   const account = { userId: user.userId, email: user.email, isSystemAdmin: user.isSystemAdmin };
   // Held before the questions below, so that a change that makes two-factor required does not cross them.
-  await holdMemberships(tx, user.userId);
+  await holdPanelRole(tx, account);
   await holdRequirementForSignIn(tx, user.userId);
-  await requirePanelRole(tx, account);
   if (user.mfaOn) {
     const challenge = await issueChallenge(tx, user.userId, 'sign_in');
     return refuseAfterCommit(AppError.of('mfa_required', MFA_MSG.codeNeeded, { challenge }));
