@@ -1,4 +1,3 @@
-import type { FastifyReply } from 'fastify';
 import type { Tx } from '../../db/client';
 import { AppError } from '../../http/app-error';
 import { rateLimitKey } from '../../lib/rate-limit';
@@ -37,13 +36,9 @@ export function integrationKeyLimiter(db: Tx, perMinute: number): BlockRateLimit
  * Counts one call of an integration key. Above the limit: `429 rate_limited` with `Retry-After`, the seconds
  * until the window ends.
  */
-export async function limitIntegrationKey(
-  limiter: BlockRateLimiter,
-  keyId: string,
-  reply: FastifyReply,
-): Promise<void> {
+export async function limitIntegrationKey(limiter: BlockRateLimiter, keyId: string): Promise<void> {
   const retryAfter = await limiter.take(rateLimitKey('integration', keyId));
   if (retryAfter === null) return;
-  reply.header('retry-after', String(retryAfter));
+  // The error handler says `details.retryAfter` in `Retry-After`.
   throw AppError.of('rate_limited', integrationRateLimitMessage(limiter.limit, retryAfter), { retryAfter });
 }

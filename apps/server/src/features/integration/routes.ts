@@ -103,9 +103,9 @@ export function integrationRoutes(db: Db, options: IntegrationRouteOptions = {})
       return answerError(error, request, reply);
     });
     // After the authentication hook (the app's): the key is known, the body not read yet.
-    app.addHook('onRequest', async (request, reply) => {
+    app.addHook('onRequest', async (request) => {
       if (!request.routeOptions.config?.integration) return;
-      await limitIntegrationKey(limiter, integrationOf(request).keyId, reply);
+      await limitIntegrationKey(limiter, integrationOf(request).keyId);
     });
 
     app.get(
