@@ -1,6 +1,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { APP_MSG } from '@allot/domain/messages';
 import { sql } from 'drizzle-orm';
+import ipaddr from 'ipaddr.js';
 import type { Tx } from '../../db/client';
 import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
@@ -50,32 +51,12 @@ export function pairWaitSeconds(failures: number, limits: SignInLimits = SIGN_IN
 export function signInAddress(ip: string): string {
   const address = ip.trim().toLowerCase().replace(/%.*$/, '');
   if (isIPv4(address) || !isIPv6(address)) return address;
-  const groups = ipv6Groups(address);
-  if (groups.slice(0, 6).join(':') === '0:0:0:0:0:65535') {
-    const [high = 0, low = 0] = groups.slice(6);
-    return [high >> 8, high & 255, low >> 8, low & 255].join('.');
-  }
-  return `${groups
+  const v6 = ipaddr.IPv6.parse(address);
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
+  return `${v6.parts
     .slice(0, 4)
     .map((group) => group.toString(16))
     .join(':')}::/64`;
-}
-
-/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a dotted IPv4 tail turned into two groups). */
-function ipv6Groups(address: string): number[] {
-  let text = address;
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const parse = (part: string | undefined) =>
-    part ? part.split(':').map((group) => Number.parseInt(group, 16)) : [];
-  const [head, tail] = text.split('::');
-  const front = parse(head);
-  const back = parse(tail);
-  const zeros = tail === undefined ? [] : new Array<number>(8 - front.length - back.length).fill(0);
-  return [...front, ...zeros, ...back];
 }
 
 const accountKey = (email: string) => rateLimitKey('login', 'account', email);
