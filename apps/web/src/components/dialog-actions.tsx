@@ -1,4 +1,4 @@
-import { Button, Group, type GroupProps } from '@mantine/core';
+import { Button, type ButtonProps, Group, type GroupProps } from '@mantine/core';
 import type { ReactNode } from 'react';
 import classes from './dialog-actions.module.css';
 
@@ -9,6 +9,8 @@ interface DialogActionsProps {
   submitLabel: ReactNode;
   /** The submit button greyed out (nothing changed yet, no choice made). */
   submitDisabled?: boolean;
+  /** The submit button's colour: red for a change that removes something; the theme's by default. */
+  submitColor?: ButtonProps['color'];
 }
 
 /** The foot of a dialog: its buttons, kept in sight at the dialog's bottom edge while its body scrolls. */
@@ -21,13 +23,19 @@ export function DialogFoot({ justify = 'flex-end', children }: Pick<GroupProps, 
 }
 
 /** The foot of a dialog's form: Cancel, then the button that submits it. */
-export function DialogActions({ onCancel, busy, submitLabel, submitDisabled }: DialogActionsProps) {
+export function DialogActions({
+  onCancel,
+  busy,
+  submitLabel,
+  submitDisabled,
+  submitColor,
+}: DialogActionsProps) {
   return (
     <DialogFoot>
       <Button variant="default" onClick={onCancel} disabled={busy}>
         Cancel
       </Button>
-      <Button type="submit" loading={busy} disabled={submitDisabled}>
+      <Button type="submit" color={submitColor} loading={busy} disabled={submitDisabled}>
         {submitLabel}
       </Button>
     </DialogFoot>

@@ -11,7 +11,7 @@ import { applyServerErrors } from '../lib/form-errors';
 import { invalidate } from '../lib/query-client';
 import { queryKeys } from '../lib/query-keys';
 import { useTwoFactorStatus } from '../lib/two-factor-status';
-import { DialogFoot } from './dialog-actions';
+import { DialogActions, DialogFoot } from './dialog-actions';
 import { FormAlert } from './form-alert';
 
 const schema = z.object({ code: secondFactorCodeSchema });
@@ -144,14 +144,12 @@ function CodeForm({
           error={errors.code?.message}
           {...register('code')}
         />
-        <DialogFoot>
-          <Button variant="default" onClick={onCancel} disabled={isSubmitting}>
-            Cancel
-          </Button>
-          <Button type="submit" color={submitColor} loading={isSubmitting}>
-            {submitLabel}
-          </Button>
-        </DialogFoot>
+        <DialogActions
+          onCancel={onCancel}
+          busy={isSubmitting}
+          submitLabel={submitLabel}
+          submitColor={submitColor}
+        />
       </Stack>
     </form>
   );
