@@ -10,7 +10,6 @@ import {
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { preparedRows } from '../../db/prepared-rows';
-import { rows } from '../../db/rows';
 import { AppError } from '../../http/app-error';
 import type { AuthUser } from '../../http/authenticate';
 import { isUuid } from '../../lib/ids';
@@ -93,13 +92,4 @@ export async function requireOrganizationAccess(
   required: readonly Permission[] = [],
 ): Promise<OrganizationAccess> {
   return accessFromRoles(await rolesHeld(db, user, organizationId), required);
-}
-
-/** Strongest role the user holds on any organization (what sign in reports). */
-export async function strongestRoleAnywhere(db: Tx, userId: string): Promise<Role | null> {
-  const held = await rows<{ role: string }>(
-    db,
-    sql`select distinct role from memberships where user_id = ${userId}`,
-  );
-  return strongestRole(held.map((r) => r.role).filter(isRole));
 }

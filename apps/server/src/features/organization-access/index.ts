@@ -6,7 +6,6 @@ export {
   requireOrganizationAccess,
   rolesHeldByCallerSql,
   rolesHeldSql,
-  strongestRoleAnywhere,
 } from './access';
 export { lowerIds, organizationsActedOn, organizationsBelow } from './acted-on';
 export { type LockedOrganization, lockOrganization, lockOrganizationChain } from './locks';
